@@ -1,0 +1,5 @@
+import sys
+
+from bioplug.cli import main
+
+sys.exit(main())

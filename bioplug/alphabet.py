@@ -1,0 +1,182 @@
+"""Residue encodings and integer scoring schemes for the OpenCL kernels.
+
+Kernels see sequences as small integer codes (``uint8``) and a square integer matrix indexed
+by code. A :class:`Scoring` is built from a ``Bio.Align.PairwiseAligner``'s attributes (or from
+a substitution-matrix name and gap scores); fractional scores are scaled to integers when an
+exact scale exists, so the device's integer arithmetic reproduces Biopython's double-precision
+scores exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from Bio.Align import substitution_matrices
+
+from bioplug.errors import InputError
+
+#: Largest alphabet the kernels accept (the matrix lives in local memory as MAXK x MAXK ints).
+MAXK = 32
+#: Scores are kept well inside int32 even after summing over 60,000 cells.
+_MAX_SCALED = 2**14
+
+# The order of the 12 gap scores handed to kernels: internal, left end, right end; for each
+# insertion (gap in the target, consuming the query) then deletion (gap in the query).
+GAP_FIELDS = (
+    "open_internal_insertion_score", "extend_internal_insertion_score",
+    "open_internal_deletion_score", "extend_internal_deletion_score",
+    "open_left_insertion_score", "extend_left_insertion_score",
+    "open_left_deletion_score", "extend_left_deletion_score",
+    "open_right_insertion_score", "extend_right_insertion_score",
+    "open_right_deletion_score", "extend_right_deletion_score",
+)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """An integer scoring scheme the kernels can run.
+
+    Attributes
+    ----------
+    letters : tuple of str
+        ``letters[code]`` is the residue a code stands for.
+    matrix : numpy.ndarray
+        (K, K) int32 substitution scores, already multiplied by ``scale``.
+    gaps : numpy.ndarray
+        int32 gap scores in :data:`GAP_FIELDS` order, multiplied by ``scale``
+        (Biopython's sign convention: a gap of length k scores open + (k-1) * extend).
+    local : bool
+        Smith-Waterman (True) or global with the end-gap scores above (False).
+    scale : int
+        Divide device scores by this to get Biopython's scores.
+    """
+
+    letters: tuple
+    matrix: np.ndarray
+    gaps: np.ndarray
+    local: bool
+    scale: int = 1
+
+    @property
+    def index(self) -> dict:
+        return {c: i for i, c in enumerate(self.letters)}
+
+    def encode(self, text, name: str = "sequence") -> np.ndarray:
+        """Codes of a sequence; raise :class:`InputError` naming the first unknown letter."""
+        index = self.index
+        try:
+            return np.fromiter((index[c] for c in text), dtype=np.uint8, count=len(text))
+        except KeyError:
+            for pos, c in enumerate(text):
+                if c not in index:
+                    raise InputError(
+                        f"{name}: letter {c!r} at position {pos + 1} is not in the scoring "
+                        f"alphabet ({''.join(map(str, self.letters))})"
+                    ) from None
+            raise
+
+    def unscale(self, values):
+        """Device integers back to Biopython's float scores."""
+        return np.asarray(values, dtype=np.float64) / self.scale
+
+
+def _scale_for(values) -> int | None:
+    """Smallest integer that turns every value into an exact, small integer (or None)."""
+    denominators = 1
+    for v in values:
+        f = Fraction(float(v)).limit_denominator(1000)
+        if float(f) != float(v):
+            return None
+        denominators = np.lcm(denominators, f.denominator)
+    scale = int(denominators)
+    if max((abs(float(v)) * scale for v in values), default=0) > _MAX_SCALED:
+        return None
+    return scale
+
+
+def match_mismatch_letters(texts) -> tuple:
+    """The distinct letters of some sequences, in order of first appearance."""
+    seen: dict = {}
+    for t in texts:
+        for c in t:
+            if c not in seen:
+                seen[c] = None
+    return tuple(seen)
+
+
+def make_scoring(
+    matrix=None,
+    match: float = 1.0,
+    mismatch: float = 0.0,
+    gaps=None,
+    local: bool = False,
+    letters=None,
+) -> Scoring | None:
+    """Build a :class:`Scoring`; None when the kernels cannot reproduce it exactly.
+
+    Parameters
+    ----------
+    matrix : Bio.Align.substitution_matrices.Array, str or None
+        A substitution matrix or its name (``"BLOSUM62"``); None uses match/mismatch.
+    match, mismatch : float
+        Scores used when ``matrix`` is None.
+    gaps : sequence of 12 floats
+        Gap scores in :data:`GAP_FIELDS` order.
+    local : bool
+        Local (Smith-Waterman) instead of global.
+    letters : sequence of str, optional
+        The alphabet for match/mismatch scoring (see :func:`match_mismatch_letters`).
+    """
+    if isinstance(matrix, str):
+        matrix = load_matrix(matrix)
+    if matrix is not None:
+        alphabet = matrix.alphabet
+        if isinstance(alphabet, str):
+            alphabet = tuple(alphabet)
+        if len(matrix.shape) != 2 or len(alphabet) > MAXK:
+            return None
+        values = np.asarray(matrix, dtype=np.float64)
+        letters = tuple(alphabet)
+    else:
+        letters = tuple(letters or ())
+        if len(letters) > MAXK:
+            return None
+        k = max(len(letters), 1)
+        values = np.full((k, k), float(mismatch))
+        np.fill_diagonal(values, float(match))
+    gaps = np.asarray(gaps if gaps is not None else [-1.0] * 12, dtype=np.float64)
+    if local and (gaps[:4] > 0).any():  # the kernels' local mode assumes gaps never help
+        return None
+    scale = _scale_for(list(np.unique(values)) + list(gaps))
+    if scale is None:
+        return None
+    mat = np.zeros((len(letters), len(letters)), dtype=np.int32)
+    mat[:, :] = np.rint(values * scale).astype(np.int32)[: len(letters), : len(letters)]
+    return Scoring(
+        letters=letters,
+        matrix=mat,
+        gaps=np.rint(gaps * scale).astype(np.int32),
+        local=bool(local),
+        scale=scale,
+    )
+
+
+def load_matrix(name: str):
+    """A substitution matrix by name, with an error that lists the names that exist."""
+    try:
+        return substitution_matrices.load(name.upper() if name.islower() else name)
+    except (FileNotFoundError, ValueError):
+        available = ", ".join(substitution_matrices.load())
+        raise InputError(f"unknown substitution matrix {name!r}; available: {available}") from None
+
+
+def simple_gaps(open_score: float, extend_score: float, mode: str = "global") -> list[float]:
+    """The 12 gap scores of a plain global / semiglobal / local scheme.
+
+    ``semiglobal`` makes every end gap free (score 0), as ``--mode semiglobal`` does.
+    """
+    internal = [open_score, extend_score] * 2
+    end = [0.0] * 4 if mode == "semiglobal" else internal
+    return internal + end + end

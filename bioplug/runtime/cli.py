@@ -1,0 +1,23 @@
+"""``bioplug devices``: list OpenCL devices and their limits."""
+
+from __future__ import annotations
+
+from bioplug.runtime.devices import list_devices, select_device
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("devices", help="list OpenCL devices and their properties")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    default = select_device(None)
+    print(f"{'#':>2} {'P:D':<5} {'type':<4} {'CUs':>4} {'MHz':>5} {'global':>9} {'local':>7} "
+          f"{'max WG':>6} {'fp64':<4}  name [platform]")
+    for d in list_devices():
+        mark = "*" if d.index == default.index else " "
+        print(f"{d.index:>2}{mark}{d.spec:<5} {d.kind:<4} {d.compute_units:>4} {d.clock_mhz:>5} "
+              f"{d.global_mem / 2**30:>7.1f}Gi {d.local_mem // 1024:>5}Ki {d.max_work_group:>6} "
+              f"{'yes' if d.fp64 else 'no':<4}  {d.name} [{d.platform}]")
+    print("* = default (set BIOPLUG_DEVICE or --device to choose another)")
+    return 0

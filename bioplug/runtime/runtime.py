@@ -1,0 +1,162 @@
+"""One OpenCL context and queue per device, with a program cache and the device's limits.
+
+Programs are built once per (device, source, options) in a process; pyopencl keeps built
+binaries in its on-disk cache as well, so a second run does not recompile.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+import pyopencl as cl
+
+from bioplug.errors import KernelBuildError
+from bioplug.runtime.devices import DeviceInfo, select_device
+
+log = logging.getLogger(__name__)
+
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
+
+
+@lru_cache(maxsize=None)
+def kernel_source(name: str) -> str:
+    """Text of ``kernels/<name>`` with its ``#include "x.h"`` lines inlined.
+
+    Inlining (rather than ``-I``) keeps builds independent of where the package is
+    installed and lets pyopencl's cache key on the full text.
+    """
+    text = resources.files("bioplug.kernels").joinpath(name).read_text()
+    return _INCLUDE.sub(lambda m: kernel_source(m.group(1)), text)
+
+
+class Runtime:
+    """An OpenCL device ready for work: context, in-order profiling queue, program cache.
+
+    Parameters
+    ----------
+    info : DeviceInfo
+        The device, as returned by :func:`bioplug.runtime.select_device`.
+    """
+
+    def __init__(self, info: DeviceInfo):
+        self.info = info
+        self.device = info.device
+        self.context = cl.Context([info.device])
+        self.queue = cl.CommandQueue(
+            self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
+        )
+        self._programs: dict[tuple[str, str], cl.Program] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Runtime({self.info.name!r} on {self.info.platform!r})"
+
+    # -- limits used to size launches -------------------------------------------------------
+    @property
+    def is_gpu(self) -> bool:
+        return self.info.kind == "GPU"
+
+    @property
+    def max_work_group(self) -> int:
+        return self.info.max_work_group
+
+    @property
+    def local_mem(self) -> int:
+        return self.info.local_mem
+
+    @property
+    def max_alloc(self) -> int:
+        return self.info.max_alloc
+
+    @property
+    def compute_units(self) -> int:
+        return self.info.compute_units
+
+    def memory_budget(self, fraction: float = 0.5) -> int:
+        """Bytes of device memory one batch may use (a fraction of global memory)."""
+        return int(self.info.global_mem * fraction)
+
+    def preferred_group(self, kernel: cl.Kernel, wanted: int = 256) -> int:
+        """Largest work-group size not above ``wanted`` that the kernel and device allow."""
+        limit = kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
+        size = min(wanted, limit, self.max_work_group)
+        multiple = kernel.get_work_group_info(
+            cl.kernel_work_group_info.PREFERRED_WORK_GROUP_SIZE_MULTIPLE, self.device
+        )
+        if size >= multiple:
+            size -= size % multiple
+        return max(size, 1)
+
+    # -- programs ---------------------------------------------------------------------------
+    def program(self, name: str, defines: dict[str, object] | None = None) -> cl.Program:
+        """Build (once) ``kernels/<name>`` with ``-D`` defines; raise with the build log."""
+        options = " ".join(f"-D{k}={v}" for k, v in sorted((defines or {}).items()))
+        key = (name, options)
+        with self._lock:
+            prog = self._programs.get(key)
+            if prog is None:
+                src = kernel_source(name)
+                try:
+                    prog = cl.Program(self.context, src).build(options=options)
+                except cl.RuntimeError as exc:  # build failure: show the compiler's log
+                    raise KernelBuildError(
+                        f"OpenCL build of {name} failed on {self.info.name} "
+                        f"(options: {options or 'none'}):\n{exc}"
+                    ) from exc
+                log.debug("built %s %s on %s", name, options, self.info.name)
+                self._programs[key] = prog
+        return prog
+
+    def to_device(self, array: np.ndarray) -> cl.Buffer:
+        """A read-only device buffer holding ``array`` (never zero-sized)."""
+        array = np.ascontiguousarray(array)
+        if array.nbytes == 0:
+            array = np.zeros(1, dtype=array.dtype)
+        mf = cl.mem_flags
+        return cl.Buffer(self.context, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=array)
+
+    def empty(self, nbytes: int) -> cl.Buffer:
+        """An uninitialised read-write device buffer of at least one byte."""
+        return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, max(int(nbytes), 1))
+
+
+_runtimes: dict[str, Runtime] = {}
+_runtimes_lock = threading.Lock()
+
+
+def get_runtime(device=None) -> Runtime:
+    """The shared :class:`Runtime` for a device specification (see ``select_device``).
+
+    A :class:`Runtime` passed in is returned as it is.
+    """
+    if isinstance(device, Runtime):
+        return device
+    info = select_device(device)
+    with _runtimes_lock:
+        rt = _runtimes.get(info.spec)
+        if rt is None:
+            rt = Runtime(info)
+            _runtimes[info.spec] = rt
+            log.info("using OpenCL device %s [%s]", info.name, info.platform)
+    return rt
+
+
+def get_runtimes(devices=None) -> list[Runtime]:
+    """Runtimes for a list of specifications; ``None`` means one default device.
+
+    ``"all"`` means every GPU, or every device when there is no GPU.
+    """
+    if devices is None or isinstance(devices, (str, int, Runtime, DeviceInfo)):
+        if devices == "all":
+            from bioplug.runtime.devices import list_devices
+
+            found = list_devices()
+            gpus = [d for d in found if d.kind == "GPU"]
+            return [get_runtime(d) for d in (gpus or found)]
+        return [get_runtime(devices)]
+    return [d if isinstance(d, Runtime) else get_runtime(d) for d in devices]

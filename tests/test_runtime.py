@@ -1,0 +1,74 @@
+"""The OpenCL runtime: device choice, program cache, build errors, LPT scheduling."""
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+from bioplug.errors import KernelBuildError, NoOpenCLError
+from bioplug.runtime import get_runtime, list_devices, run_lpt, select_device
+from bioplug.runtime import runtime as rtmod
+
+
+def test_devices_listed_and_default_chosen():
+    devices = list_devices()
+    assert devices
+    chosen = select_device(None)
+    assert chosen in devices
+    assert select_device(chosen.spec) == chosen
+    assert select_device(str(chosen.index)) == chosen
+
+
+def test_environment_variable_chooses(monkeypatch):
+    cpu = [d for d in list_devices() if d.kind == "CPU"]
+    if not cpu:
+        pytest.skip("no CPU OpenCL device")
+    monkeypatch.setenv("BIOPLUG_DEVICE", "cpu")
+    assert select_device(None).kind == "CPU"
+
+
+def test_unknown_device_lists_the_choices():
+    with pytest.raises(NoOpenCLError, match="available"):
+        select_device("no-such-device-xyz")
+
+
+def test_no_platform_message(monkeypatch):
+    monkeypatch.setattr(cl, "get_platforms", lambda: [])
+    with pytest.raises(NoOpenCLError, match="pocl"):
+        list_devices()
+
+
+def test_program_cache_and_build_log(monkeypatch):
+    rt = get_runtime()
+    p1 = rt.program("common.h")
+    assert rt.program("common.h") is p1
+    assert rt.program("common.h", {"X": 1}) is not p1
+    monkeypatch.setattr(rtmod, "kernel_source", lambda name: "__kernel void k() { oops; }")
+    with pytest.raises(KernelBuildError, match="oops|error"):
+        rt.program("broken.cl")
+
+
+def test_lpt_results_in_task_order_whatever_the_workers():
+    tasks = list(range(20))
+    costs = [((t * 7) % 11) + 1 for t in tasks]
+    one = run_lpt(tasks, costs, ["w0"], lambda w, t: t * t)
+    three = run_lpt(tasks, costs, ["w0", "w1", "w2"], lambda w, t: t * t)
+    assert one == three == [t * t for t in tasks]
+
+
+def test_lpt_propagates_errors():
+    def boom(worker, task):
+        if task == 3:
+            raise ValueError("task 3 failed")
+        return task
+
+    with pytest.raises(ValueError, match="task 3"):
+        run_lpt(list(range(5)), [1] * 5, ["a", "b"], boom)
+
+
+def test_buffers_round_trip():
+    rt = get_runtime()
+    data = np.arange(10, dtype=np.int32)
+    buf = rt.to_device(data)
+    out = np.empty_like(data)
+    cl.enqueue_copy(rt.queue, out, buf)
+    assert (out == data).all()
