@@ -1,3 +1,4 @@
+# ruff: noqa
 # Vendored from the Biopython 1.88 source distribution (biopython-1.88.tar.gz, file
 # Tests/test_pairwise_aligner.py), unmodified below this header. Biopython is released under
 # the "Biopython License Agreement" or, at your choice, the BSD 3-Clause License; see
