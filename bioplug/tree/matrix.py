@@ -1,0 +1,211 @@
+"""Distance matrices in and out: numpy, scikit-bio, Biopython, PHYLIP; validation at the door.
+
+Every input becomes a square float64 ``numpy`` array plus a list of ids, checked for shape,
+symmetry, finite and non-negative values, and unique ids; problems raise
+:class:`~bioplug.errors.InputError` naming the cells or ids involved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from bioplug.errors import InputError
+
+# Relative tolerance for symmetry (scikit-bio checks exact symmetry; allow float noise).
+SYMMETRY_RTOL = 1e-9
+
+
+def _describe_cells(mask: np.ndarray, ids: Sequence[str], limit: int = 3) -> str:
+    rows, cols = np.nonzero(mask)
+    cells = [f"({ids[a]}, {ids[b]})" for a, b in zip(rows[:limit], cols[:limit], strict=True)]
+    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
+    return ", ".join(cells) + more
+
+
+def check_ids(ids: Sequence[str], n: int) -> list[str]:
+    """Ids as strings: ``n`` of them, unique, non-empty."""
+    ids = [str(x) for x in ids]
+    if len(ids) != n:
+        raise InputError(f"{len(ids)} ids given for a {n} x {n} distance matrix")
+    if any(not x for x in ids):
+        raise InputError("empty id in the distance matrix ids")
+    seen: dict[str, int] = {}
+    for x in ids:
+        seen[x] = seen.get(x, 0) + 1
+    dups = sorted(k for k, v in seen.items() if v > 1)
+    if dups:
+        raise InputError(f"duplicate ids in the distance matrix: {', '.join(dups)}")
+    return ids
+
+
+def validate_square(data: np.ndarray, ids: Sequence[str]) -> np.ndarray:
+    """Check a square matrix: finite, non-negative, symmetric, zero diagonal.
+
+    Returns the matrix as float64 with the exact average of the two triangles (so both halves
+    agree bit for bit).
+    """
+    data = np.asarray(data, dtype=np.float64)
+    if data.ndim != 2 or data.shape[0] != data.shape[1]:
+        raise InputError(f"a distance matrix must be square; got shape {data.shape}")
+    bad = ~np.isfinite(data)
+    if bad.any():
+        where = _describe_cells(bad, ids)
+        raise InputError(f"distance matrix has NaN or infinite values at {where}")
+    neg = data < 0
+    if neg.any():
+        raise InputError(f"distance matrix has negative distances at {_describe_cells(neg, ids)}")
+    diag = np.diagonal(data)
+    if np.any(diag != 0):
+        k = int(np.flatnonzero(diag)[0])
+        raise InputError(
+            f"distance matrix diagonal must be zero; d({ids[k]}, {ids[k]}) = {diag[k]}"
+        )
+    asym = np.abs(data - data.T) > SYMMETRY_RTOL * np.maximum(np.abs(data), np.abs(data.T))
+    if asym.any():
+        raise InputError(
+            f"distance matrix is not symmetric at {_describe_cells(np.triu(asym), ids)}"
+        )
+    return data
+
+
+def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
+    """A validated square float64 matrix and its ids from any supported input.
+
+    Parameters
+    ----------
+    dm : ndarray, skbio.DistanceMatrix or Bio.Phylo.TreeConstruction.DistanceMatrix
+        Square ``(n, n)`` or condensed ``(n (n - 1) / 2,)`` numpy data, a scikit-bio
+        ``DistanceMatrix`` or a Biopython ``DistanceMatrix``.
+    ids : sequence of str, optional
+        Names for numpy input (default ``"0"``, ``"1"``, ...).
+
+    Returns
+    -------
+    (ndarray, list of str)
+
+    Raises
+    ------
+    InputError
+        Non-square, asymmetric, NaN/inf or negative values, duplicate or missing ids.
+    """
+    if hasattr(dm, "names") and hasattr(dm, "matrix"):  # Biopython (lower triangle lists)
+        names = list(dm.names)
+        n = len(names)
+        rows = dm.matrix
+        if len(rows) != n or any(len(rows[a]) != a + 1 for a in range(n)):
+            raise InputError("Biopython DistanceMatrix rows do not form a lower triangle")
+        data = np.zeros((n, n))
+        for a in range(n):  # one row per taxon (glue)
+            data[a, : a + 1] = rows[a]
+        data = data + np.tril(data, -1).T
+        names = check_ids(ids if ids is not None else names, n)
+        return validate_square(data, names), names
+    if hasattr(dm, "ids") and hasattr(dm, "data"):  # scikit-bio
+        names = check_ids(ids if ids is not None else dm.ids, len(dm.ids))
+        data = np.asarray(dm.data, dtype=np.float64)
+        if data.ndim == 1:
+            from scipy.spatial.distance import squareform
+
+            data = squareform(data, checks=False)
+        return validate_square(data, names), names
+    try:
+        data = np.asarray(dm, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"not a distance matrix: {type(dm).__name__} ({exc})") from exc
+    if data.ndim == 1:
+        m = data.shape[0]
+        n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+        if n * (n - 1) // 2 != m:
+            raise InputError(f"a condensed distance matrix of length {m} is not n(n-1)/2 long")
+        from scipy.spatial.distance import squareform
+
+        if not np.all(np.isfinite(data)):
+            raise InputError("condensed distance matrix has NaN or infinite values")
+        data = squareform(data, checks=False)
+    if data.ndim != 2 or data.shape[0] != data.shape[1]:
+        raise InputError(f"a distance matrix must be square; got shape {data.shape}")
+    n = data.shape[0]
+    names = check_ids(ids if ids is not None else [str(k) for k in range(n)], n)
+    return validate_square(data, names), names
+
+
+def to_skbio(data: np.ndarray, ids: Sequence[str]):
+    """A ``skbio.DistanceMatrix``."""
+    from skbio import DistanceMatrix
+
+    return DistanceMatrix(data, list(ids))
+
+
+def to_biopython(data: np.ndarray, ids: Sequence[str]):
+    """A ``Bio.Phylo.TreeConstruction.DistanceMatrix`` (lower triangle with diagonal)."""
+    from Bio.Phylo.TreeConstruction import DistanceMatrix
+
+    rows = [data[a, : a + 1].tolist() for a in range(len(ids))]
+    return DistanceMatrix(list(ids), rows)
+
+
+def write_phylip(data: np.ndarray, ids: Sequence[str], handle) -> None:
+    """Write a square PHYLIP distance matrix (relaxed: ids may be longer than 10)."""
+    n = len(ids)
+    handle.write(f"{n:>5}\n")
+    width = max(10, max((len(x) for x in ids), default=0) + 1)
+    for a in range(n):
+        values = " ".join(f"{v:.6f}" for v in data[a])
+        handle.write(f"{ids[a]:<{width}}{values}\n")
+
+
+def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
+    """Read a square or lower-triangular PHYLIP distance matrix (relaxed ids).
+
+    Raises
+    ------
+    InputError
+        Not a PHYLIP distance matrix, a row with the wrong number of values, bad numbers.
+    """
+    with open(path) as handle:
+        tokens_by_line = [line.split() for line in handle if line.strip()]
+    if not tokens_by_line or len(tokens_by_line[0]) != 1 or not tokens_by_line[0][0].isdigit():
+        raise InputError(f"{path}: not a PHYLIP distance matrix (first line must be the count)")
+    n = int(tokens_by_line[0][0])
+    tokens = [t for line in tokens_by_line[1:] for t in line]
+    ids: list[str] = []
+    rows: list[list[float]] = []
+    pos = 0
+    for a in range(n):  # one taxon per step; values may wrap over lines
+        if pos >= len(tokens):
+            raise InputError(f"{path}: expected {n} taxa, found {a}")
+        ids.append(tokens[pos])
+        pos += 1
+        # square rows have n values; lower-triangular rows have a values
+        want = n
+        rest = tokens[pos : pos + n]
+        if len(rest) < n or _looks_like_id(rest, a):
+            want = a
+        try:
+            rows.append([float(t) for t in tokens[pos : pos + want]])
+        except ValueError as exc:
+            raise InputError(f"{path}: taxon {ids[-1]}: bad distance value ({exc})") from exc
+        pos += want
+    if pos != len(tokens):
+        raise InputError(f"{path}: {len(tokens) - pos} values left over after {n} taxa")
+    data = np.zeros((n, n))
+    for a, row in enumerate(rows):
+        data[a, : len(row)] = row
+    if all(len(row) == a for a, row in enumerate(rows)):
+        data = data + data.T
+    ids = check_ids(ids, n)
+    return validate_square(data, ids), ids
+
+
+def _looks_like_id(tokens: list[str], a: int) -> bool:
+    """True when the token after ``a`` values is not a number (a lower-triangular row)."""
+    if a >= len(tokens):
+        return False
+    try:
+        float(tokens[a])
+    except ValueError:
+        return True
+    return False

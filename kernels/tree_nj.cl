@@ -1,0 +1,210 @@
+/* Agglomerative distance trees on the device: neighbor-joining, UPGMA, WPGMA.
+ *
+ * Storage: the live distances are a packed lower triangle, D[a(a-1)/2 + b] = d(a, b) for
+ * b < a.  Live clusters always occupy slots 0 .. r-1: after joining slots i < j the new
+ * cluster takes slot i and the cluster in slot r-1 moves into slot j (as scikit-bio does),
+ * so the live triangle is always the prefix of length r(r-1)/2 and removed rows are never
+ * read again.
+ *
+ * One iteration = two launches and no host read:
+ *   scan_min : every work-group takes a contiguous chunk of the live triangle, computes the
+ *              criterion and reduces it to one (value, i, j) candidate;
+ *   join     : one work-group reduces the candidates, writes the linkage row, computes the
+ *              joined row, updates the row sums (NJ), moves the last slot, and sums the new row.
+ * Ties are broken on the smallest (i, j) slot pair, so the result does not depend on the
+ * number or size of work-groups.
+ *
+ * Defines: REAL (double | float), METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
+ *          WG (work-group size, a power of two).
+ */
+#include "common.h"
+
+#if REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+#else
+typedef float real;
+#endif
+
+#define NO_INDEX 0xffffffffu
+
+inline ulong tri(uint a, uint b) { /* a > b */
+    return ((ulong)a * (ulong)(a - 1)) / 2 + (ulong)b;
+}
+
+inline ulong pos(uint a, uint b) { /* a != b */
+    return a > b ? tri(a, b) : tri(b, a);
+}
+
+/* (q, i, j) lexicographically smaller than (q2, i2, j2)? */
+inline bool better(real q, uint i, uint j, real q2, uint i2, uint j2) {
+    return q < q2 || (q == q2 && (i < i2 || (i == i2 && j < j2)));
+}
+
+inline void reduce_local(__local real *lq, __local uint *li, __local uint *lj, uint lid) {
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s && better(lq[lid + s], li[lid + s], lj[lid + s], lq[lid], li[lid], lj[lid])) {
+            lq[lid] = lq[lid + s];
+            li[lid] = li[lid + s];
+            lj[lid] = lj[lid + s];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Row sums of the full symmetric matrix: one work-group per row. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void row_sums(__global const real *D, uint n, __global real *R) {
+    __local real acc[WG];
+    uint a = get_group_id(0), lid = get_local_id(0);
+    real s = 0;
+    for (uint b = lid; b < n; b += WG)
+        if (b != a) s += D[pos(a, b)];
+    acc[lid] = s;
+    for (uint h = WG / 2; h > 0; h >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < h) acc[lid] += acc[lid + h];
+    }
+    if (lid == 0) R[a] = acc[0];
+}
+
+/* Criterion over the live triangle (total = r(r-1)/2 cells), one candidate per group. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_min(__global const real *D, __global const real *R, uint r, ulong total,
+              ulong chunk, __global real *cand_q, __global uint *cand_ij) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    uint lid = get_local_id(0), g = get_group_id(0);
+    ulong start = (ulong)g * chunk;
+    ulong end = min(start + chunk, total);
+    real bq = INFINITY;
+    uint bi = NO_INDEX, bj = NO_INDEX;
+    ulong t = start + lid;
+    if (t < end) {
+#if METHOD == 0
+        real n2 = (real)r - (real)2;
+#endif
+        uint a = (uint)(((real)1 + sqrt((real)1 + (real)8 * (real)t)) * (real)0.5);
+        while (a > 1 && tri(a, 0) > t) a--;
+        while (tri(a + 1, 0) <= t) a++;
+        uint b = (uint)(t - tri(a, 0));
+        for (; t < end; t += WG) {
+            real d = D[t];
+#if METHOD == 0
+            real q = (d * n2 - R[a]) - R[b]; /* pair (i = b, j = a); same rounding as skbio */
+#else
+            real q = d;
+#endif
+            if (better(q, b, a, bq, bi, bj)) {
+                bq = q;
+                bi = b;
+                bj = a;
+            }
+            b += WG;
+            while (b >= a) {
+                b -= a;
+                a++;
+            }
+        }
+    }
+    lq[lid] = bq;
+    li[lid] = bi;
+    lj[lid] = bj;
+    reduce_local(lq, li, lj, lid);
+    if (lid == 0) {
+        cand_q[g] = lq[0];
+        cand_ij[2 * g] = li[0];
+        cand_ij[2 * g + 1] = lj[0];
+    }
+}
+
+/* Pick the best candidate, record the join, update the matrix.  One work-group.
+ *   link  : (n-1) x 4 output rows; row `step` gets (id_i, id_j, x, y) where NJ: x, y are the
+ *           branch lengths of i and j; UPGMA/WPGMA: x = height (distance), y = new size.
+ *   ids   : cluster id of each slot; sizes: leaves under each slot. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void join(__global real *D, __global real *R, __global uint *ids, __global real *sizes,
+          uint r, uint ncand, __global const real *cand_q, __global const uint *cand_ij,
+          __global real *link, uint step, uint new_id) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    uint lid = get_local_id(0);
+    real bq = INFINITY;
+    uint bi = NO_INDEX, bj = NO_INDEX;
+    for (uint g = lid; g < ncand; g += WG) {
+        if (better(cand_q[g], cand_ij[2 * g], cand_ij[2 * g + 1], bq, bi, bj)) {
+            bq = cand_q[g];
+            bi = cand_ij[2 * g];
+            bj = cand_ij[2 * g + 1];
+        }
+    }
+    lq[lid] = bq;
+    li[lid] = bi;
+    lj[lid] = bj;
+    reduce_local(lq, li, lj, lid);
+    const uint i = li[0], j = lj[0], last = r - 1;
+    const real dij = D[tri(j, i)];
+    const real si = sizes[i], sj = sizes[j];
+#if METHOD == 0
+    const real half = dij / (real)2;
+    const real delta = (R[i] - R[j]) / (real)(2 * r - 4);
+#endif
+    if (lid == 0) {
+        link[4 * step + 0] = (real)ids[i];
+        link[4 * step + 1] = (real)ids[j];
+#if METHOD == 0
+        link[4 * step + 2] = half + delta;
+        link[4 * step + 3] = half - delta;
+#else
+        link[4 * step + 2] = dij;
+        link[4 * step + 3] = si + sj;
+#endif
+    }
+    /* Everyone has read R[i], R[j], ids, sizes of i and j before anything changes. */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    real part = 0;
+    for (uint k = lid; k < r; k += WG) {
+        if (k == i || k == j) continue;
+        ulong pik = pos(i, k), pjk = pos(j, k);
+        real dik = D[pik], djk = D[pjk];
+#if METHOD == 0
+        real h = (dik + djk) / (real)2;
+        real nv = h - half;
+        real rk = (R[k] - h) - half;
+        R[k] = rk;
+#elif METHOD == 1
+        real nv = (si * dik + sj * djk) / (si + sj);
+#else
+        real nv = (real)0.5 * (dik + djk);
+#endif
+        D[pik] = nv;
+        part += nv;
+        if (j != last) {
+            if (k == last) { /* the last cluster moves to slot j: its distance to i */
+                D[tri(j, i)] = nv;
+#if METHOD == 0
+                R[j] = rk;
+#endif
+            } else {
+                D[pjk] = D[tri(last, k)];
+            }
+        }
+    }
+    lq[lid] = part;
+    for (uint h2 = WG / 2; h2 > 0; h2 >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < h2) lq[lid] += lq[lid + h2];
+    }
+    if (lid == 0) {
+#if METHOD == 0
+        R[i] = lq[0];
+#endif
+        ids[i] = new_id;
+        sizes[i] = si + sj;
+        if (j != last) {
+            ids[j] = ids[last];
+            sizes[j] = sizes[last];
+        }
+    }
+}
