@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def kernel_source(name: str) -> str:
     """Text of ``kernels/<name>`` with its ``#include "x.h"`` lines inlined.
 
@@ -51,6 +51,7 @@ class Runtime:
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
         self._programs: dict[tuple[str, str], cl.Program] = {}
+        self._kernels: dict[tuple, cl.Kernel] = {}
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -111,6 +112,19 @@ class Runtime:
                 log.debug("built %s %s on %s", name, options, self.info.name)
                 self._programs[key] = prog
         return prog
+
+    def kernel(self, name: str, kernel: str, defines: dict[str, object] | None = None):
+        """A kernel of a cached program, itself cached (pyopencl warns on re-retrieval).
+
+        Kernels hold their arguments, so callers on several host threads of one device
+        must not share one; each engine runs one device per thread, which keeps this safe.
+        """
+        key = (name, kernel, tuple(sorted((defines or {}).items())))
+        knl = self._kernels.get(key)
+        if knl is None:
+            knl = cl.Kernel(self.program(name, defines), kernel)
+            self._kernels[key] = knl
+        return knl
 
     def to_device(self, array: np.ndarray) -> cl.Buffer:
         """A read-only device buffer holding ``array`` (never zero-sized)."""

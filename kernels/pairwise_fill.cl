@@ -1,0 +1,327 @@
+/* Pairwise alignment fill: Gotoh's three states with Biopython's exact semantics (seed 001).
+ *
+ * Target A runs down the rows (i = 1..nA), query B along the columns (j = 1..nB):
+ *   M [i][j] = max(M, Ix, Iy)[i-1][j-1] + S(A_i, B_j)                (local: clamped at 0)
+ *   Ix[i][j] = max(M[i-1][j] + oB, Iy[i-1][j] + oB, Ix[i-1][j] + eB)   gap in the query
+ *   Iy[i][j] = max(M[i][j-1] + oA, Ix[i][j-1] + oA, Iy[i][j-1] + eA)   gap in the target
+ * Ix <-> Iy transitions are allowed, as in Biopython. The first row / column carry the left
+ * end-gap scores; Ix in the last column and Iy in the last row use the right end-gap scores
+ * (exactly where Biopython switches), so global, semiglobal and any end-gap mix are one code.
+ * Local mode assumes gap scores <= 0, so only M can hold the maximum (the host checks).
+ *
+ * Two values per column cross from one row to the next: P = max(M, Iy) and X = Ix (the
+ * diagonal max(M, Ix, Iy) of the row above is max(P, X)). Along a row the registers hold
+ * Q = max(M, Ix) and Y = Iy. Each work-item sweeps a strip of R rows left to right
+ * (seed 001, Figure 2), so global traffic is one read and one write of (P, X) per R cells.
+ *
+ * With TRACE, each cell leaves one byte (R bytes per strip column, stored as uint2 for R=8):
+ *   bit0 xe: Ix came by extension      bit1 ye: Iy came by extension
+ *   bit2 pm: in P, M >= Iy             bit3 qm: in Q, M >= Ix
+ *   bit4 hq: in H = max(Q, Iy), Q wins bit5 hz: the diagonal predecessor H was 0 (local start)
+ * The 3-state traceback (pairwise_traceback.cl) follows these bits.
+ *
+ * Defines: LOCAL (0/1), TRACE (0/1), R (rows per strip, 8), MAXK (matrix side in local memory).
+ */
+#include "common.h"
+
+#ifndef R
+#define R 8
+#endif
+#ifndef MAXK
+#define MAXK 32
+#endif
+#ifndef LOCAL
+#define LOCAL 0
+#endif
+#ifndef TRACE
+#define TRACE 0
+#endif
+
+#if R != 8
+#error "the trace layout packs 8 rows per strip column (uint2)"
+#endif
+
+/* Gap scores, in bioplug.alphabet.GAP_FIELDS order. */
+#define G_OA   gaps[0]
+#define G_EA   gaps[1]
+#define G_OB   gaps[2]
+#define G_EB   gaps[3]
+#define G_LOA  gaps[4]
+#define G_LEA  gaps[5]
+#define G_LOB  gaps[6]
+#define G_LEB  gaps[7]
+#define G_ROA  gaps[8]
+#define G_REA  gaps[9]
+#define G_ROB  gaps[10]
+#define G_REB  gaps[11]
+
+/* Substitution matrix into local memory, padded to MAXK x MAXK. All work-items must call. */
+inline void load_matrix(__local int *lmat, __global const int *matrix, const int K)
+{
+    for (int q = get_local_id(0); q < MAXK * MAXK; q += get_local_size(0)) {
+        const int a = q / MAXK, b = q % MAXK;
+        lmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* H of the left border at row i (i >= 1): Ix[i][0] carries the left deletion end gap. */
+#define LEFT_H(i) (LOCAL ? 0 : (G_LOB + G_LEB * ((i) - 1)))
+/* P of the top border at column j (j >= 1): Iy[0][j] carries the left insertion end gap. */
+#define TOP_P(j) (LOCAL ? 0 : (G_LOA + G_LEA * ((j) - 1)))
+
+#if LOCAL
+#define CLAMP_M(m) m = max(m, 0)
+#else
+#define CLAMP_M(m)
+#endif
+
+#if TRACE
+#define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)                                    \
+    {                                                                                         \
+        uint b_ = (uint)((XE) >= (XO)) | ((uint)((YE) >= (YO)) << 1) | ((uint)((MV) >= (YV)) << 2) \
+                | ((uint)((MV) >= (XV)) << 3) | ((uint)((QV) >= (YV)) << 4) | ((uint)(HZ) << 5); \
+        if ((r) < 4) bits.s0 |= b_ << (8 * (r)); else bits.s1 |= b_ << (8 * ((r) - 4));        \
+    }
+#if LOCAL
+#define TRACK_BEST(m, r)                                                                      \
+    if ((m) > best) { best = (m); best_i = i0 + (r) + 1; best_j = j; }
+#else
+#define TRACK_BEST(m, r)
+#endif
+#else
+#define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)
+#if LOCAL
+#define TRACK_BEST(m, r) best = max(best, (m));
+#else
+#define TRACK_BEST(m, r)
+#endif
+#endif
+
+/* One cell of row r of the strip at column j. OA/EA: the Iy scores of this row (the last row
+ * of the matrix uses the right end-gap scores). */
+#define CELL(r, OA, EA)                                                                       \
+    {                                                                                         \
+        int m_ = diag + lmat[arow[r] + bc];                                                   \
+        CLAMP_M(m_);                                                                          \
+        const int xo_ = up_P + oB, xe_ = up_X + eB;                                           \
+        const int x_ = max(xo_, xe_);                                                         \
+        const int yo_ = Q[r] + (OA), ye_ = Y[r] + (EA);                                       \
+        const int y_ = max(yo_, ye_);                                                         \
+        const int hz_ = (diag == 0);                                                          \
+        diag = max(Q[r], Y[r]);                                                               \
+        const int q_ = max(m_, x_);                                                           \
+        TRACE_BITS(r, xo_, xe_, yo_, ye_, m_, x_, y_, q_, hz_)                                \
+        Q[r] = q_;                                                                            \
+        Y[r] = y_;                                                                            \
+        up_P = max(m_, y_);                                                                   \
+        up_X = x_;                                                                            \
+        TRACK_BEST(m_, r)                                                                     \
+    }
+
+/* All R rows of a strip at column j: full strips use the internal Iy scores throughout; the
+ * last strip guards rows past nA and gives row nA the right end-gap scores. */
+#define STRIP_COLUMN()                                                                        \
+    if (!last) {                                                                              \
+        _Pragma("unroll") for (int r = 0; r < R; r++) CELL(r, G_OA, G_EA)                     \
+    } else {                                                                                  \
+        _Pragma("unroll") for (int r = 0; r < R; r++) {                                       \
+            if (r < nr) {                                                                     \
+                const int oa_ = (!LOCAL && r == nr - 1) ? G_ROA : G_OA;                       \
+                const int ea_ = (!LOCAL && r == nr - 1) ? G_REA : G_EA;                       \
+                CELL(r, oa_, ea_)                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+/* Strip start: residues of rows i0+1..i0+nr, left-border registers. */
+#define STRIP_START(seqA)                                                                     \
+    _Pragma("unroll") for (int r = 0; r < R; r++) {                                           \
+        arow[r] = (r < nr) ? (int)seqA[i0 + r] * MAXK : 0;                                    \
+        Q[r] = LEFT_H(i0 + r + 1);                                                            \
+        Y[r] = NEG_INF;                                                                       \
+    }
+
+/* H of the last row at the last column (the global score), from the strip registers. */
+#define LAST_ROW_H(out)                                                                       \
+    _Pragma("unroll") for (int r = 0; r < R; r++)                                             \
+        if (r == nr - 1) out = max(Q[r], Y[r]);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Inter-task: one work-item aligns one pair (seed 001, §3.1).                              */
+/*   tasks[t] = (offset of A, nA, offset of B, nB) in seqs; work: (maxB + 1) * T int2,      */
+/*   interleaved by task so that neighbouring work-items touch neighbouring words.          */
+/*   dirs (TRACE): ceil(maxA / R) * maxB * T uint2, same interleaving.                      */
+/* ---------------------------------------------------------------------------------------- */
+__kernel void fill_pairs(__global const uchar *seqs,
+                         __global const int4 *tasks,
+                         const int ntasks,
+                         __global const int *matrix,
+                         const int K,
+                         __global const int *gaps,
+                         __global int2 *work,
+                         __global int *scores,
+#if TRACE
+                         __global uint2 *dirs,
+                         const int maxB,
+                         __global int2 *ends,
+#endif
+                         __local int *lmat)
+{
+    load_matrix(lmat, matrix, K);
+    const int t = get_global_id(0);
+    if (t >= ntasks) return;
+    const size_t T = get_global_size(0);
+    const int4 task = tasks[t];
+    __global const uchar *seqA = seqs + task.x;
+    __global const uchar *seqB = seqs + task.z;
+    const int nA = task.y, nB = task.w;
+
+    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (int2)(TOP_P(j), NEG_INF);
+
+    int arow[R], Q[R], Y[R];
+    int result = NEG_INF;
+#if LOCAL
+    int best = 0;
+#if TRACE
+    int best_i = 0, best_j = 0;
+#endif
+#endif
+    const int nstrips = (nA + R - 1) / R;
+    for (int s = 0; s < nstrips; s++) {
+        const int i0 = s * R;
+        const int nr = min(R, nA - i0);
+        const bool last = (s == nstrips - 1);
+        STRIP_START(seqA)
+        int diag = (i0 == 0) ? 0 : LEFT_H(i0);
+        int oB = G_OB, eB = G_EB;
+        for (int j = 1; j <= nB; j++) {
+            if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
+            const int bc = seqB[j - 1];
+            const int2 up = work[(size_t)j * T + t];
+            int up_P = up.x, up_X = up.y;
+            const int diag_next = max(up_P, up_X);
+#if TRACE
+            uint2 bits = (uint2)(0u, 0u);
+#endif
+            STRIP_COLUMN()
+            work[(size_t)j * T + t] = (int2)(up_P, up_X);
+#if TRACE
+            dirs[((size_t)s * maxB + (j - 1)) * T + t] = bits;
+#endif
+            diag = diag_next;
+        }
+        if (last) { LAST_ROW_H(result) }
+    }
+#if LOCAL
+    scores[t] = best;
+#if TRACE
+    ends[t] = (int2)(best_i, best_j);
+#endif
+#else
+    scores[t] = result;
+#if TRACE
+    ends[t] = (int2)(nA, nB);
+#endif
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Intra-task: one work-group shares one matrix (long pairs, no length cliff).              */
+/* Work-item w owns rows band0 + w*R + 1 .. + R of a band of W*R rows and runs one column   */
+/* behind w-1 (a systolic anti-diagonal wavefront); (P, X) of its last row passes to w+1    */
+/* through double-buffered local memory. Between bands the boundary row lives in `border`.  */
+/* Rows row_begin < i <= row_end are filled (row_begin a multiple of R); `border` must hold */
+/* row row_begin on entry and holds row row_end on exit, so a long matrix can be recomputed */
+/* from checkpoints band by band for a traceback that does not fit in memory.               */
+/* ---------------------------------------------------------------------------------------- */
+__kernel void fill_wavefront(__global const uchar *seqs,
+                             const int4 task,
+                             __global const int *matrix,
+                             const int K,
+                             __global const int *gaps,
+                             __global int2 *border,
+                             const int row_begin,
+                             const int row_end,
+                             __global int *result_out,
+#if TRACE
+                             __global uint2 *dirs,
+#endif
+                             __local int *lmat,
+                             __local int2 *pass)
+{
+    load_matrix(lmat, matrix, K);
+    const int w = get_local_id(0);
+    const int W = get_local_size(0);
+    __global const uchar *seqA = seqs + task.x;
+    __global const uchar *seqB = seqs + task.z;
+    const int nA = task.y, nB = task.w;
+
+    int arow[R], Q[R], Y[R];
+    int result = NEG_INF;
+#if LOCAL
+    int best = 0;
+#if TRACE
+    int best_i = 0, best_j = 0;
+#endif
+#endif
+    const int nstrips_all = (nA + R - 1) / R;
+    for (int band0 = row_begin; band0 < row_end; band0 += W * R) {
+        const int i0 = band0 + w * R;
+        const int s = i0 / R;
+        const int active_rows = min(W * R, row_end - band0);
+        const int nw = (active_rows + R - 1) / R;      /* work-items with rows in this band */
+        const int nr = (w < nw) ? min(R, row_end - i0) : 0;
+        const bool last = (s == nstrips_all - 1);
+        STRIP_START(seqA)
+        int diag = (i0 == 0) ? 0 : LEFT_H(i0);
+        int oB = G_OB, eB = G_EB;
+        const int steps = nB + nw - 1;
+        for (int k = 0; k < steps; k++) {
+            const int j = k - w + 1;
+            if (w < nw && j >= 1 && j <= nB) {
+                if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
+                const int bc = seqB[j - 1];
+                int2 up = (w == 0) ? border[j] : pass[((k - 1) & 1) * W + (w - 1)];
+                int up_P = up.x, up_X = up.y;
+                const int diag_next = max(up_P, up_X);
+#if TRACE
+                uint2 bits = (uint2)(0u, 0u);
+#endif
+                STRIP_COLUMN()
+#if TRACE
+                dirs[(size_t)(s - row_begin / R) * nB + (j - 1)] = bits;
+#endif
+                pass[(k & 1) * W + w] = (int2)(up_P, up_X);
+                if (w == nw - 1) border[j] = (int2)(up_P, up_X);
+                diag = diag_next;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        }
+        if (last && w < nw) { LAST_ROW_H(result) }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+
+    /* Reduce the score over the work-group through the pass buffer: (value, index). */
+#if LOCAL
+    const int mine = best;
+#else
+    const int mine = result;
+#endif
+    pass[w] = (int2)(mine, w);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (w == 0) {
+        int2 top = pass[0];
+        for (int q = 1; q < W; q++)
+            if (pass[q].x > top.x) top = pass[q];
+        result_out[0] = top.x;
+        pass[0] = top;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if LOCAL && TRACE
+    if (w == pass[0].y) {
+        result_out[1] = best_i;
+        result_out[2] = best_j;
+    }
+#endif
+}
