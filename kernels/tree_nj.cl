@@ -147,15 +147,15 @@ void join(__global real *D, __global real *R, __global uint *ids, __global real 
     const real dij = D[tri(j, i)];
     const real si = sizes[i], sj = sizes[j];
 #if METHOD == 0
-    const real half = dij / (real)2;
+    const real hdij = dij / (real)2;
     const real delta = (R[i] - R[j]) / (real)(2 * r - 4);
 #endif
     if (lid == 0) {
         link[4 * step + 0] = (real)ids[i];
         link[4 * step + 1] = (real)ids[j];
 #if METHOD == 0
-        link[4 * step + 2] = half + delta;
-        link[4 * step + 3] = half - delta;
+        link[4 * step + 2] = hdij + delta;
+        link[4 * step + 3] = hdij - delta;
 #else
         link[4 * step + 2] = dij;
         link[4 * step + 3] = si + sj;
@@ -170,8 +170,8 @@ void join(__global real *D, __global real *R, __global uint *ids, __global real 
         real dik = D[pik], djk = D[pjk];
 #if METHOD == 0
         real h = (dik + djk) / (real)2;
-        real nv = h - half;
-        real rk = (R[k] - h) - half;
+        real nv = h - hdij;
+        real rk = (R[k] - h) - hdij;
         R[k] = rk;
 #elif METHOD == 1
         real nv = (si * dik + sj * djk) / (si + sj);

@@ -65,15 +65,19 @@ class TreeKernels:
         ``float64`` (default in the front doors) or ``float32``.
     """
 
-    def __init__(self, rt: Runtime, method: str, dtype=np.float64):
+    def __init__(
+        self, rt: Runtime, method: str, dtype=np.float64, wg: int | None = None,
+        max_groups: int | None = None,
+    ):
         self.rt = rt
         self.method = method
         self.dtype = np.dtype(dtype)
         if self.dtype == np.float64 and not rt.info.fp64:
             raise InputError(f"{rt.info.name} has no float64 support; use dtype=float32")
-        wg = 1
-        while wg * 2 <= min(256, rt.max_work_group):
-            wg *= 2
+        if wg is None:
+            wg = 1
+            while wg * 2 <= min(256, rt.max_work_group):
+                wg *= 2
         self.wg = wg
         self.prog = rt.program(
             "tree_nj.cl",
@@ -83,7 +87,9 @@ class TreeKernels:
                 "WG": wg,
             },
         )
-        self.max_groups = max(1, min(4096, rt.compute_units * (16 if rt.is_gpu else 4)))
+        self.max_groups = max_groups or max(
+            1, min(4096, rt.compute_units * (16 if rt.is_gpu else 4))
+        )
 
 
 def run_agglomerative(
@@ -93,6 +99,8 @@ def run_agglomerative(
     device=None,
     progress: Progress | None = None,
     report_every: int = 256,
+    wg: int | None = None,
+    max_groups: int | None = None,
 ) -> np.ndarray:
     """Run NJ / UPGMA / WPGMA on the device.
 
@@ -110,6 +118,9 @@ def run_agglomerative(
         Receives ``("tree", done, total)`` every ``report_every`` iterations.
     report_every : int
         Iterations between progress reports (and queue flushes).
+    wg, max_groups : int, optional
+        Work-group size (a power of two) and most work-groups per scan; chosen from the device
+        when omitted (set in tests to show the result does not depend on them).
 
     Returns
     -------
@@ -119,7 +130,7 @@ def run_agglomerative(
         in join order, before scipy's relabelling.
     """
     rt = get_runtime(device)
-    kern = TreeKernels(rt, method, packed.dtype)
+    kern = TreeKernels(rt, method, packed.dtype, wg, max_groups)
     dtype = kern.dtype
     check_fits(n, rt, dtype.itemsize)
     q = rt.queue
