@@ -111,8 +111,10 @@ class PairwiseAligner(Align.PairwiseAligner):
     * ``wildcard`` is None or does not occur in the sequences;
     * the sequences are ``str``, ``Seq``, ``SeqRecord`` or ``skbio.Sequence`` (lists, bytes
       and integer arrays go to Biopython);
-    * all scores are exactly scalable to small integers
-      (:func:`bioplug.alphabet.make_scoring` returns a scheme), the alphabet (substitution
+    * all scores are exactly scalable to small integers by a power of two (-0.5 and 0.25
+      are, -0.1 is not: Biopython's own float sums of -0.1 carry rounding errors that a
+      scaled-integer device cannot reproduce bit for bit) and
+      :func:`bioplug.alphabet.make_scoring` returns a scheme; the alphabet (substitution
       matrix alphabet, or the distinct letters of the sequences with match/mismatch scores)
       has at most 32 letters, and no positive internal gap score is used in local mode;
     * the pair cannot overflow the device's 32-bit scores.
@@ -224,6 +226,10 @@ class PairwiseAligner(Align.PairwiseAligner):
                     letters=letters,
                 )
         except (OverflowError, ValueError, TypeError):  # inf / nan scores
+            return None
+        if scoring is not None and scoring.scale & (scoring.scale - 1):
+            # Only a power-of-two scale makes Biopython's float sums exact too (with -0.1,
+            # Biopython's own score is not the decimal the device would report).
             return None
         return scoring
 
