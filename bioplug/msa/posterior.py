@@ -1,0 +1,216 @@
+"""Stage I on the device: posterior matrices, distances and sparse forms for sequence pairs.
+
+Each unordered pair is one work-group task of ``kernels/msa_posterior.cl`` (partition function in
+double, pair-HMM in float, RMS combination, gap-free distance DP, counts at the cutoff), oriented
+with the shorter sequence along the columns. Tasks are sorted by width (descending) and cut into
+batches whose scratch memory fits the device budget; a second kernel writes both sparse forms
+S_xy and S_yx of every pair that the caller asked to keep.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import numpy as np
+import pyopencl as cl
+
+from bioplug.msa.model import load_model
+from bioplug.msa.sparse import SparseStore
+
+log = logging.getLogger(__name__)
+
+JAG = 32
+CUTOFF = 0.01
+ACCURATE_KEEP = 0.3
+
+
+def _pow2_floor(v: int) -> int:
+    return 1 << (max(int(v), 1).bit_length() - 1)
+
+
+def scratch_doubles(n: int, m: int) -> int:
+    """Scratch (in 8-byte words) of one task with n rows and m columns (residues)."""
+    rows, cols = n + 1, m + 1
+    delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
+    return delta + (delta + 1) // 2 + 10 * cols
+
+
+def group_size(rt, widest: int) -> int:
+    """Work-group size for a batch: a power of two from the device limit and the widest task."""
+    limit = _pow2_floor(min(rt.max_work_group, 256 if rt.is_gpu else 64))
+    want = 32
+    while want < widest + 1 and want < limit:
+        want *= 2
+    return min(want, limit)
+
+
+def compute_posteriors(
+    rt,
+    codes: list[np.ndarray],
+    pairs: np.ndarray,
+    keep_ab: np.ndarray,
+    keep_ba: np.ndarray,
+    accurate: bool = False,
+    report: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, SparseStore]:
+    """Posteriors of the given pairs on one device.
+
+    Parameters
+    ----------
+    rt : Runtime
+        The device.
+    codes : list of numpy.ndarray
+        Encoded sequences (uint8, see :mod:`bioplug.msa.model`).
+    pairs : numpy.ndarray
+        (T, 2) unordered pairs (a, b), a < b.
+    keep_ab, keep_ba : numpy.ndarray
+        (T,) bool: store S_ab / S_ba of each pair.
+    accurate : bool
+        Adaptive per-matrix threshold keeping the top 30 % (QuickProbs-acc) instead of 0.01.
+    report : callable, optional
+        ``report(done, total)`` between batches (may raise to cancel).
+
+    Returns
+    -------
+    dist : numpy.ndarray
+        (T,) float32 distances 1 - NW/min(len) of the pairs, in ``pairs`` order.
+    store : SparseStore
+        The kept sparse matrices.
+    """
+    k = len(codes)
+    lengths = np.array([c.size for c in codes], dtype=np.int64)
+    starts = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    allcodes = np.concatenate(codes) if k else np.zeros(1, np.uint8)
+    model = load_model()
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    ntask = pairs.shape[0]
+    a, b = pairs[:, 0], pairs[:, 1]
+    a_rows = lengths[a] >= lengths[b]
+    row_seq = np.where(a_rows, a, b)
+    col_seq = np.where(a_rows, b, a)
+    n = lengths[row_seq]
+    m = lengths[col_seq]
+    keep_rows = np.where(a_rows, keep_ab, keep_ba)
+    keep_cols = np.where(a_rows, keep_ba, keep_ab)
+    order = np.lexsort((-n, -m))  # widest first, then tallest
+    need = np.array([scratch_doubles(int(n[t]), int(m[t])) for t in order], dtype=np.int64) * 8
+
+    budget = max(min(rt.memory_budget(0.25), rt.max_alloc), int(need.max(initial=0)))
+    batches: list[np.ndarray] = []
+    begin, used = 0, 0
+    for pos in range(ntask):
+        if pos > begin and used + need[pos] > budget:
+            batches.append(order[begin:pos])
+            begin, used = pos, 0
+        used += int(need[pos])
+    if ntask:
+        batches.append(order[begin:])
+
+    dist = np.zeros(ntask, dtype=np.float32)
+    d_codes = rt.to_device(allcodes)
+    d_hmm = rt.to_device(model.hmm)
+    d_pf = rt.to_device(model.pf)
+    pair_x: list[np.ndarray] = []
+    pair_y: list[np.ndarray] = []
+    thresh_all: list[np.ndarray] = []
+    rowcounts: list[np.ndarray] = []
+    cols_all: list[np.ndarray] = []
+    vals_all: list[np.ndarray] = []
+    done = 0
+    for batch in batches:
+        nb, mb = n[batch], m[batch]
+        wg = group_size(rt, int(mb.max()))
+        prog = rt.program("msa_posterior.cl", {"WG": wg, "J": JAG})
+        tasks = np.zeros((batch.size, 4), dtype=np.int32)
+        tasks[:, 0] = starts[row_seq[batch]]
+        tasks[:, 1] = nb
+        tasks[:, 2] = starts[col_seq[batch]]
+        tasks[:, 3] = mb
+        sizes = np.array([scratch_doubles(int(x), int(y)) for x, y in zip(nb, mb)], np.int64)
+        offs = np.zeros((batch.size, 4), dtype=np.int64)
+        offs[1:, 0] = np.cumsum(sizes)[:-1]
+        seg = np.empty(2 * batch.size, dtype=np.int64)
+        seg[0::2], seg[1::2] = nb, mb
+        seg_start = np.zeros(seg.size + 1, dtype=np.int64)
+        np.cumsum(seg, out=seg_start[1:])
+        offs[:, 1] = seg_start[0:-1:2]
+        offs[:, 2] = seg_start[1::2]
+        nrows = int(seg_start[-1])
+        d_tasks = rt.to_device(tasks)
+        d_offs = rt.to_device(offs)
+        d_scratch = rt.empty(int(sizes.sum()) * 8)
+        d_counts = rt.empty(max(nrows, 1) * 4)
+        d_dist = rt.empty(batch.size * 4)
+        q = rt.queue
+        prog.posterior(q, (batch.size * wg,), (wg,), d_codes, d_tasks, d_offs, d_scratch, d_hmm,
+                       d_pf, np.float32(CUTOFF), d_counts, d_dist)
+        thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
+        if accurate:
+            d_thresh = rt.empty(batch.size * 4)
+            prog.adaptive_threshold(q, (batch.size * wg,), (wg,), d_tasks, d_offs, d_scratch,
+                                    np.float32(ACCURATE_KEEP), np.float32(CUTOFF), d_thresh,
+                                    d_counts, cl.LocalMemory(4 * wg))
+            cl.enqueue_copy(q, thresh, d_thresh)
+        else:
+            d_thresh = rt.to_device(thresh)
+        counts = np.empty(max(nrows, 1), dtype=np.int32)
+        cl.enqueue_copy(q, counts, d_counts)
+        counts = counts[:nrows]
+        bdist = np.empty(batch.size, dtype=np.float32)
+        cl.enqueue_copy(q, bdist, d_dist)
+        dist[batch] = bdist
+        keep_seg = np.empty(2 * batch.size, dtype=bool)
+        keep_seg[0::2], keep_seg[1::2] = keep_rows[batch], keep_cols[batch]
+        row_keep = np.repeat(keep_seg, seg)
+        counts = np.where(row_keep, counts, 0).astype(np.int64)
+        ptr = np.zeros(nrows + 1, dtype=np.int64)
+        np.cumsum(counts, out=ptr[1:])
+        nnz = int(ptr[-1])
+        if nnz:
+            d_ptr = rt.to_device(ptr)
+            d_col = rt.empty(nnz * 4)
+            d_val = rt.empty(nnz * 4)
+            offs_s = offs.copy()
+            offs_s[:, 1] = np.where(keep_rows[batch], offs[:, 1], -1)
+            offs_s[:, 2] = np.where(keep_cols[batch], offs[:, 2], -1)
+            prog.sparsify(q, (batch.size * wg,), (wg,), d_tasks, rt.to_device(offs_s), d_scratch,
+                          d_thresh, d_ptr, d_col, d_val)
+            cols = np.empty(nnz, dtype=np.int32)
+            vals = np.empty(nnz, dtype=np.float32)
+            cl.enqueue_copy(q, cols, d_col)
+            cl.enqueue_copy(q, vals, d_val)
+            cols_all.append(cols)
+            vals_all.append(vals)
+        # pair ids in batch order: rows part then column part of each task
+        px = np.empty(2 * batch.size, dtype=np.int32)
+        py = np.empty(2 * batch.size, dtype=np.int32)
+        px[0::2], py[0::2] = row_seq[batch], col_seq[batch]
+        px[1::2], py[1::2] = col_seq[batch], row_seq[batch]
+        pair_x.append(px[keep_seg])
+        pair_y.append(py[keep_seg])
+        thresh_all.append(np.repeat(thresh, 2)[keep_seg])
+        rowcounts.append(counts[row_keep])
+        del d_scratch
+        done += batch.size
+        if report is not None:
+            report(done, ntask)
+
+    px = np.concatenate(pair_x) if pair_x else np.zeros(0, np.int32)
+    py = np.concatenate(pair_y) if pair_y else np.zeros(0, np.int32)
+    pair_id = np.full((k, k), -1, dtype=np.int32)
+    pair_id[px, py] = np.arange(px.size, dtype=np.int32)
+    row_base = np.zeros(px.size + 1, dtype=np.int64)
+    np.cumsum(lengths[px], out=row_base[1:])
+    rc = np.concatenate(rowcounts) if rowcounts else np.zeros(0, np.int64)
+    indptr = np.zeros(rc.size + 1, dtype=np.int64)
+    np.cumsum(rc, out=indptr[1:])
+    store = SparseStore(
+        lengths=lengths, pair_id=pair_id, pair_x=px, pair_y=py, row_base=row_base,
+        indptr=indptr,
+        cols=np.concatenate(cols_all) if cols_all else np.zeros(0, np.int32),
+        vals=np.concatenate(vals_all) if vals_all else np.zeros(0, np.float32),
+        thresh=np.concatenate(thresh_all) if thresh_all else np.zeros(0, np.float32),
+    )
+    return dist, store

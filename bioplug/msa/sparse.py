@@ -1,0 +1,88 @@
+"""Sparse posterior matrices for many ordered pairs, in one global CSR structure.
+
+Pair ``p`` (an ordered pair of sequences x, y) owns ``len(x)`` consecutive global rows starting at
+``row_base[p]``; row ``row_base[p] + i`` holds residue i of x (0-based), its entries are the
+columns (residues of y, 0-based, increasing) and posterior values ``vals``.
+``pair_id[x, y]`` is ``p`` or -1 when that orientation is not stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class SparseStore:
+    """Every stored S_xy of one family.
+
+    Attributes
+    ----------
+    lengths : numpy.ndarray
+        (k,) sequence lengths.
+    pair_id : numpy.ndarray
+        (k, k) int32 pair index, -1 where absent (always on the diagonal).
+    pair_x, pair_y : numpy.ndarray
+        (P,) sequences of each pair.
+    row_base : numpy.ndarray
+        (P + 1,) int64 first global row of each pair (last entry = number of rows).
+    indptr : numpy.ndarray
+        (R + 1,) int64 start of each global row in ``cols``/``vals``.
+    cols : numpy.ndarray
+        int32 column (residue of y, 0-based) of each entry.
+    vals : numpy.ndarray
+        float32 posterior value of each entry.
+    thresh : numpy.ndarray
+        (P,) float32 filter threshold of each pair (the cutoff, or the adaptive one).
+    """
+
+    lengths: np.ndarray
+    pair_id: np.ndarray
+    pair_x: np.ndarray
+    pair_y: np.ndarray
+    row_base: np.ndarray
+    indptr: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+    thresh: np.ndarray
+
+    @property
+    def nnz(self) -> int:
+        return int(self.vals.size)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.indptr.nbytes + self.cols.nbytes + self.vals.nbytes + self.row_base.nbytes)
+
+    def dense(self, x: int, y: int) -> np.ndarray:
+        """S_xy as a dense (len x, len y) float32 array (for tests and small checks)."""
+        p = int(self.pair_id[x, y])
+        out = np.zeros((int(self.lengths[x]), int(self.lengths[y])), dtype=np.float32)
+        if p < 0:
+            return out
+        r0 = int(self.row_base[p])
+        for i in range(out.shape[0]):
+            a, b = self.indptr[r0 + i], self.indptr[r0 + i + 1]
+            out[i, self.cols[a:b]] = self.vals[a:b]
+        return out
+
+    def filtered(self, new_vals: np.ndarray) -> SparseStore:
+        """A store with the same rows, values replaced and entries below the threshold dropped."""
+        nrows = self.indptr.size - 1
+        row_len = np.diff(self.indptr)
+        pair_of_row = np.repeat(np.arange(self.pair_x.size, dtype=np.int32),
+                                np.diff(self.row_base).astype(np.int64))
+        th = self.thresh[np.repeat(pair_of_row, row_len)]
+        keep = new_vals >= th
+        del th
+        row_of = np.repeat(np.arange(nrows, dtype=np.int32), row_len)
+        counts = np.bincount(row_of[keep], minlength=nrows)
+        del row_of
+        indptr = np.zeros(nrows + 1, dtype=np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        return SparseStore(
+            lengths=self.lengths, pair_id=self.pair_id, pair_x=self.pair_x, pair_y=self.pair_y,
+            row_base=self.row_base, indptr=indptr, cols=self.cols[keep],
+            vals=new_vals[keep].astype(np.float32), thresh=self.thresh,
+        )
