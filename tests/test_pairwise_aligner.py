@@ -6,6 +6,7 @@ Oracle: Biopython's own aligner for scores; every alignment bioplug returns is r
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
 
@@ -29,7 +30,7 @@ MATRICES = {
     name: substitution_matrices.load(name) for name in ("BLOSUM62", "PAM250", "NUC.4.4")
 }
 SETTINGS = settings(
-    max_examples=12,
+    max_examples=int(os.environ.get("BIOPLUG_EXAMPLES", 12)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -1,0 +1,208 @@
+"""Functions with scikit-bio's signatures and return types, computed on an OpenCL device.
+
+Each function here takes the arguments of its scikit-bio namesake (plus ``device=``) and
+returns the same types, so ``from bioplug.skbio import pair_align`` can replace
+``from skbio.alignment import pair_align``. Settings the device cannot reproduce exactly are
+handed to scikit-bio itself.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+__all__ = ["pair_align"]
+
+
+# -- pairwise ---------------------------------------------------------------------------------
+def _free_end_flags(local: bool, free_ends, trim_ends: bool) -> tuple[int, int, int, int]:
+    """scikit-bio's end-gap policy: (lead1, trail1, lead2, trail2), 0 penalize, 1 free,
+    2 free and trimmed (as ``skbio.alignment._pair._prep_free_ends``)."""
+    if local:
+        return 2, 2, 2, 2
+    trim = bool(trim_ends)
+    if np.isscalar(free_ends):
+        free = int(bool(free_ends))
+        free += free and trim
+        return free, free, free, free
+    flags = [int(bool(x)) for x in free_ends]
+    if len(flags) == 2:
+        f1, f2 = (x + (x and trim) for x in flags)
+        return f1, f1, f2, f2
+    if len(flags) == 4:
+        return tuple(x + (x and trim) for x in flags)  # type: ignore[return-value]
+    raise ValueError("`free_ends` must be one, two or four Booleans.")
+
+
+def _trim(coords: np.ndarray, lead1: int, trail1: int, lead2: int, trail2: int) -> np.ndarray:
+    """Drop leading / trailing gap columns that ``trim_ends`` excludes from the path.
+
+    Row 0 is seq1, row 1 seq2. A segment where only seq2 advances is a gap in seq1.
+    """
+
+    def droppable(k: int, lead_or_trail: tuple[int, int]) -> bool:
+        d1 = coords[0, k + 1] - coords[0, k]
+        d2 = coords[1, k + 1] - coords[1, k]
+        flag1, flag2 = lead_or_trail
+        return (d1 == 0 and d2 > 0 and flag1 == 2) or (d2 == 0 and d1 > 0 and flag2 == 2)
+
+    while coords.shape[1] > 1 and droppable(0, (lead1, lead2)):
+        coords = coords[:, 1:]
+    while coords.shape[1] > 1 and droppable(coords.shape[1] - 2, (trail1, trail2)):
+        coords = coords[:, :-1]
+    return coords
+
+
+def _plain(seq) -> str | None:
+    from skbio import Sequence
+
+    if isinstance(seq, str):
+        return seq
+    if isinstance(seq, Sequence):
+        return str(seq)
+    return None
+
+
+def pair_align(
+    seq1,
+    seq2,
+    /,
+    mode: str = "global",
+    sub_score=(1.0, -1.0),
+    gap_cost: float | tuple[float, float] = 2.0,
+    free_ends: bool | tuple[bool, bool] | tuple[bool, bool, bool, bool] = True,
+    trim_ends: bool = False,
+    max_paths: int | None = 1,
+    atol: float = 1e-5,
+    keep_matrices: bool = False,
+    *,
+    device=None,
+):
+    """Pairwise alignment with scikit-bio's :func:`skbio.alignment.pair_align` interface.
+
+    Parameters
+    ----------
+    seq1, seq2 : skbio.Sequence or str
+        The sequences (other types scikit-bio accepts, such as lists of words, are aligned by
+        scikit-bio itself).
+    mode : {"global", "local"}
+        Global (with ``free_ends``) or local alignment.
+    sub_score : (float, float), skbio.sequence.SubstitutionMatrix or str
+        Match/mismatch scores, a matrix, or a matrix name (``"BLOSUM62"``, ``"NUC.4.4"``).
+    gap_cost : float or (float, float)
+        Linear penalty ``g`` (a gap of length k costs ``g * k``) or affine ``(o, e)`` (costs
+        ``o + e * k``), as in scikit-bio.
+    free_ends : bool, 2-tuple or 4-tuple of bool
+        Free end gaps (global mode), as in scikit-bio.
+    trim_ends : bool
+        Leave free end gaps out of the returned path.
+    max_paths : int or None
+        1 (default): one optimal path, from the device's traceback; 0: score only. Other
+        values (several or all co-optimal paths) are computed by scikit-bio.
+    atol : float
+        A local alignment scoring at most this has no path (as in scikit-bio).
+    keep_matrices : bool
+        True is handed to scikit-bio (the device does not keep DP matrices).
+    device : str, int or Runtime, optional
+        The OpenCL device (see :func:`bioplug.runtime.select_device`).
+
+    Returns
+    -------
+    skbio.alignment._pair.PairAlignResult
+        ``(score, paths, matrices)``: the optimal score, a list with one
+        :class:`skbio.alignment.PairAlignPath` (None when ``max_paths=0``; an empty list for a
+        local alignment without a positive score), and None.
+
+    Notes
+    -----
+    The device computes the score in exact scaled integers, so it equals scikit-bio's
+    whenever scikit-bio's own (float32 by default) arithmetic is exact. When several paths
+    are optimal, the one returned may differ from scikit-bio's choice; it has the same score.
+    scikit-bio computes the result itself for: ``max_paths`` other than 0 or 1,
+    ``keep_matrices=True``, infinite scores, sequences that are not ``str`` or
+    ``skbio.Sequence`` (or are of different types), letters outside the substitution
+    matrix (scikit-bio replaces degenerate codes by a wildcard), and scores the device
+    cannot reproduce exactly (see :class:`bioplug.PairwiseAligner`).
+    """
+    from skbio.alignment import PairAlignPath
+    from skbio.alignment import pair_align as skbio_pair_align
+    from skbio.alignment._pair import PairAlignResult
+
+    def fallback(reason: str):
+        log.info("pair_align: %s; using scikit-bio", reason)
+        return skbio_pair_align(
+            seq1, seq2, mode=mode, sub_score=sub_score, gap_cost=gap_cost,
+            free_ends=free_ends, trim_ends=trim_ends, max_paths=max_paths, atol=atol,
+            keep_matrices=keep_matrices,
+        )
+
+    if mode not in ("global", "local"):
+        return fallback("unknown mode")
+    if keep_matrices or max_paths not in (0, 1):
+        return fallback("several paths or DP matrices requested")
+    t1, t2 = _plain(seq1), _plain(seq2)
+    if t1 is None or t2 is None or type(seq1) is not type(seq2) or not t1 or not t2:
+        return fallback("sequence types")
+    local = mode == "local"
+    lead1, trail1, lead2, trail2 = _free_end_flags(local, free_ends, trim_ends)
+
+    from Bio.Align.substitution_matrices import Array
+
+    from bioplug.pairwise.aligner import PairwiseAligner
+
+    aligner = PairwiseAligner(device=device, mode=mode)
+    if isinstance(sub_score, tuple) or (
+        isinstance(sub_score, list) and len(sub_score) == 2
+    ):
+        match, mismatch = (float(x) for x in sub_score)
+        if not (np.isfinite(match) and np.isfinite(mismatch)):
+            return fallback("infinite scores")
+        aligner.match_score, aligner.mismatch_score = match, mismatch
+    else:
+        from skbio.sequence import SubstitutionMatrix
+
+        matrix = SubstitutionMatrix.by_name(sub_score) if isinstance(sub_score, str) else sub_score
+        alphabet = tuple(matrix.alphabet)
+        scores = np.asarray(matrix.scores, dtype=np.float64)
+        if not all(isinstance(c, str) and len(c) == 1 for c in alphabet):
+            return fallback("matrix alphabet")
+        if not np.isfinite(scores).all():
+            return fallback("infinite scores")
+        letters = set(alphabet)
+        if not (set(t1) <= letters and set(t2) <= letters):
+            return fallback("letters outside the matrix")
+        aligner.substitution_matrix = Array(alphabet="".join(alphabet), dims=2, data=scores)
+    if np.isscalar(gap_cost):
+        opening = extend = -float(gap_cost)
+    else:
+        o, e = (float(x) for x in gap_cost)
+        opening, extend = -(o + e), -e
+    if not (np.isfinite(opening) and np.isfinite(extend)):
+        return fallback("infinite gap cost")
+    aligner.open_gap_score = opening
+    aligner.extend_gap_score = extend
+    if not local:
+        # seq1 is Biopython's target: a gap in seq1 is an insertion, in seq2 a deletion.
+        for flag, end, kind in (
+            (lead1, "left", "insertion"), (trail1, "right", "insertion"),
+            (lead2, "left", "deletion"), (trail2, "right", "deletion"),
+        ):
+            if flag:
+                setattr(aligner, f"open_{end}_{kind}_score", 0.0)
+                setattr(aligner, f"extend_{end}_{kind}_score", 0.0)
+    if aligner.device_scoring((t1, t2)) is None:
+        return fallback("scores not exactly reproducible on the device")
+    if max_paths == 0:
+        score = float(aligner.score_many([t1], [t2])[0])
+        return PairAlignResult(score, None, None)
+    alignment = aligner.align_many([t1], [t2])[0]
+    score = float(alignment.score)
+    if local and abs(score) <= (atol or 0.0):
+        return PairAlignResult(score, [], None)
+    coords = np.asarray(alignment.coordinates, dtype=np.int64)
+    if not local:
+        coords = _trim(coords, lead1, trail1, lead2, trail2)
+    return PairAlignResult(score, [PairAlignPath.from_coordinates(coords)], None)
