@@ -206,3 +206,18 @@ def pair_align(
     if not local:
         coords = _trim(coords, lead1, trail1, lead2, trail2)
     return PairAlignResult(score, [PairAlignPath.from_coordinates(coords)], None)
+
+
+# -- trees (bioplug.tree) ---------------------------------------------------------------------
+__all__.append("nj")
+
+
+def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=None):
+    """Neighbor joining with :func:`skbio.tree.nj`'s interface, on an OpenCL device.
+
+    See :func:`bioplug.tree.skbio_api.nj`; returns the same ``skbio.TreeNode`` as scikit-bio
+    (topology and branch lengths).
+    """
+    from bioplug.tree.skbio_api import nj as _nj
+
+    return _nj(dm, neg_as_zero, result_constructor, inplace, device=device)

@@ -153,7 +153,7 @@ def write_phylip(data: np.ndarray, ids: Sequence[str], handle) -> None:
     handle.write(f"{n:>5}\n")
     width = max(10, max((len(x) for x in ids), default=0) + 1)
     for a in range(n):
-        values = " ".join(f"{v:.6f}" for v in data[a])
+        values = " ".join(f"{v:.8f}" for v in data[a])
         handle.write(f"{ids[a]:<{width}}{values}\n")
 
 

@@ -1,0 +1,116 @@
+"""``bioplug tree``: a Newick tree from sequences, an alignment or a PHYLIP distance matrix."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from bioplug.errors import InputError
+
+log = logging.getLogger(__name__)
+
+ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m"}
+
+
+def add_parser(sub) -> None:
+    """Register the ``tree`` sub-command."""
+    from bioplug.cli import add_device_option
+
+    p = sub.add_parser(
+        "tree",
+        help="NJ / UPGMA tree (Newick) from sequences, an alignment or a distance matrix",
+        description="Build a neighbor-joining or UPGMA tree on the OpenCL device. IN is a "
+        "FASTA file of sequences, an alignment (aligned FASTA, Clustal, Stockholm, PHYLIP, ...) "
+        "or a PHYLIP distance matrix.",
+    )
+    p.add_argument("input", metavar="IN", help="sequences, alignment or PHYLIP distance matrix")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.nwk", help="Newick output")
+    p.add_argument("--method", choices=["nj", "upgma", "wpgma"], default="nj",
+                   help="tree method (default nj)")
+    p.add_argument(
+        "--distance", choices=["identity", "kimura", "ktuple"], default=None,
+        help="distances for sequence input: identity (1 - identity of pairwise alignments, or "
+        "of the given alignment), kimura (identity with Kimura's protein / Jukes-Cantor "
+        "nucleotide correction), ktuple (fast shared k-tuples); default: identity for an "
+        "alignment, ktuple for unaligned sequences",
+    )
+    p.add_argument("--ktuple", type=int, default=None, metavar="K",
+                   help="k-tuple length (default 2 protein, 4 nucleotide)")
+    p.add_argument("--format", default=None, help="input format (default: from the extension)")
+    p.add_argument("--distances-out", default=None, metavar="FILE.phy",
+                   help="also write the distance matrix (PHYLIP)")
+    p.add_argument("--keep-negative", action="store_true",
+                   help="keep negative NJ branch lengths (default: set to zero)")
+    add_device_option(p)
+    p.set_defaults(func=run)
+
+
+def _is_phylip_distances(path: Path) -> bool:
+    with open(path, errors="replace") as handle:
+        lines = [line.split() for line in handle.readlines()[:3] if line.strip()]
+    if len(lines) < 2 or len(lines[0]) != 1 or not lines[0][0].isdigit():
+        return False
+    try:
+        [float(x) for x in lines[1][1:]]
+    except ValueError:
+        return False
+    return True
+
+
+def load_distances(args: argparse.Namespace, progress):
+    """The :class:`~bioplug.tree.distance.Distances` for the command's input."""
+    from bioplug.io import check_unique_ids, guess_format, read_records
+    from bioplug.tree.distance import Distances, distance_matrix
+    from bioplug.tree.matrix import read_phylip
+
+    path = Path(args.input)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: the file is empty")
+    if args.format in (None, "phylip-distance") and _is_phylip_distances(path):
+        if args.distance:
+            log.warning("input is a distance matrix; --distance %s ignored", args.distance)
+        data, ids = read_phylip(path)
+        return Distances(data, ids)
+    fmt = args.format or guess_format(path)
+    records = read_records(path, fmt)
+    check_unique_ids(records)
+    texts = [str(r.seq) for r in records]
+    aligned = fmt in ALIGNMENT_FORMATS or (
+        len({len(t) for t in texts}) == 1 and any("-" in t or "." in t for t in texts)
+    )
+    kind = args.distance or ("identity" if aligned else "ktuple")
+    correction = "auto" if kind == "kimura" else "none"
+    if kind == "ktuple":
+        return distance_matrix(records, "ktuple", correction, args.device, k=args.ktuple,
+                               progress=progress)
+    method = "msa" if aligned else "identity"
+    return distance_matrix(records, method, correction, args.device, progress=progress)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, compute distances, build the tree, write Newick atomically."""
+    from bioplug.io import atomic_output
+    from bioplug.progress import TerminalBar
+    from bioplug.tree import build
+    from bioplug.tree.phylo import to_newick
+
+    bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
+    try:
+        dist = load_distances(args, bar)
+        if args.distances_out:
+            dist.write_phylip(args.distances_out, [args.input])
+        if args.method == "nj":
+            tree = build.nj(dist, neg_as_zero=not args.keep_negative, device=args.device,
+                            progress=bar)
+        else:
+            tree = build.upgma(dist, weighted=args.method == "wpgma", device=args.device,
+                               progress=bar)
+    finally:
+        bar.close()
+    with atomic_output(args.output, [args.input]) as handle:
+        handle.write(to_newick(tree))
+    log.info("wrote %s (%d taxa)", args.output, len(dist.ids))
+    return 0
