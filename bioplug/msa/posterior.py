@@ -123,6 +123,7 @@ def compute_posteriors(
         nb, mb = n[batch], m[batch]
         wg = group_size(rt, int(mb.max()))
         prog = rt.program("msa_posterior.cl", {"WG": wg, "J": JAG})
+        k_post = cl.Kernel(prog, "posterior")
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
         tasks[:, 0] = starts[row_seq[batch]]
         tasks[:, 1] = nb
@@ -144,7 +145,7 @@ def compute_posteriors(
         d_counts = rt.empty(max(nrows, 1) * 4)
         d_dist = rt.empty(batch.size * 4)
         q = rt.queue
-        prog.posterior(q, (batch.size * wg,), (wg,), d_codes, d_tasks, d_offs, d_scratch, d_hmm,
+        k_post(q, (batch.size * wg,), (wg,), d_codes, d_tasks, d_offs, d_scratch, d_hmm,
                        d_pf, np.float32(CUTOFF), d_counts, d_dist)
         thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
         if accurate:

@@ -1,0 +1,174 @@
+"""The QuickProbs pipeline, stage by stage (I posteriors, II tree, III consistency, IV alignment).
+
+Full mode (the paper): posteriors of every pair kept in both orientations, consistency over every
+z, progressive alignment and refinement with every cross pair.
+
+Large families: when the estimated size of all k^2 sparse matrices exceeds ``host_budget``
+(default 4 GiB), the pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
+
+1. stage I runs over every pair for the distances only (nothing is stored);
+2. the guide tree and weights are built as usual;
+3. a set of anchor sequences (``anchors``, spread along the tree's leaf order) is chosen, and the
+   pairs to keep are: every pair with an anchor, plus for every tree node up to ``node_pairs``
+   cross pairs drawn with the seeded RNG; stage I is recomputed for those pairs only;
+4. consistency sums over z in the anchors only (Eq. 2 restricted to z in the anchor set);
+5. progressive alignment and refinement use the stored cross pairs of each profile pair.
+Memory is then O(k * (anchors + node_pairs) * n * nnz_per_row) instead of O(k^2 ...).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bioplug.msa.consistency import relax
+from bioplug.msa.guide import clustalw_weights, guide_tree
+from bioplug.msa.model import encode
+from bioplug.msa.posterior import compute_posteriors
+from bioplug.msa.progressive import ProfileAligner
+from bioplug.progress import Progress
+from bioplug.runtime import get_runtime
+
+log = logging.getLogger(__name__)
+
+#: Bytes per stored sparse entry (column int32 + value float32) and per row (indptr int64).
+_ENTRY, _ROW = 8, 8
+#: Entries per row assumed when estimating memory before stage I (posteriors at cutoff 0.01).
+_NNZ_PER_ROW = 4.0
+
+
+@dataclass
+class PipelineResult:
+    """Gapped rows (input order) and what happened on the way."""
+
+    rows: list[str]
+    times: dict = field(default_factory=dict)
+    mode: str = "full"
+    nnz: int = 0
+
+
+def estimate_full_bytes(lengths: np.ndarray, accurate: bool = False) -> float:
+    """Host bytes of all k^2 sparse matrices (both orientations) before they exist."""
+    k = lengths.size
+    total_rows = float(lengths.sum()) * (k - 1)
+    per_row = _NNZ_PER_ROW if not accurate else 0.3 * float(lengths.mean())
+    return total_rows * (per_row * _ENTRY + _ROW)
+
+
+def _anchor_set(link: np.ndarray, k: int, count: int) -> np.ndarray:
+    from scipy.cluster.hierarchy import leaves_list
+
+    order = leaves_list(link) if k > 1 else np.arange(k)
+    count = min(count, k)
+    pick = np.linspace(0, k - 1, count).round().astype(np.int64)
+    return np.sort(order[np.unique(pick)])
+
+
+def _node_pairs(link: np.ndarray, k: int, cap: int, rng: np.random.Generator) -> np.ndarray:
+    """Up to ``cap`` cross pairs (a < b) per tree node, drawn at random."""
+    members: dict[int, np.ndarray] = {s: np.array([s]) for s in range(k)}
+    out = []
+    for t, row in enumerate(link):
+        A, B = members.pop(int(row[0])), members.pop(int(row[1]))
+        total = A.size * B.size
+        if total <= cap:
+            ia, ib = np.meshgrid(A, B, indexing="ij")
+            sel = np.stack([ia.ravel(), ib.ravel()], axis=1)
+        else:
+            flat = rng.choice(total, size=cap, replace=False)
+            sel = np.stack([A[flat // B.size], B[flat % B.size]], axis=1)
+        out.append(sel)
+        members[k + t] = np.concatenate([A, B])
+    pairs = np.concatenate(out) if out else np.zeros((0, 2), np.int64)
+    return np.sort(pairs, axis=1)
+
+
+def run(
+    texts: list[str],
+    names: list[str],
+    consistency: int = 2,
+    refinement: int = 10,
+    accurate: bool = False,
+    seed: int = 0,
+    device=None,
+    progress: Progress | None = None,
+    host_budget: float = 4 * 2**30,
+    anchors: int = 32,
+    node_pairs: int = 128,
+) -> PipelineResult:
+    """Align gap-free protein sequences; see the module docstring for the stages and modes."""
+    progress = progress or Progress()
+    k = len(texts)
+    if k == 1:
+        return PipelineResult(rows=[texts[0]])
+    rt = get_runtime(device)
+    codes = [encode(t, nm) for t, nm in zip(texts, names)]
+    lengths = np.array([c.size for c in codes], dtype=np.int64)
+    times: dict[str, float] = {}
+    ia, ib = np.triu_indices(k, 1)
+    all_pairs = np.stack([ia, ib], axis=1)
+    full = estimate_full_bytes(lengths, accurate) <= host_budget
+    mode = "full" if full else "anchor"
+    log.info("msa: %d sequences, mode %s, device %s", k, mode, rt)
+
+    def rep(stage):
+        return lambda done, total: progress.report(stage, done, total)
+
+    # ---- stage I -----------------------------------------------------------------------
+    t0 = time.perf_counter()
+    progress.report("I posteriors", 0, len(all_pairs))
+    keep = np.full(len(all_pairs), full)
+    dist, store = compute_posteriors(rt, codes, all_pairs, keep, keep, accurate,
+                                     rep("I posteriors"))
+    times["I"] = time.perf_counter() - t0
+
+    # ---- stage II ----------------------------------------------------------------------
+    t0 = time.perf_counter()
+    progress.report("II guide tree", 0, 1)
+    dm = np.zeros((k, k))
+    dm[ia, ib] = dist
+    dm[ib, ia] = dist
+    link = guide_tree(dm, rt)
+    weights = clustalw_weights(link, k)
+    progress.report("II guide tree", 1, 1)
+    times["II"] = time.perf_counter() - t0
+
+    zlist = np.arange(k)
+    if not full:
+        t0 = time.perf_counter()
+        rng = np.random.default_rng(seed)
+        zlist = _anchor_set(link, k, anchors)
+        is_anchor = np.zeros(k, bool)
+        is_anchor[zlist] = True
+        with_anchor = all_pairs[is_anchor[all_pairs[:, 0]] | is_anchor[all_pairs[:, 1]]]
+        need = np.concatenate([with_anchor, _node_pairs(link, k, node_pairs, rng)])
+        need = np.unique(need, axis=0)
+        progress.report("I posteriors (kept pairs)", 0, len(need))
+        ones = np.ones(len(need), bool)
+        _, store = compute_posteriors(rt, codes, need, ones, ones, accurate,
+                                      rep("I posteriors (kept pairs)"))
+        times["I"] += time.perf_counter() - t0
+        log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
+                 len(all_pairs))
+
+    # ---- stage III ---------------------------------------------------------------------
+    t0 = time.perf_counter()
+    progress.report("III consistency", 0, 1)
+    store = relax(rt, store, weights, zlist, consistency, rep("III consistency"))
+    progress.report("III consistency", 1, 1)
+    times["III"] = time.perf_counter() - t0
+
+    # ---- stage IV ----------------------------------------------------------------------
+    t0 = time.perf_counter()
+    aligner = ProfileAligner(rt, store, weights)
+    progress.report("IV progressive", 0, k - 1)
+    _, length = aligner.progressive(link, rep("IV progressive"))
+    if refinement > 0 and k > 2:
+        progress.report("IV refinement", 0, refinement)
+        length = aligner.refine(length, refinement, seed, rep("IV refinement"))
+    rows = aligner.rows(texts, length)
+    times["IV"] = time.perf_counter() - t0
+    return PipelineResult(rows=rows, times=times, mode=mode, nnz=store.nnz)

@@ -1,0 +1,75 @@
+/* QuickProbs stage III: one consistency pass (Eq. 2) over stored sparse posterior matrices.
+ *
+ * One work-group per target pair (x, y); work-item `lid` owns rows i = lid, lid+WG, ... of S_xy.
+ * For row i, the C row is the row i of S_xy itself (no fill-in: only its columns can receive
+ * mass). For every z of the list, every entry (j, a) of S_xz row i, every entry (l, b) of S_zy
+ * row j: binary search of l in the C row (columns increasing), and on a hit
+ * acc += w_z * a * b. Results go to `out` at the same positions as the input values; the caller
+ * drops entries under the threshold afterwards (Jacobi: inputs are never written).
+ *
+ * pair_id: k*k ints (-1 absent); row_base: first global row of each pair; indptr: row starts.
+ * tasks: pair ids to relax, this launch; zlist: the z sequences (all k, or the anchors).
+ */
+
+__kernel void relax(__global const int *tasks,
+                    __global const int *pair_x,
+                    __global const int *pair_y,
+                    __global const int *pair_id,
+                    __global const long *row_base,
+                    __global const long *indptr,
+                    __global const int *cols,
+                    __global const float *vals,
+                    __global const int *zlist,
+                    const int nz,
+                    __global const float *weights,
+                    const int k,
+                    __global float *out)
+{
+    const int p = tasks[get_group_id(0)];
+    const int lid = get_local_id(0);
+    const int lsz = get_local_size(0);
+    const int x = pair_x[p], y = pair_y[p];
+    const long rb = row_base[p];
+    const int n = (int)(row_base[p + 1] - rb);
+    const float wxy = weights[x] + weights[y];
+    float total = wxy;
+    for (int t = 0; t < nz; ++t) {
+        const int z = zlist[t];
+        if (z != x && z != y) total += weights[z];
+    }
+    const float inv = 1.0f / total;
+    for (int i = lid; i < n; i += lsz) {
+        const long c0 = indptr[rb + i], c1 = indptr[rb + i + 1];
+        if (c1 == c0) continue;
+        for (long q = c0; q < c1; ++q) out[q] = wxy * vals[q];
+        for (int t = 0; t < nz; ++t) {
+            const int z = zlist[t];
+            if (z == x || z == y) continue;
+            const int pxz = pair_id[x * k + z];
+            const int pzy = pair_id[z * k + y];
+            if (pxz < 0 || pzy < 0) continue;
+            const float wz = weights[z];
+            const long ra = row_base[pxz] + i;
+            const long a0 = indptr[ra], a1 = indptr[ra + 1];
+            const long zb = row_base[pzy];
+            for (long qa = a0; qa < a1; ++qa) {
+                const int j = cols[qa];
+                const float wa = wz * vals[qa];
+                const long b0 = indptr[zb + j], b1 = indptr[zb + j + 1];
+                long lo = c0;
+                for (long qb = b0; qb < b1; ++qb) {
+                    const int l = cols[qb];
+                    /* B row is sorted too: the search window only moves right */
+                    long hi = c1;
+                    while (lo < hi) {
+                        const long mid = (lo + hi) >> 1;
+                        if (cols[mid] < l) lo = mid + 1; else hi = mid;
+                    }
+                    if (lo == c1) break;
+                    if (cols[lo] == l) out[lo] += wa * vals[qb];
+                }
+            }
+        }
+        for (long q = c0; q < c1; ++q) out[q] *= inv;
+    }
+}
