@@ -1,0 +1,187 @@
+"""``bioplug pairwise``: pairwise alignments or an all-vs-all score matrix from sequence files.
+
+Pairs are consecutive records of one file (1-2, 3-4, ...) or every record of ``IN`` against
+every record of ``IN2``. Alignments are written through ``Bio.Align.write`` (format from
+``--format`` or the output extension); ``--all-vs-all`` writes a score matrix as TSV, or as a
+NumPy ``.npy`` file when the output name ends in ``.npy``.
+
+Gap scores: ``--gap-open`` and ``--gap-extend`` accept Biopython's sign convention (negative
+scores added to the alignment score, ``-10``) or positive penalties (``10``); both mean the
+same. A gap of length k scores ``open + (k - 1) * extend`` as in Biopython.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+from Bio import Align
+
+from bioplug.alphabet import load_matrix
+from bioplug.errors import InputError
+from bioplug.io import atomic_output, read_records
+from bioplug.progress import TerminalBar
+
+log = logging.getLogger(__name__)
+
+#: Alignment formats by output extension (Bio.Align.write names).
+ALIGNMENT_EXTENSIONS = {
+    ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".aln": "clustal",
+    ".clustal": "clustal", ".sto": "stockholm", ".stockholm": "stockholm",
+    ".phy": "phylip", ".phylip": "phylip", ".sam": "sam", ".bed": "bed", ".psl": "psl",
+    ".maf": "maf", ".chain": "chain", ".exn": "exonerate",
+}
+WRITE_FORMATS = sorted(set(ALIGNMENT_EXTENSIONS.values()))
+
+
+def add_parser(sub) -> None:
+    from bioplug.cli import add_device_option
+
+    p = sub.add_parser(
+        "pairwise",
+        help="pairwise alignments (consecutive records or IN x IN2) or an all-vs-all matrix",
+        description=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", metavar="IN", help="sequence file (any Bio.SeqIO format)")
+    p.add_argument("input2", metavar="IN2", nargs="?", help="second file: align IN x IN2")
+    p.add_argument("-o", "--output", required=True, help="output file")
+    p.add_argument("--format", choices=WRITE_FORMATS, default=None,
+                   help="alignment output format (default: from the extension, else fasta)")
+    p.add_argument("--in-format", default=None,
+                   help="Bio.SeqIO input format (default: from the extension, else fasta)")
+    p.add_argument("--all-vs-all", action="store_true",
+                   help="write the score matrix (TSV, or .npy by extension) instead of "
+                   "alignments; with IN2, the rectangular IN x IN2 matrix")
+    p.add_argument("--mode", choices=["global", "semiglobal", "local"], default="global",
+                   help="global (default), semiglobal (free end gaps) or local")
+    p.add_argument("--matrix", default=None,
+                   help="substitution matrix name (e.g. BLOSUM62, PAM250, NUC.4.4)")
+    p.add_argument("--match", type=float, default=None,
+                   help="match score without --matrix (default 1)")
+    p.add_argument("--mismatch", type=float, default=None,
+                   help="mismatch score without --matrix (default -1)")
+    p.add_argument("--gap-open", type=float, default=-10.0,
+                   help="score of a gap's first position; -10 and 10 both mean a penalty "
+                   "of 10 (default -10)")
+    p.add_argument("--gap-extend", type=float, default=-0.5,
+                   help="score of each further gap position (default -0.5)")
+    add_device_option(p)
+    p.set_defaults(func=run)
+
+
+def _penalty(value: float) -> float:
+    """Biopython's convention: gap scores are <= 0 (a positive number is a penalty)."""
+    return -abs(float(value))
+
+
+def build_aligner(args):
+    """A :class:`bioplug.PairwiseAligner` from the command-line options."""
+    from bioplug.pairwise.aligner import PairwiseAligner
+
+    aligner = PairwiseAligner(device=args.device)
+    aligner.mode = "local" if args.mode == "local" else "global"
+    if args.matrix:
+        if args.match is not None or args.mismatch is not None:
+            raise InputError("use either --matrix or --match/--mismatch, not both")
+        aligner.substitution_matrix = load_matrix(args.matrix)
+    else:
+        aligner.match_score = 1.0 if args.match is None else args.match
+        aligner.mismatch_score = -1.0 if args.mismatch is None else args.mismatch
+    aligner.open_gap_score = _penalty(args.gap_open)
+    aligner.extend_gap_score = _penalty(args.gap_extend)
+    if args.mode == "semiglobal":
+        aligner.end_gap_score = 0.0
+    return aligner
+
+
+def _write_matrix(path: str, inputs, ids_rows, ids_cols, scores: np.ndarray) -> None:
+    if path.lower().endswith(".npy"):
+        with atomic_output(path, inputs, mode="wb") as handle:
+            np.save(handle, scores)
+        return
+    with atomic_output(path, inputs) as handle:
+        handle.write("\t" + "\t".join(ids_cols) + "\n")
+        for name, row in zip(ids_rows, scores, strict=True):
+            handle.write(name + "\t" + "\t".join(f"{v:g}" for v in row) + "\n")
+
+
+def _read(path: str, fmt: str | None):
+    """Records of a file; parser errors (often several lines long) shortened to one line."""
+    try:
+        return read_records(path, fmt)
+    except InputError as exc:
+        text = " ".join(str(exc).split())
+        if len(text) > 160:
+            cut = text.find(".", 40)
+            text = text[: cut + 1] if cut > 0 else text[:160]
+        raise InputError(text) from exc
+
+
+def run(args) -> int:
+    inputs = [args.input] + ([args.input2] if args.input2 else [])
+    out = Path(args.output)
+    for src in inputs:  # refuse before any work is done
+        if out.exists() and Path(src).exists() and os.path.samefile(src, out):
+            raise InputError(f"{out}: refusing to overwrite an input file")
+    aligner = build_aligner(args)
+    records = _read(args.input, args.in_format)
+    records2 = _read(args.input2, args.in_format) if args.input2 else None
+    for group in [records] + ([records2] if records2 else []):
+        for r in group:
+            if len(r.seq) == 0:
+                raise InputError(f"record {r.id!r}: empty sequence")
+    bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
+    try:
+        if args.all_vs_all:
+            if records2 is None:
+                scores = aligner.score_matrix(records, progress=bar)
+                cols = records
+            else:
+                n, m = len(records), len(records2)
+                ii, jj = np.divmod(np.arange(n * m), m)
+                flat = aligner.score_many(
+                    [records[i] for i in ii], [records2[j] for j in jj], progress=bar
+                )
+                scores = flat.reshape(n, m)
+                cols = records2
+            bar.close()
+            _write_matrix(args.output, inputs, [r.id for r in records],
+                          [r.id for r in cols], scores)
+            log.info("wrote a %d x %d score matrix to %s", *scores.shape, args.output)
+            return 0
+        if records2 is None:
+            if len(records) % 2:
+                raise InputError(
+                    f"{args.input}: {len(records)} records; pairs need an even number "
+                    "(or give a second file to align IN x IN2)"
+                )
+            targets, queries = records[0::2], records[1::2]
+        else:
+            targets = [a for a in records for _ in records2]
+            queries = [b for _ in records for b in records2]
+        alignments = aligner.align_many(targets, queries, progress=bar)
+        bar.close()
+    finally:
+        bar.close()
+    fmt = args.format or ALIGNMENT_EXTENSIONS.get(out.suffix.lower(), "fasta")
+    kept = []
+    for t, q, alignment in zip(targets, queries, alignments, strict=True):
+        coords = np.asarray(alignment.coordinates)
+        if (coords[:, -1] == coords[:, 0]).all():  # local alignment without a positive score
+            log.warning("%s vs %s: no local alignment with a positive score", t.id, q.id)
+            continue
+        if fmt == "stockholm" and not hasattr(alignment, "column_annotations"):
+            alignment.column_annotations = {}
+        kept.append(alignment)
+    alignments = kept
+    with atomic_output(args.output, inputs) as handle:
+        try:
+            Align.write(alignments, handle, fmt)
+        except Exception as exc:  # Biopython's writers raise many kinds
+            raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
+    log.info("wrote %d alignments to %s (%s)", len(alignments), args.output, fmt)
+    return 0
