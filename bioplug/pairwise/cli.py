@@ -115,8 +115,8 @@ def _read(path: str, fmt: str | None):
         return read_records(path, fmt)
     except InputError as exc:
         text = " ".join(str(exc).split())
-        if len(text) > 160:
-            cut = text.find(".", 40)
+        if len(text) > 160:  # keep the first sentence
+            cut = text.find(". ", len(str(path)))
             text = text[: cut + 1] if cut > 0 else text[:160]
         raise InputError(text) from exc
 

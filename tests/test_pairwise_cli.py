@@ -1,0 +1,160 @@
+"""``bioplug pairwise`` end to end (PoCL): outputs checked against Biopython."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from Bio import Align, SeqIO
+from Bio.Align import substitution_matrices
+
+from bioplug.cli import main
+
+BioAligner = Align.PairwiseAligner
+SEQS = {
+    "p1": "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQ",
+    "p2": "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ",
+    "p3": "MSDKIIHLTDDSFDTDVLKADGAILVDFWAEWCGPCKMIAPILDEIADEYQGKLTVAKLNIDQNPGTAPKYGIRGIP",
+    "p4": "SDKIIHLTDDSFDTDVLKADGAILVDFWAEWCGP",
+}
+
+
+def _fasta(path, items):
+    path.write_text("".join(f">{k}\n{v}\n" for k, v in items))
+    return path
+
+
+def _blosum(mode="global", **extra):
+    aligner = BioAligner(mode="local" if mode == "local" else "global", **extra)
+    aligner.substitution_matrix = substitution_matrices.load("BLOSUM62")
+    aligner.open_gap_score, aligner.extend_gap_score = -10, -0.5
+    if mode == "semiglobal":
+        aligner.end_gap_score = 0.0
+    return aligner
+
+
+@pytest.mark.parametrize("mode", ["global", "semiglobal", "local"])
+def test_consecutive_pairs(tmp_path, mode):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    out = tmp_path / "out.sto"
+    rc = main(["-q", "pairwise", str(src), "-o", str(out), "--mode", mode, "--matrix",
+               "BLOSUM62", "--gap-open", "10", "--gap-extend", "0.5", "--device", "cpu"])
+    assert rc == 0
+    alignments = list(Align.parse(str(out), "stockholm"))
+    assert len(alignments) == 2
+    oracle = _blosum(mode)
+    for alignment, (a, b) in zip(alignments, [("p1", "p2"), ("p3", "p4")], strict=True):
+        assert [r.id for r in alignment.sequences] == [a, b]
+        rows = [alignment[i].replace("-", "") for i in range(2)]
+        assert rows[0] in SEQS[a] and rows[1] in SEQS[b]
+        # the written alignment, rescored by Biopython, is optimal
+        assert alignment.counts(oracle).score == oracle.score(SEQS[a], SEQS[b])
+
+
+def test_gap_sign_conventions_agree(tmp_path):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    a, b = tmp_path / "a.fa", tmp_path / "b.fa"
+    common = ["-q", "pairwise", str(src), "--match", "2", "--mismatch", "-1", "--device", "cpu"]
+    assert main(common + ["-o", str(a), "--gap-open", "-3", "--gap-extend", "-1"]) == 0
+    assert main(common + ["-o", str(b), "--gap-open", "3", "--gap-extend", "1"]) == 0
+    assert a.read_text() == b.read_text()
+
+
+def test_cross_and_all_vs_all(tmp_path):
+    one = _fasta(tmp_path / "one.fa", list(SEQS.items())[:2])
+    two = _fasta(tmp_path / "two.fa", list(SEQS.items())[2:])
+    out = tmp_path / "cross.sam"
+    base = ["-q", "pairwise", "--matrix", "BLOSUM62", "--mode", "local", "--device", "cpu"]
+    assert main(base + [str(one), str(two), "-o", str(out)]) == 0
+    assert len(list(Align.parse(str(out), "sam"))) == 4
+
+    allin = _fasta(tmp_path / "all.fa", SEQS.items())
+    tsv, npy = tmp_path / "m.tsv", tmp_path / "m.npy"
+    assert main(base + [str(allin), "--all-vs-all", "-o", str(tsv)]) == 0
+    assert main(base + [str(allin), "--all-vs-all", "-o", str(npy)]) == 0
+    lines = tsv.read_text().splitlines()
+    assert lines[0].split("\t")[1:] == list(SEQS)
+    from_tsv = np.array([[float(x) for x in line.split("\t")[1:]] for line in lines[1:]])
+    matrix = np.load(npy)
+    np.testing.assert_array_equal(from_tsv, matrix)
+    oracle = _blosum("local")
+    want = np.array([[oracle.score(x, y) for y in SEQS.values()] for x in SEQS.values()])
+    np.testing.assert_array_equal(matrix, want)
+
+    rect = tmp_path / "rect.npy"
+    assert main(base + [str(one), str(two), "--all-vs-all", "-o", str(rect)]) == 0
+    got = np.load(rect)
+    assert got.shape == (2, 2)
+    assert got[0, 1] == oracle.score(SEQS["p1"], SEQS["p4"])
+
+
+def test_output_formats_read_back(tmp_path):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    for fmt in ("fasta", "clustal", "stockholm", "phylip", "maf", "psl", "bed"):
+        out = tmp_path / f"out.{fmt}"
+        args = ["-q", "pairwise", str(src), "-o", str(out), "--format", fmt,
+                "--matrix", "BLOSUM62", "--mode", "local", "--device", "cpu"]
+        assert main(args) == 0, fmt
+        assert out.stat().st_size > 0
+
+
+def test_genbank_input(tmp_path):
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    src = tmp_path / "in.gb"
+    records = [SeqRecord(Seq(v), id=k, name=k, annotations={"molecule_type": "protein"})
+               for k, v in SEQS.items()]
+    SeqIO.write(records, src, "genbank")
+    out = tmp_path / "out.fa"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"]) == 0
+    assert out.read_text().count(">") == 4
+
+
+@pytest.mark.parametrize(
+    "content, extra, message",
+    [
+        (">a\nMKJA\n>b\nMKA\n", ["--matrix", "BLOSUM62"], "'J' at position 3"),
+        (">a\n\n>b\nMKA\n", [], "empty sequence"),
+        ("", [], "empty"),
+        ("LOCUS nothing\nhello\n", [], "fasta"),
+        (">a\nMKA\n>b\nMKA\n", ["--matrix", "NOPE"], "unknown substitution matrix"),
+        (">a\nMKA\n>b\nMKA\n>c\nMKA\n", [], "even number"),
+        (">a\nMKA\n>b\nMKA\n", ["--matrix", "BLOSUM62", "--match", "2"], "either"),
+    ],
+)
+def test_errors_one_line_exit_2_nothing_written(tmp_path, capsys, content, extra, message):
+    src = tmp_path / "in.fa"
+    src.write_text(content)
+    out = tmp_path / "out.fa"
+    rc = main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"] + extra)
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = [line for line in err.splitlines() if line.startswith("bioplug")]
+    assert len(lines) == 1 and message in lines[0]
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fa"]
+
+
+def test_never_writes_over_an_input(tmp_path, capsys):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    before = src.read_text()
+    assert main(["-q", "pairwise", str(src), "-o", str(src), "--device", "cpu"]) == 2
+    assert "refusing" in capsys.readouterr().err
+    assert src.read_text() == before
+
+
+def test_progress_bar_reports(tmp_path, monkeypatch):
+    from bioplug import progress
+
+    calls = []
+    original = progress.TerminalBar.__call__
+
+    def spy(self, stage, done, total):
+        calls.append((stage, done, total))
+        return original(self, stage, done, total)
+
+    monkeypatch.setattr(progress.TerminalBar, "__call__", spy)
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    assert main(["pairwise", str(src), "-o", str(tmp_path / "m.tsv"), "--all-vs-all",
+                 "--device", "cpu"]) == 0
+    assert calls
