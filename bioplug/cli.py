@@ -14,6 +14,7 @@ from bioplug.progress import Cancelled
 COMMAND_MODULES = [
     "bioplug.runtime.cli",
     "bioplug.pairwise.cli",
+    "bioplug.msa.cli",
     "bioplug.tree.cli",
 ]
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
+from bioplug.msa._kernels import kernel
 from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def relax(
     k = store.lengths.size
     wg = 64 if rt.is_gpu else 8
     wg = min(wg, rt.max_work_group)
-    knl = rt.program("msa_consistency.cl").relax
+    knl = kernel(rt, "msa_consistency.cl", "relax")
     q = rt.queue
     d_px = rt.to_device(store.pair_x.astype(np.int32))
     d_py = rt.to_device(store.pair_y.astype(np.int32))

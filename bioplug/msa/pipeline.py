@@ -105,7 +105,7 @@ def run(
     if k == 1:
         return PipelineResult(rows=[texts[0]])
     rt = get_runtime(device)
-    codes = [encode(t, nm) for t, nm in zip(texts, names)]
+    codes = [encode(t, nm) for t, nm in zip(texts, names, strict=False)]
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     times: dict[str, float] = {}
     ia, ib = np.triu_indices(k, 1)

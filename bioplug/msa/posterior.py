@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
+from bioplug.msa._kernels import kernel
 from bioplug.msa.model import load_model
 from bioplug.msa.sparse import SparseStore
 
@@ -29,8 +30,8 @@ def _pow2_floor(v: int) -> int:
     return 1 << (max(int(v), 1).bit_length() - 1)
 
 
-def scratch_doubles(n: int, m: int) -> int:
-    """Scratch (in 8-byte words) of one task with n rows and m columns (residues)."""
+def scratch_doubles(n, m):
+    """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly."""
     rows, cols = n + 1, m + 1
     delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
     return delta + (delta + 1) // 2 + 10 * cols
@@ -95,7 +96,7 @@ def compute_posteriors(
     keep_rows = np.where(a_rows, keep_ab, keep_ba)
     keep_cols = np.where(a_rows, keep_ba, keep_ab)
     order = np.lexsort((-n, -m))  # widest first, then tallest
-    need = np.array([scratch_doubles(int(n[t]), int(m[t])) for t in order], dtype=np.int64) * 8
+    need = scratch_doubles(n[order], m[order]).astype(np.int64) * 8
 
     budget = max(min(rt.memory_budget(0.25), rt.max_alloc), int(need.max(initial=0)))
     batches: list[np.ndarray] = []
@@ -122,14 +123,14 @@ def compute_posteriors(
     for batch in batches:
         nb, mb = n[batch], m[batch]
         wg = group_size(rt, int(mb.max()))
-        prog = rt.program("msa_posterior.cl", {"WG": wg, "J": JAG})
-        k_post = cl.Kernel(prog, "posterior")
+        defs = {"WG": wg, "J": JAG}
+        k_post = kernel(rt, "msa_posterior.cl", "posterior", defs)
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
         tasks[:, 0] = starts[row_seq[batch]]
         tasks[:, 1] = nb
         tasks[:, 2] = starts[col_seq[batch]]
         tasks[:, 3] = mb
-        sizes = np.array([scratch_doubles(int(x), int(y)) for x, y in zip(nb, mb)], np.int64)
+        sizes = scratch_doubles(nb, mb).astype(np.int64)
         offs = np.zeros((batch.size, 4), dtype=np.int64)
         offs[1:, 0] = np.cumsum(sizes)[:-1]
         seg = np.empty(2 * batch.size, dtype=np.int64)
@@ -150,7 +151,8 @@ def compute_posteriors(
         thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
         if accurate:
             d_thresh = rt.empty(batch.size * 4)
-            prog.adaptive_threshold(q, (batch.size * wg,), (wg,), d_tasks, d_offs, d_scratch,
+            k_thr = kernel(rt, "msa_posterior.cl", "adaptive_threshold", defs)
+            k_thr(q, (batch.size * wg,), (wg,), d_tasks, d_offs, d_scratch,
                                     np.float32(ACCURATE_KEEP), np.float32(CUTOFF), d_thresh,
                                     d_counts, cl.LocalMemory(4 * wg))
             cl.enqueue_copy(q, thresh, d_thresh)
@@ -176,7 +178,8 @@ def compute_posteriors(
             offs_s = offs.copy()
             offs_s[:, 1] = np.where(keep_rows[batch], offs[:, 1], -1)
             offs_s[:, 2] = np.where(keep_cols[batch], offs[:, 2], -1)
-            prog.sparsify(q, (batch.size * wg,), (wg,), d_tasks, rt.to_device(offs_s), d_scratch,
+            k_sp = kernel(rt, "msa_posterior.cl", "sparsify", defs)
+            k_sp(q, (batch.size * wg,), (wg,), d_tasks, rt.to_device(offs_s), d_scratch,
                           d_thresh, d_ptr, d_col, d_val)
             cols = np.empty(nnz, dtype=np.int32)
             vals = np.empty(nnz, dtype=np.float32)

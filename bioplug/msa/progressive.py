@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
+from bioplug.msa._kernels import kernel
 from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ class ProfileAligner:
         for s in range(self.k):  # every sequence starts as its own profile
             self.colmap[self.seq_start[s]:self.seq_start[s + 1]] = np.arange(self.lengths[s])
         self.wg = min(128 if rt.is_gpu else 8, rt.max_work_group)
-        self.knl = rt.program("msa_profile.cl").align_nodes
+        self.knl = kernel(rt, "msa_profile.cl", "align_nodes")
         self.d_seq_start = rt.to_device(self.seq_start)
         self.d_px = rt.to_device(store.pair_x.astype(np.int32))
         self.d_rb = rt.to_device(store.row_base.astype(np.int64))
@@ -168,7 +169,7 @@ class ProfileAligner:
                 c1, c2 = int(link[node - k, 0]), int(link[node - k, 1])
                 jobs.append((members[c1], members[c2], length[c1], length[c2]))
             new_lengths = self.align_many(jobs)
-            for node, L in zip(ids, new_lengths):
+            for node, L in zip(ids, new_lengths, strict=False):
                 c1, c2 = int(link[node - k, 0]), int(link[node - k, 1])
                 members[node] = np.concatenate([members.pop(c1), members.pop(c2)])
                 length[node] = L

@@ -99,7 +99,7 @@ def sp_tc(test_ids: list[str], test_rows: list[str], ref: Reference) -> tuple[fl
     if missing:
         raise InputError(f"test alignment lacks reference sequences: {', '.join(missing[:5])}")
     test_rows = [_norm(test_rows[pos[r]]) for r in ref.ids]
-    for name, a, b in zip(ref.ids, test_rows, ref.rows):
+    for name, a, b in zip(ref.ids, test_rows, ref.rows, strict=False):
         if a.replace("-", "") != b.replace("-", ""):
             raise InputError(f"{name}: residues differ between test and reference")
     rc = _columns(ref.rows)[:, ref.scored]          # (k, C) residue index or -1
