@@ -50,7 +50,8 @@ def prepare_records(sequences) -> list[SeqRecord]:
         if not text:
             raise InputError(f"{name}: empty sequence (record {i + 1})")
         encode(text, name)  # raises on unknown letters
-        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=rec.description))
+        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
+        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
     check_protein([str(r.seq) for r in out], [r.id for r in out])
     return out
 

@@ -1,0 +1,183 @@
+"""QuickProbs stages on PoCL against plain numpy references (small inputs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.cluster.hierarchy import linkage as scipy_linkage
+from scipy.spatial.distance import squareform
+
+import msa_reference as ref
+from bioplug.msa.consistency import relax
+from bioplug.msa.guide import clustalw_weights, guide_tree
+from bioplug.msa.model import ALPHABET, encode, load_model
+from bioplug.msa.posterior import compute_posteriors
+from bioplug.msa.progressive import ProfileAligner
+from bioplug.runtime import get_runtime
+
+
+@pytest.fixture(scope="module")
+def rt():
+    return get_runtime("cpu")
+
+
+def random_protein(rng, n):
+    return "".join(rng.choice(list(ALPHABET), size=n))
+
+
+def mutate(rng, s, rate=0.3):
+    out = []
+    for c in s:
+        r = rng.random()
+        if r < rate * 0.6:
+            out.append(rng.choice(list(ALPHABET)))
+        elif r < rate * 0.8:
+            continue
+        elif r < rate:
+            out.extend([c, rng.choice(list(ALPHABET))])
+        else:
+            out.append(c)
+    return "".join(out) or "A"
+
+
+def family(seed, k, n):
+    rng = np.random.default_rng(seed)
+    root = random_protein(rng, n)
+    return [mutate(rng, root) for _ in range(k)]
+
+
+def all_pairs(k):
+    ia, ib = np.triu_indices(k, 1)
+    return np.stack([ia, ib], axis=1)
+
+
+def test_model_tables():
+    m = load_model()
+    pairs = np.exp(m.hmm[51:].reshape(21, 21)[:20, :20])
+    assert abs(pairs.sum() - 1.0) < 1e-3
+    assert np.allclose(pairs, pairs.T)
+    trans = np.exp(m.hmm[5:30].reshape(5, 5))
+    assert np.allclose(trans.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_posteriors_match_numpy(rt):
+    # one pair longer than the work-group (several columns per work-item), one tiny pair,
+    # very different lengths
+    seqs = family(1, 3, 90) + ["MKV", random_protein(np.random.default_rng(5), 140)]
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(len(seqs))
+    keep = np.ones(len(pairs), bool)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    for (a, b), d in zip(pairs, dist, strict=True):
+        P = ref.combined_posterior(codes[a], codes[b])
+        assert d == pytest.approx(ref.gapfree_distance(P), abs=2e-4)
+        want = np.where(P >= 0.01, P, 0)[1:, 1:]
+        got = store.dense(a, b)
+        # identical sparsity except values within float error of the cutoff
+        close = np.abs(P[1:, 1:] - 0.01) < 1e-4
+        assert np.abs(np.where(close, 0, got - want)).max() < 5e-4
+        assert np.array_equal(store.dense(b, a), got.T)
+        # sorted columns in every row
+        p = store.pair_id[a, b]
+        r0, r1 = store.row_base[p], store.row_base[p + 1]
+        for r in range(r0, r1):
+            c = store.cols[store.indptr[r]:store.indptr[r + 1]]
+            assert np.all(np.diff(c) > 0)
+
+
+def test_posterior_probabilities_bounded():
+    x, y = (encode(s, "s") for s in family(2, 2, 40))
+    pa, pb = ref.hmm_posterior(x, y), ref.partition_posterior(x, y)
+    for p in (pa, pb):
+        assert p.sum(axis=1).max() <= 1 + 1e-6
+        assert p.sum(axis=0).max() <= 1 + 1e-6
+    assert np.allclose(ref.hmm_posterior(y, x), pa.T, atol=1e-9)
+    assert np.allclose(ref.partition_posterior(y, x), pb.T, atol=1e-9)
+
+
+def test_accurate_keeps_more(rt):
+    seqs = family(3, 3, 50)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(3)
+    keep = np.ones(3, bool)
+    _, s1 = compute_posteriors(rt, codes, pairs, keep, keep)
+    _, s2 = compute_posteriors(rt, codes, pairs, keep, keep, accurate=True)
+    assert s2.nnz > s1.nnz
+    n, m = codes[0].size, codes[1].size
+    dense = s2.dense(0, 1)
+    assert abs((dense > 0).sum() - 0.3 * n * m) <= 0.02 * n * m + 2
+
+
+def test_consistency_one_pass(rt):
+    seqs = family(4, 4, 35)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    k = len(codes)
+    pairs = all_pairs(k)
+    keep = np.ones(len(pairs), bool)
+    _, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    w = np.array([0.1, 0.2, 0.3, 0.4])
+    mats = {(x, y): store.dense(x, y) for x in range(k) for y in range(k) if x != y}
+    want = ref.relax_dense(mats, w)
+    got = relax(rt, store, w, np.arange(k), passes=1)
+    for (x, y), m in want.items():
+        g = got.dense(x, y)
+        near = np.abs(m - 0.01) < 1e-5
+        assert np.abs(np.where(near, 0, g - m)).max() < 1e-5
+        assert np.allclose(got.dense(y, x), g.T, atol=1e-6)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(3, 9), st.integers(0, 10_000))
+def test_tree_and_weights(k, seed):
+    rng = np.random.default_rng(seed)
+    pts = rng.random((k, 3))
+    d = np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1))
+    link = guide_tree(d, "cpu")
+    want = scipy_linkage(squareform(d, checks=False), method="average")
+    assert np.allclose(link[:, 2], want[:, 2])
+    w = clustalw_weights(link, k)
+    # reference: walk every leaf up the tree
+    parent, edge, size = {}, {}, {i: 1 for i in range(k)}
+    for t, (a, b, h, s) in enumerate(link):
+        for c in (int(a), int(b)):
+            parent[c], edge[c] = k + t, h / 2
+        size[k + t] = s
+    raw = []
+    for leaf in range(k):
+        v, node = 0.0, leaf
+        while node in parent:
+            v += edge[node] / size[node]
+            node = parent[node]
+        raw.append(v)
+    raw = np.array(raw)
+    assert np.allclose(w, raw / raw.sum())
+    assert w.sum() == pytest.approx(1.0)
+
+
+def test_profile_dp_two_sequences(rt):
+    seqs = family(6, 2, 60)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    keep = np.ones(1, bool)
+    _, store = compute_posteriors(rt, codes, all_pairs(2), keep, keep)
+    al = ProfileAligner(rt, store, np.array([0.5, 0.5]))
+    link = np.array([[0.0, 1.0, 0.5, 2.0]])
+    _, L = al.progressive(link)
+    rows = al.rows(seqs, L)
+    # numpy reference: gap-free max-sum DP on P (Eq. 3)
+    P = store.dense(0, 1).astype(np.float64) * 0.25
+    n, m = P.shape
+    D = np.zeros((n + 1, m + 1))
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            D[i, j] = max(D[i - 1, j - 1] + P[i - 1, j - 1], D[i - 1, j], D[i, j - 1])
+    score = 0.0
+    ia = ib = 0
+    for c0, c1 in zip(rows[0], rows[1], strict=True):
+        if c0 != "-" and c1 != "-":
+            score += P[ia, ib]
+        ia += c0 != "-"
+        ib += c1 != "-"
+    assert score == pytest.approx(D[n, m], rel=1e-5)
+    assert rows[0].replace("-", "") == seqs[0] and rows[1].replace("-", "") == seqs[1]
