@@ -30,7 +30,7 @@ MATRICES = {
     name: substitution_matrices.load(name) for name in ("BLOSUM62", "PAM250", "NUC.4.4")
 }
 SETTINGS = settings(
-    max_examples=int(os.environ.get("BIOPLUG_EXAMPLES", 12)),
+    max_examples=int(os.environ.get("BIOPLUG_EXAMPLES", 30)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

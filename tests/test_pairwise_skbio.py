@@ -17,7 +17,7 @@ from skbio.alignment import pair_align as skbio_pair_align  # noqa: E402
 from bioplug.skbio import pair_align  # noqa: E402
 
 SETTINGS = settings(
-    max_examples=int(os.environ.get("BIOPLUG_EXAMPLES", 25)),
+    max_examples=int(os.environ.get("BIOPLUG_EXAMPLES", 40)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
