@@ -11,12 +11,13 @@
  *   3. pair-HMM forward (5 states, log space, float)   -> F_M stored in `zbuf` (as float)
  *   4. pair-HMM backward + combination + RMS (Eq. 1) + gap-free distance DP + sparse row/column
  *      counts at the cutoff                              -> P in `pbuf`, counts, d_xy
- * The rolling diagonals (3 per state) live in `roll` (per task, global, coalesced by column).
+ * The rolling diagonals (3 per state) live in local memory when they fit (ROLL_LOCAL, MAXCOLS),
+ * else in the task's global scratch (coalesced by column either way).
  *
  * Storage of full matrices uses the jagged layout of the paper (blocks of J columns, skewed so
  * that one anti-diagonal inside a block is J consecutive words).
  *
- * Defines: WG (work-group size), J (jag width).
+ * Defines: WG (work-group size), J (jag width), optional ROLL_LOCAL with MAXCOLS.
  */
 #include "common.h"
 
@@ -94,8 +95,15 @@ __kernel void posterior(__global const uchar *codes,
     __global double *zbuf = scratch + of.s0;
     __global float *fbuf = (__global float *)zbuf;
     __global float *pbuf = (__global float *)(zbuf + delta);
+#ifdef ROLL_LOCAL
+    /* rolling diagonals in local memory (9 doubles per column; MAXCOLS >= cols) */
+    __local double roll_mem[9 * MAXCOLS];
+    __local double *rolld = roll_mem;
+    __local float *rollf = (__local float *)roll_mem;
+#else
     __global double *rolld = zbuf + delta + (delta + 1) / 2;
     __global float *rollf = (__global float *)rolld;
+#endif
     __global int *rowcount = counts + of.s1;
     __global int *colcount = counts + of.s2;
 
@@ -135,7 +143,7 @@ __kernel void posterior(__global const uchar *codes,
             rolld[(2 * 3 + c0) * cols + j] = zf;
             zbuf[jidx(i, j, rows)] = zm;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
     double lz;
     {
@@ -143,7 +151,7 @@ __kernel void posterior(__global const uchar *codes,
         lz = lse3d(rolld[(0 * 3 + c) * cols + m], rolld[(1 * 3 + c) * cols + m],
                    rolld[(2 * 3 + c) * cols + m]);
     }
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
     /* ---- pass 2: partition-function reverse, P^b = Zm * Bm / Z ------------------------ */
     for (int r = 0; r < ndiag; ++r) {
@@ -183,7 +191,7 @@ __kernel void posterior(__global const uchar *codes,
             if (i > 0 && j > 0) p = (float)exp(zbuf[q] + bm - lz);
             pbuf[q] = p;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
 
     /* ---- pass 3: pair-HMM forward (states M, Ix, Iy, Ix2, Iy2) ------------------------ */
@@ -240,7 +248,7 @@ __kernel void posterior(__global const uchar *codes,
             rollf[(4 * 3 + c0) * cols + j] = f4;
             fbuf[jidx(i, j, rows)] = f0;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
     float lp;
     {
@@ -249,13 +257,13 @@ __kernel void posterior(__global const uchar *codes,
                    rollf[(2 * 3 + c) * cols + m] + li[2], rollf[(3 * 3 + c) * cols + m] + li[3],
                    rollf[(4 * 3 + c) * cols + m] + li[4]);
     }
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
     /* ---- pass 4: pair-HMM backward, RMS, distance DP, sparse counts ------------------- */
     /* roll: states 0..4 as before; the suffix distance DP uses slot 5 (3 diagonals). */
     for (int i = lid; i < n; i += WG) rowcount[i] = 0;
     for (int j = lid; j < m; j += WG) colcount[j] = 0;
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < ndiag; ++r) {
         const int t = ndiag - 1 - r;
         const int c0 = r % 3, c1 = (r + 2) % 3, c2 = (r + 1) % 3;  /* t, t+1, t+2 */
@@ -313,7 +321,7 @@ __kernel void posterior(__global const uchar *codes,
             }
             rollf[(5 * 3 + c0) * cols + j] = d;
         }
-        barrier(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
         /* D(1,1) lies on diagonal 2, which the sweep visits at r = ndiag - 3 */

@@ -62,7 +62,11 @@ def test_model_tables():
     assert np.allclose(trans.sum(axis=1), 1.0, atol=1e-5)
 
 
-def test_posteriors_match_numpy(rt):
+@pytest.mark.parametrize("roll_local", [True, False])
+def test_posteriors_match_numpy(rt, roll_local, monkeypatch):
+    import bioplug.msa.posterior as post
+
+    monkeypatch.setattr(post, "ROLL_LOCAL", roll_local)
     # one pair longer than the work-group (several columns per work-item), one tiny pair,
     # very different lengths
     seqs = family(1, 3, 90) + ["MKV", random_protein(np.random.default_rng(5), 140)]

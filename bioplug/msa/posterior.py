@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 JAG = 32
 CUTOFF = 0.01
 ACCURATE_KEEP = 0.3
+#: Keep the rolling DP diagonals in local memory when they fit (else global scratch).
+ROLL_LOCAL = True
 
 
 def _pow2_floor(v: int) -> int:
@@ -124,6 +126,9 @@ def compute_posteriors(
         nb, mb = n[batch], m[batch]
         wg = group_size(rt, int(mb.max()))
         defs = {"WG": wg, "J": JAG}
+        maxcols = -(-(int(mb.max()) + 1) // 64) * 64
+        if ROLL_LOCAL and 72 * maxcols + 4 * wg + 1024 <= rt.local_mem:
+            defs.update(ROLL_LOCAL=1, MAXCOLS=maxcols)
         k_post = kernel(rt, "msa_posterior.cl", "posterior", defs)
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
         tasks[:, 0] = starts[row_seq[batch]]
