@@ -406,3 +406,27 @@ def test_attributes_and_pickling():
     assert again.max_biopython_cells == 1234 and again.device == "cpu"
     assert _no_ids(str(again)) == _no_ids(str(ours))
     assert again.score("MKTAYIAKQR", "MKTAYQR") == theirs.score("MKTAYIAKQR", "MKTAYQR")
+
+
+@pytest.mark.parametrize("use_float, use_profile", [(True, False), (False, True)])
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_gpu_kernel_variants_on_the_cpu(use_float, use_profile, data):
+    """The GPU's default kernel variants (float scores, packed profile), forced on PoCL."""
+    kw, alphabet = data.draw(schemes())
+    pairs = data.draw(st.lists(related(alphabet), min_size=1, max_size=4))
+    ours, theirs = both(kw)
+    targets = [a for a, _ in pairs]
+    queries = [b for _, b in pairs]
+    engine = ours._engine(ours.device_scoring(targets + queries))
+    engine.use_float, engine.use_profile = use_float, use_profile
+    try:
+        expected = np.array([theirs.score(a, b) for a, b in pairs])
+        np.testing.assert_array_equal(ours.score_many(targets, queries), expected)
+        for (a, b), alignment, score in zip(
+            pairs, ours.align_many(targets, queries), expected, strict=True
+        ):
+            if not (kw["mode"] == "local" and score == 0):
+                check_alignment(alignment, a, b, ours, score)
+    finally:
+        engine.use_float = engine.use_profile = None
