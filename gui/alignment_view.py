@@ -1,0 +1,733 @@
+"""The alignment viewer: names, ruler, coloured residues, consensus and conservation track.
+
+Painting cost does not depend on the alignment's size: :class:`AlignmentCanvas` paints only
+the visible rows and columns. Every (residue, colour class) glyph is rendered once into an
+atlas (one small ARGB tile per glyph, rebuilt on zoom or scheme change); a repaint looks the
+visible cells' glyph ids up, gathers their tiles with one numpy fancy-index into a single
+image and draws it with one ``drawImage`` call.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bioplug.errors import InputError
+from bioplug.gui import colors
+from bioplug.gui.documents import AlignmentData
+
+log = logging.getLogger(__name__)
+
+#: Symbols with a glyph; code 0 (space) is the blank padding of unaligned rows.
+SYMBOLS = [" "] + [chr(c) for c in range(65, 91)] + [chr(c) for c in range(97, 123)] + [
+    "-", ".", "*", "?",
+]
+_SYM_LUT = np.full(256, SYMBOLS.index("?"), dtype=np.uint16)
+for _i, _s in enumerate(SYMBOLS):
+    _SYM_LUT[ord(_s)] = _i
+NSYM = len(SYMBOLS)
+#: Largest whole alignment exported as an image; bigger ones export the visible part.
+MAX_EXPORT_CELLS = 400_000
+HIGHLIGHT = QColor(255, 200, 0, 90)
+MARK = QColor(220, 0, 0)
+RULER_STEPS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+
+
+def _text_colour(rgb: tuple[int, int, int]) -> QColor:
+    lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+    return QColor(255, 255, 255) if lum < 110 else QColor(0, 0, 0)
+
+
+class GlyphAtlas:
+    """One rendered tile per (colour class, symbol), as a numpy array for fast gathering.
+
+    Parameters
+    ----------
+    palette : list of (int, int, int)
+        Background colour per class.
+    font : QFont
+        Residue font.
+    cell : QSize
+        Tile size in pixels; below 6 pixels wide the tiles are plain colour (no letters).
+    """
+
+    def __init__(self, palette: list[tuple[int, int, int]], font: QFont, cell: QSize):
+        self.cell = QSize(cell)
+        w, h = cell.width(), cell.height()
+        ncls = len(palette)
+        image = QImage(w * NSYM, h * ncls, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor(255, 255, 255))
+        painter = QPainter(image)
+        painter.setFont(font)
+        draw_text = w >= 6 and h >= 7
+        for cls, rgb in enumerate(palette):
+            fg = _text_colour(rgb)
+            for s, sym in enumerate(SYMBOLS):
+                rect = QRect(s * w, cls * h, w, h)
+                if sym == " ":
+                    continue
+                gap = sym in "-."
+                if not gap:
+                    painter.fillRect(rect, QColor(*rgb))
+                if draw_text:
+                    painter.setPen(QColor(150, 150, 150) if gap else fg)
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, sym)
+                elif gap:
+                    painter.fillRect(
+                        QRect(s * w, cls * h + h // 2, w, max(1, h // 8)), QColor(190, 190, 190)
+                    )
+        painter.end()
+        buf = np.frombuffer(image.constBits(), dtype=np.uint8).reshape(
+            image.height(), image.bytesPerLine() // 4, 4
+        )[:, : w * NSYM]
+        # (ncls*h, NSYM*w, 4) -> (ncls*NSYM, h, w, 4), glyph id = cls * NSYM + sym
+        tiles = buf.reshape(ncls, h, NSYM, w, 4).transpose(0, 2, 1, 3, 4)
+        self.tiles = np.ascontiguousarray(tiles.reshape(ncls * NSYM, h, w, 4))
+
+    def compose(self, ids: np.ndarray) -> np.ndarray:
+        """The image of a block of cells: ``(r, c)`` glyph ids -> ``(r*h, c*w, 4)`` ARGB."""
+        r, c = ids.shape
+        h, w = self.cell.height(), self.cell.width()
+        block = self.tiles[ids]  # (r, c, h, w, 4)
+        return np.ascontiguousarray(block.transpose(0, 2, 1, 3, 4)).reshape(r * h, c * w, 4)
+
+
+class AlignmentCanvas(QAbstractScrollArea):
+    """The residue grid: paints only the visible cells from a glyph atlas.
+
+    Signals
+    -------
+    viewChanged()
+        Scrolled, resized or zoomed (the names, ruler and tracks follow).
+    cellClicked(int, int)
+        Row and column under a click.
+    """
+
+    viewChanged = Signal()
+    cellClicked = Signal(int, int)
+
+    ZOOM_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.viewport().setAutoFillBackground(False)
+        self.codes = np.zeros((0, 0), dtype=np.uint8)
+        self.classes = np.zeros((0, 0), dtype=np.uint8)
+        self.glyph_ids = np.zeros((0, 0), dtype=np.uint16)
+        self.palette_rgb: list[tuple[int, int, int]] = [colors.WHITE]
+        self.highlighted = np.zeros(0, dtype=bool)
+        self.marked_column: int | None = None
+        self._zoom = 8
+        self._atlas: GlyphAtlas | None = None
+        self.horizontalScrollBar().valueChanged.connect(self._scrolled)
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self._set_font()
+
+    # -- data ---------------------------------------------------------------------------
+    def set_rows(self, codes: np.ndarray, classes: np.ndarray, palette) -> None:
+        """Show ``codes`` coloured by ``classes`` (indices into ``palette``)."""
+        self.codes = np.asarray(codes, dtype=np.uint8)
+        self.highlighted = np.zeros(self.codes.shape[0], dtype=bool)
+        self.set_classes(classes, palette)
+
+    def set_classes(self, classes: np.ndarray, palette) -> None:
+        """Change the colouring only."""
+        self.classes = np.asarray(classes, dtype=np.uint8)
+        self.palette_rgb = list(palette)
+        self.glyph_ids = self.classes.astype(np.uint16) * NSYM + _SYM_LUT[self.codes]
+        self._atlas = None
+        self._update_scrollbars()
+        self.viewport().update()
+        self.viewChanged.emit()
+
+    # -- geometry -----------------------------------------------------------------------
+    def _set_font(self) -> None:
+        font = QFont("Monospace")
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        font.setPixelSize(max(self._zoom + 3, 4))
+        fm = QFontMetrics(font)
+        if self._zoom >= 6:
+            w = max(fm.horizontalAdvance("W") + 2, self._zoom)
+            h = fm.height() + 1
+        else:  # overview: colour blocks
+            w, h = self._zoom, self._zoom + 1
+        self.residue_font = font
+        self.cell = QSize(w, h)
+        self._atlas = None
+
+    @property
+    def zoom(self) -> int:
+        """Font pixel size step (cells shrink to plain colour blocks below 6)."""
+        return self._zoom
+
+    def set_zoom(self, zoom: int) -> None:
+        """Change the cell size, keeping the top-left cell in place."""
+        zoom = int(min(max(zoom, self.ZOOM_POINTS[0]), self.ZOOM_POINTS[-1]))
+        if zoom == self._zoom:
+            return
+        r0, _, c0, _ = self.visible_cells()
+        self._zoom = zoom
+        self._set_font()
+        self._update_scrollbars()
+        self.scroll_to(r0, c0)
+        self.viewport().update()
+        self.viewChanged.emit()
+
+    def zoom_in(self) -> None:
+        """One step larger."""
+        bigger = [z for z in self.ZOOM_POINTS if z > self._zoom]
+        if bigger:
+            self.set_zoom(bigger[0])
+
+    def zoom_out(self) -> None:
+        """One step smaller."""
+        smaller = [z for z in self.ZOOM_POINTS if z < self._zoom]
+        if smaller:
+            self.set_zoom(smaller[-1])
+
+    def _update_scrollbars(self) -> None:
+        n, length = self.codes.shape
+        vw, vh = self.viewport().width(), self.viewport().height()
+        hbar, vbar = self.horizontalScrollBar(), self.verticalScrollBar()
+        hbar.setRange(0, max(0, length * self.cell.width() - vw))
+        hbar.setPageStep(max(vw, 1))
+        hbar.setSingleStep(self.cell.width())
+        vbar.setRange(0, max(0, n * self.cell.height() - vh))
+        vbar.setPageStep(max(vh, 1))
+        vbar.setSingleStep(self.cell.height())
+
+    def visible_cells(self) -> tuple[int, int, int, int]:
+        """``(first row, end row, first column, end column)`` in view (ends exclusive)."""
+        n, length = self.codes.shape
+        x0, y0 = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
+        w, h = self.cell.width(), self.cell.height()
+        vw, vh = self.viewport().width(), self.viewport().height()
+        r0, c0 = min(y0 // h, n), min(x0 // w, length)
+        r1 = min(n, math.ceil((y0 + vh) / h))
+        c1 = min(length, math.ceil((x0 + vw) / w))
+        return r0, r1, c0, c1
+
+    def scroll_to(self, row: int | None = None, column: int | None = None) -> None:
+        """Put a row at the top and/or a column at the left (as far as the bars allow)."""
+        if row is not None:
+            self.verticalScrollBar().setValue(int(row) * self.cell.height())
+        if column is not None:
+            self.horizontalScrollBar().setValue(int(column) * self.cell.width())
+
+    def center_on(self, row: int | None = None, column: int | None = None) -> None:
+        """Bring a row and/or column to the middle of the view."""
+        vw, vh = self.viewport().width(), self.viewport().height()
+        if row is not None:
+            y = int(row) * self.cell.height() - (vh - self.cell.height()) // 2
+            self.verticalScrollBar().setValue(max(0, y))
+        if column is not None:
+            x = int(column) * self.cell.width() - (vw - self.cell.width()) // 2
+            self.horizontalScrollBar().setValue(max(0, x))
+
+    def cell_at(self, pos: QPoint) -> tuple[int, int]:
+        """Row and column under a viewport position (may be out of range)."""
+        x = pos.x() + self.horizontalScrollBar().value()
+        y = pos.y() + self.verticalScrollBar().value()
+        return y // self.cell.height(), x // self.cell.width()
+
+    # -- painting -----------------------------------------------------------------------
+    def atlas(self) -> GlyphAtlas:
+        """The glyph atlas for the current palette and zoom (built on demand)."""
+        if self._atlas is None:
+            self._atlas = GlyphAtlas(self.palette_rgb, self.residue_font, self.cell)
+        return self._atlas
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        painter = QPainter(self.viewport())
+        painter.fillRect(self.viewport().rect(), QColor(255, 255, 255))
+        r0, r1, c0, c1 = self.visible_cells()
+        if r1 > r0 and c1 > c0:
+            w, h = self.cell.width(), self.cell.height()
+            x0, y0 = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
+            buf = self.atlas().compose(self.glyph_ids[r0:r1, c0:c1])
+            image = QImage(
+                buf.data, buf.shape[1], buf.shape[0], buf.strides[0],
+                QImage.Format.Format_ARGB32_Premultiplied,
+            )
+            ox, oy = c0 * w - x0, r0 * h - y0
+            painter.drawImage(ox, oy, image)
+            rows = np.flatnonzero(self.highlighted[r0:r1])
+            if rows.size:
+                painter.setPen(Qt.PenStyle.NoPen)
+                for r in rows:
+                    painter.fillRect(QRect(0, oy + int(r) * h, self.viewport().width(), h),
+                                     HIGHLIGHT)
+            if self.marked_column is not None and c0 <= self.marked_column < c1:
+                painter.setPen(QPen(MARK, 2))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                x = self.marked_column * w - x0
+                painter.drawRect(QRect(x, oy, w, (r1 - r0) * h))
+        painter.end()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._update_scrollbars()
+        self.viewChanged.emit()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            (self.zoom_in if event.angleDelta().y() > 0 else self.zoom_out)()
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        r, c = self.cell_at(event.position().toPoint())
+        n, length = self.codes.shape
+        if 0 <= r < n and 0 <= c < length:
+            self.cellClicked.emit(int(r), int(c))
+        super().mousePressEvent(event)
+
+    def _scrolled(self, _value: int) -> None:
+        self.viewport().update()
+        self.viewChanged.emit()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(800, 500)
+
+
+class _Strip(QWidget):
+    """Base for the names column, ruler and consensus row that follow the canvas."""
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.canvas = canvas
+        canvas.viewChanged.connect(self.update)
+        self.setAutoFillBackground(False)
+
+
+class NamesColumn(_Strip):
+    """Row names for the visible rows; a click selects the row."""
+
+    rowClicked = Signal(int)
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(canvas, parent)
+        self.names: list[str] = []
+        self.setMinimumWidth(60)
+
+    def set_names(self, names: list[str]) -> None:
+        """Row labels; the column widens to the longest (at most 240 pixels)."""
+        self.names = list(names)
+        fm = QFontMetrics(self.font())
+        width = max((fm.horizontalAdvance(n) for n in self.names), default=40) + 14
+        self.setFixedWidth(min(max(width, 60), 240))
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(245, 245, 245))
+        c = self.canvas
+        r0, r1, _, _ = c.visible_cells()
+        h = c.cell.height()
+        y0 = c.verticalScrollBar().value()
+        font = QFont(self.font())
+        font.setPixelSize(max(min(h - 2, 14), 4))
+        painter.setFont(font)
+        if h >= 6:
+            for r in range(r0, r1):
+                rect = QRect(4, r * h - y0, self.width() - 8, h)
+                if r < len(c.highlighted) and c.highlighted[r]:
+                    painter.fillRect(QRect(0, r * h - y0, self.width(), h), HIGHLIGHT)
+                painter.setPen(QColor(0, 0, 0))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                                 self.names[r] if r < len(self.names) else "")
+        painter.end()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        y = event.position().toPoint().y() + self.canvas.verticalScrollBar().value()
+        row = y // self.canvas.cell.height()
+        if 0 <= row < len(self.names):
+            self.rowClicked.emit(int(row))
+
+
+class Ruler(_Strip):
+    """Column numbers (1-based) with ticks every 10 columns."""
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(canvas, parent)
+        self.setFixedHeight(20)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(245, 245, 245))
+        c = self.canvas
+        _, _, c0, c1 = c.visible_cells()
+        w = c.cell.width()
+        x0 = c.horizontalScrollBar().value()
+        step = next((s for s in RULER_STEPS if s * w >= 45), RULER_STEPS[-1])
+        painter.setPen(QColor(60, 60, 60))
+        font = QFont(self.font())
+        font.setPixelSize(10)
+        painter.setFont(font)
+        first = (c0 // step) * step
+        for col in range(max(first, 0), c1 + step, step):
+            number = col if col else 1
+            x = (number - 1) * w - x0 + w // 2
+            painter.drawLine(x, self.height() - 5, x, self.height())
+            painter.drawText(QRect(x - 30, 0, 60, self.height() - 5),
+                             Qt.AlignmentFlag.AlignCenter, str(number))
+        painter.end()
+
+
+class ConsensusRow(_Strip):
+    """The consensus letter of each visible column (upper case: share above 50 %)."""
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(canvas, parent)
+        self.letters = np.zeros(0, np.uint8)
+        self.share = np.zeros(0, np.float32)
+        self.setFixedHeight(18)
+
+    def set_consensus(self, letters: np.ndarray, share: np.ndarray) -> None:
+        """Consensus letters and their shares (from :func:`colors.consensus`)."""
+        self.letters, self.share = letters, share
+        self.update()
+
+    def text(self) -> str:
+        """The whole consensus line: upper case above 50 %, lower case above 30 %, else ``.``."""
+        out = []
+        for code, s in zip(self.letters.tolist(), self.share.tolist(), strict=True):
+            ch = chr(code)
+            out.append(ch if s > 0.5 else ch.lower() if s > 0.3 else ".")
+        return "".join(out)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(235, 235, 245))
+        c = self.canvas
+        _, _, c0, c1 = c.visible_cells()
+        w = c.cell.width()
+        x0 = c.horizontalScrollBar().value()
+        if w >= 6 and c1 <= len(self.letters):
+            painter.setFont(c.residue_font)
+            painter.setPen(QColor(0, 0, 80))
+            for col in range(c0, c1):
+                s = float(self.share[col])
+                ch = chr(int(self.letters[col]))
+                ch = ch if s > 0.5 else ch.lower() if s > 0.3 else "."
+                painter.drawText(QRect(col * w - x0, 0, w, self.height()),
+                                 Qt.AlignmentFlag.AlignCenter, ch)
+        painter.end()
+
+
+class ConservationTrack(pg.PlotWidget):
+    """Per-column conservation as a bar-like step curve, following the canvas."""
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(parent=parent, background="w")
+        self.canvas = canvas
+        self.setFixedHeight(70)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.setMenuEnabled(False)
+        plot = self.getPlotItem()
+        plot.hideAxis("bottom")
+        plot.getAxis("left").setWidth(0)
+        plot.hideAxis("left")
+        plot.setYRange(0, 1.05, padding=0)
+        plot.getViewBox().setDefaultPadding(0)
+        self.curve = pg.PlotDataItem(
+            stepMode="center", fillLevel=0, brush=pg.mkBrush(90, 110, 200, 180),
+            pen=pg.mkPen(60, 80, 170),
+        )
+        self.addItem(self.curve)
+        self.values = np.zeros(0, np.float32)
+        canvas.viewChanged.connect(self.follow)
+
+    def set_values(self, values: np.ndarray) -> None:
+        """Conservation per column (0 .. 1)."""
+        self.values = np.asarray(values, dtype=np.float32)
+        if self.values.size:
+            x = np.arange(self.values.size + 1, dtype=np.float64)
+            self.curve.setData(x, self.values)
+        else:
+            self.curve.setData([], [])
+        self.follow()
+
+    def follow(self) -> None:
+        """Match the x range to the canvas's visible columns (pixel-exact)."""
+        c = self.canvas
+        w = c.cell.width()
+        x0 = c.horizontalScrollBar().value() / w
+        span = c.viewport().width() / w
+        self.getPlotItem().setXRange(x0, x0 + span, padding=0)
+
+
+class AlignmentView(QWidget):
+    """Toolbar, names, ruler, canvas, consensus and conservation, kept in step.
+
+    Signals
+    -------
+    rowsHighlighted(list)
+        Names of the highlighted rows after a find, a click or a tree selection.
+    """
+
+    rowsHighlighted = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.data: AlignmentData | None = None
+        self.scheme = colors.DEFAULT_SCHEME
+        self.canvas = AlignmentCanvas(self)
+        self.names = NamesColumn(self.canvas, self)
+        self.ruler = Ruler(self.canvas, self)
+        self.consensus_row = ConsensusRow(self.canvas, self)
+        self.track = ConservationTrack(self.canvas, self)
+
+        self.scheme_box = QComboBox()
+        self.scheme_box.addItems(list(colors.SCHEMES))
+        self.scheme_box.setCurrentText(self.scheme)
+        self.scheme_box.currentTextChanged.connect(self.set_scheme)
+        self.find_edit = QLineEdit()
+        self.find_edit.setPlaceholderText("Find sequence…")
+        self.find_edit.returnPressed.connect(lambda: self.find(self.find_edit.text()))
+        self.column_box = QSpinBox()
+        self.column_box.setRange(1, 1)
+        self.column_box.setPrefix("column ")
+        go = QPushButton("Go")
+        go.clicked.connect(lambda: self.jump_to_column(self.column_box.value()))
+        zin, zout = QToolButton(), QToolButton()
+        zin.setText("+")
+        zout.setText("−")
+        zin.clicked.connect(self.canvas.zoom_in)
+        zout.clicked.connect(self.canvas.zoom_out)
+        self.status = QLabel()
+
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Colours:"))
+        bar.addWidget(self.scheme_box)
+        bar.addWidget(self.find_edit, 1)
+        bar.addWidget(self.column_box)
+        bar.addWidget(go)
+        bar.addWidget(zout)
+        bar.addWidget(zin)
+        bar.addWidget(self.status)
+
+        grid = QGridLayout()
+        grid.setSpacing(0)
+        grid.addWidget(self.ruler, 0, 1)
+        grid.addWidget(self.names, 1, 0)
+        grid.addWidget(self.canvas, 1, 1)
+        cons_label = QLabel(" Consensus")
+        cons_label.setStyleSheet("background: rgb(235,235,245)")
+        grid.addWidget(cons_label, 2, 0)
+        grid.addWidget(self.consensus_row, 2, 1)
+        grid.addWidget(QLabel(" Conservation"), 3, 0)
+        grid.addWidget(self.track, 3, 1)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.addLayout(bar)
+        outer.addLayout(grid, 1)
+        self.names.rowClicked.connect(self._row_clicked)
+        self.canvas.cellClicked.connect(self._cell_clicked)
+        self.canvas.viewChanged.connect(self._update_status)
+
+    # -- content ------------------------------------------------------------------------
+    def set_data(self, data: AlignmentData) -> None:
+        """Show sequences or an alignment."""
+        self.data = data
+        palette, classify = colors.SCHEMES[self.scheme]
+        self.canvas.set_rows(data.codes, classify(data.codes), palette)
+        self.names.set_names(data.names)
+        letters, share = colors.consensus(data.codes)
+        self.consensus_row.set_consensus(letters, share)
+        self.track.set_values(colors.conservation(data.codes))
+        self.column_box.setRange(1, max(1, data.shape[1]))
+        self.canvas.scroll_to(0, 0)
+        self._update_status()
+
+    def set_scheme(self, name: str) -> None:
+        """Colour with one of :data:`colors.SCHEMES`."""
+        if name not in colors.SCHEMES:
+            raise InputError(f"unknown colour scheme {name!r}")
+        self.scheme = name
+        if self.scheme_box.currentText() != name:
+            self.scheme_box.setCurrentText(name)
+        if self.data is not None:
+            palette, classify = colors.SCHEMES[name]
+            self.canvas.set_classes(classify(self.data.codes), palette)
+
+    # -- navigation ---------------------------------------------------------------------
+    def find(self, text: str) -> int:
+        """Highlight and scroll to the first row whose name contains ``text``.
+
+        Returns
+        -------
+        int
+            The row, or -1 when no name matches.
+        """
+        text = text.strip().lower()
+        if not text or self.data is None:
+            return -1
+        for i, name in enumerate(self.data.names):
+            if text in name.lower():
+                self.highlight_rows([i])
+                self.canvas.center_on(row=i)
+                return i
+        self.status.setText(f"no sequence matches {text!r}")
+        return -1
+
+    def jump_to_column(self, column: int) -> None:
+        """Mark a column (1-based, as the ruler counts) and bring it to the middle."""
+        if self.data is None:
+            return
+        col = int(min(max(column, 1), self.data.shape[1])) - 1
+        self.canvas.marked_column = col
+        self.canvas.center_on(column=col)
+        self.canvas.viewport().update()
+
+    def highlight_rows(self, rows: list[int]) -> None:
+        """Highlight these rows (others cleared) and tell listeners."""
+        mask = np.zeros(self.canvas.codes.shape[0], dtype=bool)
+        rows = [r for r in rows if 0 <= r < mask.size]
+        mask[rows] = True
+        self.canvas.highlighted = mask
+        self.canvas.viewport().update()
+        self.names.update()
+        names = [self.data.names[r] for r in rows] if self.data else []
+        self.rowsHighlighted.emit(names)
+
+    def highlight_names(self, names: list[str]) -> None:
+        """Highlight the rows with these names (e.g. leaves picked in the tree view)."""
+        if self.data is None:
+            return
+        wanted = set(names)
+        rows = [i for i, n in enumerate(self.data.names) if n in wanted]
+        self.highlight_rows(rows)
+        if rows:
+            r0, r1, _, _ = self.canvas.visible_cells()
+            if not any(r0 <= r < r1 for r in rows):
+                self.canvas.center_on(row=rows[0])
+
+    def highlighted_names(self) -> list[str]:
+        """Names of the highlighted rows."""
+        if self.data is None:
+            return []
+        return [self.data.names[i] for i in np.flatnonzero(self.canvas.highlighted)]
+
+    def visible_rows(self) -> list[str]:
+        """Names of the rows in view."""
+        r0, r1, _, _ = self.canvas.visible_cells()
+        return self.data.names[r0:r1] if self.data else []
+
+    def _row_clicked(self, row: int) -> None:
+        self.highlight_rows([row])
+
+    def _cell_clicked(self, row: int, column: int) -> None:
+        if self.data is not None:
+            ch = chr(int(self.data.codes[row, column]))
+            self.status.setText(f"{self.data.names[row]}  column {column + 1}  {ch}")
+
+    def _update_status(self) -> None:
+        if self.data is None:
+            self.status.setText("")
+            return
+        n, length = self.data.shape
+        kind = "alignment" if self.data.aligned else "sequences"
+        r0, r1, c0, c1 = self.canvas.visible_cells()
+        self.status.setText(f"{n} × {length} {kind}; rows {r0 + 1}–{r1}, columns {c0 + 1}–{c1}")
+
+    # -- images -------------------------------------------------------------------------
+    def export_image(self, path: str | Path) -> Path:
+        """Write the alignment as PNG or SVG (whole if small, else the visible part).
+
+        Parameters
+        ----------
+        path : path-like
+            ``.png`` or ``.svg``.
+        """
+        from bioplug.gui.export import paint_to_file
+
+        if self.data is None:
+            raise InputError("nothing to export: open sequences first")
+        n, length = self.data.shape
+        if n * length <= MAX_EXPORT_CELLS:
+            r0, r1, c0, c1 = 0, n, 0, length
+        else:
+            r0, r1, c0, c1 = self.canvas.visible_cells()
+            log.info("alignment too large for one image; exporting the visible part")
+        inputs = [self.data.source] if self.data.source else []
+        size, paint = self._region_painter(r0, r1, c0, c1)
+        return paint_to_file(Path(path), size, paint, inputs, title="bioplug alignment")
+
+    def _region_painter(self, r0: int, r1: int, c0: int, c1: int):
+        """Size and a ``paint(painter)`` function for a block of rows and columns."""
+        assert self.data is not None
+        data = self.data
+        w, h = max(self.canvas.cell.width(), 10), max(self.canvas.cell.height(), 14)
+        font = QFont("Monospace")
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        font.setPixelSize(h - 4)
+        fm = QFontMetrics(font)
+        names_w = min(max((fm.horizontalAdvance(x) for x in data.names[r0:r1]), default=40), 300)
+        names_w += 16
+        ruler_h = h + 4
+        size = QSize(names_w + (c1 - c0) * w + 8, ruler_h + (r1 - r0) * h + 8)
+        classes = self.canvas.classes
+        palette = [QColor(*rgb) for rgb in self.canvas.palette_rgb]
+        text_pens = [_text_colour(rgb) for rgb in self.canvas.palette_rgb]
+        highlighted = self.canvas.highlighted
+
+        def paint(painter: QPainter) -> None:
+            painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor(255, 255, 255))
+            painter.setFont(font)
+            painter.setPen(QColor(60, 60, 60))
+            for col in range(c0, c1):
+                if (col + 1) % 10 == 0:
+                    x = names_w + (col - c0) * w
+                    painter.drawText(QRect(x - 30 + w // 2, 0, 60, ruler_h),
+                                     Qt.AlignmentFlag.AlignCenter, str(col + 1))
+            for i, r in enumerate(range(r0, r1)):
+                y = ruler_h + i * h
+                if highlighted[r]:
+                    painter.fillRect(QRect(0, y, size.width(), h), HIGHLIGHT)
+                painter.setPen(QColor(0, 0, 0))
+                painter.drawText(QRect(4, y, names_w - 8, h),
+                                 Qt.AlignmentFlag.AlignVCenter, data.names[r])
+                row_cls = classes[r, c0:c1]
+                # Runs of one colour as single rectangles (small SVG files).
+                start = 0
+                for j in range(1, len(row_cls) + 1):
+                    if j == len(row_cls) or row_cls[j] != row_cls[start]:
+                        cls = int(row_cls[start])
+                        if cls:
+                            painter.fillRect(QRect(names_w + start * w, y, (j - start) * w, h),
+                                             palette[cls])
+                        start = j
+                text = data.codes[r, c0:c1].tobytes().decode("ascii", "replace")
+                for j, ch in enumerate(text):
+                    if ch == " ":
+                        continue
+                    gap = ch in "-."
+                    painter.setPen(QColor(150, 150, 150) if gap else text_pens[int(row_cls[j])])
+                    painter.drawText(QRect(names_w + j * w, y, w, h),
+                                     Qt.AlignmentFlag.AlignCenter, ch)
+
+        return size, paint

@@ -1,0 +1,250 @@
+"""Residue colour schemes for the alignment viewer (pure numpy, no Qt).
+
+A scheme maps an alignment, given as an ``(n, L)`` array of ASCII codes, to an ``(n, L)`` array
+of colour classes; ``palette[class]`` is the background colour of a cell (class 0: no colour).
+Colouring is vectorised over the whole alignment, so a 1,000 x 5,000 alignment is coloured
+once, in a fraction of a second, and painting only looks the classes up.
+
+Schemes
+-------
+``Clustal X``
+    Jalview's Clustal X rules: a residue is coloured by its group only when its column is
+    conserved enough (e.g. K/R red where K+R exceed 60 % of the column); G and P always.
+``Zappo``, ``Taylor``
+    Fixed colour per residue (physico-chemical groups / Taylor 1997).
+``Nucleotide``
+    A, C, G, T/U.
+``Identity``
+    Cells equal to the column consensus, shaded by how conserved the column is.
+``None``
+    No background colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+RGB = tuple[int, int, int]
+WHITE: RGB = (255, 255, 255)
+
+GAP_CODES = (ord("-"), ord("."))
+
+
+def _hex(code: str) -> RGB:
+    code = code.lstrip("#")
+    return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
+
+
+def upper_codes(codes: np.ndarray) -> np.ndarray:
+    """ASCII codes with lower-case letters folded to upper case."""
+    codes = np.asarray(codes, dtype=np.uint8)
+    low = (codes >= ord("a")) & (codes <= ord("z"))
+    return np.where(low, codes - 32, codes).astype(np.uint8)
+
+
+def column_fractions(codes: np.ndarray) -> np.ndarray:
+    """Fraction of each upper-case letter per column.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` uint8 ASCII codes.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(L, 26)`` float32; row ``c`` holds the share of ``A`` .. ``Z`` among the ``n`` rows
+        of column ``c`` (gaps count in the denominator, as in Jalview).
+    """
+    up = upper_codes(codes)
+    n, length = up.shape
+    out = np.zeros((length, 26), dtype=np.float32)
+    if n == 0 or length == 0:
+        return out
+    # Count with one bincount over (column, letter) keys; non-letters go to a spare bin 26.
+    lut = np.full(256, 26, dtype=np.int32)
+    lut[ord("A"): ord("Z") + 1] = np.arange(26)
+    keys = np.arange(length, dtype=np.int32)[None, :] * 27 + lut[up]
+    counts = np.bincount(keys.ravel(), minlength=length * 27).reshape(length, 27)
+    out[:] = counts[:, :26] / float(n)
+    return out
+
+
+def _table_scheme(colours: dict[str, str]) -> tuple[list[RGB], Callable]:
+    """A scheme with one fixed colour per residue letter."""
+    names = sorted(set(colours.values()))
+    palette = [WHITE] + [_hex(c) for c in names]
+    lut = np.zeros(256, dtype=np.uint8)
+    for letters, colour in colours.items():
+        for letter in letters:
+            cls = names.index(colour) + 1
+            lut[ord(letter)] = cls
+            lut[ord(letter.lower())] = cls
+
+    def classify(codes: np.ndarray) -> np.ndarray:
+        return lut[np.asarray(codes, dtype=np.uint8)]
+
+    return palette, classify
+
+
+# Jalview's Clustal X colours.
+CLUSTAL_PALETTE: list[RGB] = [
+    WHITE,
+    _hex("80a0f0"),  # 1 blue: hydrophobic
+    _hex("f01505"),  # 2 red: positive
+    _hex("c048c0"),  # 3 magenta: negative
+    _hex("15c015"),  # 4 green: polar
+    _hex("f08080"),  # 5 pink: cysteine
+    _hex("f09048"),  # 6 orange: glycine
+    _hex("c0c000"),  # 7 yellow: proline
+    _hex("15a4a4"),  # 8 cyan: aromatic
+]
+
+
+def clustal_classes(codes: np.ndarray) -> np.ndarray:
+    """Clustal X colour classes (Jalview's threshold rules), vectorised per column.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` uint8 ASCII codes.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, L)`` uint8 classes indexing :data:`CLUSTAL_PALETTE`.
+    """
+    codes = np.asarray(codes, dtype=np.uint8)
+    frac = column_fractions(codes)
+
+    def f(letters: str) -> np.ndarray:  # combined share of a residue group, per column
+        return frac[:, [ord(c) - 65 for c in letters]].sum(axis=1)
+
+    def any85(letters: str) -> np.ndarray:  # any single residue of the group above 85 %
+        return (frac[:, [ord(c) - 65 for c in letters]] > 0.85).any(axis=1)
+
+    hydro = f("WLVIMAFCHP") > 0.6
+    kr = f("KR") > 0.6
+    qe = f("QE") > 0.5
+    ed = f("ED") > 0.5
+    ts = f("TS") > 0.5
+    n50 = f("N") > 0.5
+    # (residues, colour class, condition per column)
+    rules = [
+        ("ACILMFWV", 1, hydro),
+        ("KR", 2, kr | any85("KRQ")),
+        ("E", 3, kr | qe | any85("EQD")),
+        ("D", 3, kr | any85("KRQ") | ed),
+        ("N", 4, n50 | any85("NY")),
+        ("Q", 4, kr | qe | any85("QEKR")),
+        ("ST", 4, hydro | ts | any85("ST")),
+        ("C", 5, any85("C")),
+        ("G", 6, np.ones_like(hydro)),
+        ("P", 7, np.ones_like(hydro)),
+        ("HY", 8, hydro | any85("WYACPQFHILMV")),
+    ]
+    length = codes.shape[1] if codes.ndim == 2 else 0
+    table = np.zeros((256, max(length, 1)), dtype=np.uint8)  # class per (residue, column)
+    for letters, cls, cond in rules:
+        row = np.where(cond, cls, 0).astype(np.uint8)
+        mask = row > 0
+        for letter in letters:  # later rules win (C: blue when hydrophobic, pink when C-rich)
+            for code in (ord(letter), ord(letter.lower())):
+                table[code, :length] = np.where(mask, row, table[code, :length])
+    if length == 0:
+        return np.zeros(codes.shape, dtype=np.uint8)
+    return table[codes, np.arange(length)[None, :]]
+
+
+ZAPPO_PALETTE, zappo_classes = _table_scheme({
+    "ILVAM": "ffafaf", "FWY": "ffc800", "KRH": "6464ff", "DE": "ff0000",
+    "STNQ": "00ff00", "PG": "ff00ff", "C": "ffff00",
+})
+
+_TAYLOR = {
+    "A": "ccff00", "R": "0000ff", "N": "cc00ff", "D": "ff0000", "C": "ffff00", "Q": "ff00cc",
+    "E": "ff0066", "G": "ff9900", "H": "0066ff", "I": "66ff00", "L": "33ff00", "K": "6600ff",
+    "M": "00ff00", "F": "00ff66", "P": "ffcc00", "S": "ff3300", "T": "ff6600", "W": "00ccff",
+    "Y": "00ffcc", "V": "99ff00",
+}
+TAYLOR_PALETTE, taylor_classes = _table_scheme(_TAYLOR)
+
+NUCLEOTIDE_PALETTE, nucleotide_classes = _table_scheme({
+    "A": "64f73f", "C": "ffb340", "G": "eb413c", "TU": "3c88ee",
+})
+
+IDENTITY_PALETTE: list[RGB] = [WHITE, _hex("d0d0f0"), _hex("9090d8"), _hex("5050b0")]
+
+
+def consensus(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Most common residue per column and its share of the rows.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` uint8 ASCII codes.
+
+    Returns
+    -------
+    letters : numpy.ndarray
+        ``(L,)`` uint8 upper-case consensus letters (``-`` for an all-gap column).
+    share : numpy.ndarray
+        ``(L,)`` float32 share of the rows holding that letter (0 .. 1).
+    """
+    frac = column_fractions(codes)
+    if frac.shape[0] == 0:
+        return np.zeros(0, np.uint8), np.zeros(0, np.float32)
+    best = frac.argmax(axis=1)
+    share = frac[np.arange(frac.shape[0]), best]
+    letters = np.where(share > 0, best + ord("A"), ord("-")).astype(np.uint8)
+    return letters, share.astype(np.float32)
+
+
+def conservation(codes: np.ndarray) -> np.ndarray:
+    """Per-column conservation in 0 .. 1: one minus normalised Shannon entropy, times occupancy.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` uint8 ASCII codes.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(L,)`` float32; 1 for a column of one residue and no gaps, 0 for an all-gap column.
+    """
+    frac = column_fractions(codes).astype(np.float64)
+    occ = frac.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(occ[:, None] > 0, frac / occ[:, None], 0.0)
+        ent = -np.where(p > 0, p * np.log(p), 0.0).sum(axis=1)
+    norm = np.log(20.0)
+    return np.clip((1.0 - ent / norm) * occ, 0.0, 1.0).astype(np.float32)
+
+
+def identity_classes(codes: np.ndarray) -> np.ndarray:
+    """Cells equal to their column's consensus, in three shades by column conservation."""
+    codes = np.asarray(codes, dtype=np.uint8)
+    letters, share = consensus(codes)
+    same = upper_codes(codes) == letters[None, :]
+    shade = np.select([share > 0.8, share > 0.6, share > 0.4], [3, 2, 1], 0).astype(np.uint8)
+    return np.where(same, shade[None, :], 0).astype(np.uint8)
+
+
+def no_classes(codes: np.ndarray) -> np.ndarray:
+    """Every cell uncoloured."""
+    return np.zeros(np.shape(codes), dtype=np.uint8)
+
+
+#: name -> (palette, classify(codes) -> classes)
+SCHEMES: dict[str, tuple[list[RGB], Callable[[np.ndarray], np.ndarray]]] = {
+    "Clustal X": (CLUSTAL_PALETTE, clustal_classes),
+    "Zappo": (ZAPPO_PALETTE, zappo_classes),
+    "Taylor": (TAYLOR_PALETTE, taylor_classes),
+    "Nucleotide": (NUCLEOTIDE_PALETTE, nucleotide_classes),
+    "Identity": (IDENTITY_PALETTE, identity_classes),
+    "None": ([WHITE], no_classes),
+}
+DEFAULT_SCHEME = "Clustal X"

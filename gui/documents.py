@@ -1,0 +1,244 @@
+"""What the GUI holds open: sequences or an alignment, read and written through Biopython.
+
+:class:`AlignmentData` keeps the rows as an ``(n, L)`` uint8 array of ASCII codes (what the
+viewer paints), the ungapped records (what jobs take) and, for an alignment, the
+``Bio.Align.Alignment`` (what the exports write). Files are only ever read; exports go through
+:func:`bioplug.io.atomic_output`, which refuses to write over the opened file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from Bio import Align
+from Bio.Align import Alignment
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+
+from bioplug.errors import InputError
+from bioplug.io import atomic_output, guess_format, read_records
+
+#: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
+ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
+#: Export formats offered for an alignment (``Bio.Align.write`` names).
+EXPORT_FORMATS = {"fasta": ".fasta", "clustal": ".aln", "stockholm": ".sto"}
+GAPS = b"-."
+
+
+@dataclass
+class AlignmentData:
+    """Sequences or an alignment as the viewer and the jobs need them.
+
+    Attributes
+    ----------
+    names : list of str
+        Row labels (record ids).
+    codes : numpy.ndarray
+        ``(n, L)`` uint8 ASCII codes; unaligned rows are padded with spaces.
+    records : list of Bio.SeqRecord.SeqRecord
+        Ungapped sequences, in row order (the input of MSA, pairwise and tree jobs).
+    alignment : Bio.Align.Alignment or None
+        The alignment when the rows are aligned.
+    source : pathlib.Path or None
+        The file it came from (never written).
+    """
+
+    names: list[str]
+    codes: np.ndarray
+    records: list[SeqRecord]
+    alignment: Alignment | None = None
+    source: Path | None = None
+    title: str = field(default="")
+
+    @property
+    def aligned(self) -> bool:
+        """Whether the rows form an alignment."""
+        return self.alignment is not None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, columns)``."""
+        return (int(self.codes.shape[0]), int(self.codes.shape[1]))
+
+    def row_text(self, i: int) -> str:
+        """Row ``i`` as text (padding removed)."""
+        return self.codes[i].tobytes().decode("ascii").rstrip(" ")
+
+    @classmethod
+    def from_records(
+        cls, records: list[SeqRecord], source: Path | None = None, aligned: bool | None = None
+    ) -> AlignmentData:
+        """Rows from SeqRecords; equal-length records with gaps are taken as an alignment."""
+        texts = [str(r.seq) for r in records]
+        lengths = {len(t) for t in texts}
+        if aligned is None:
+            aligned = len(records) > 1 and len(lengths) == 1 and any(
+                ("-" in t or "." in t) for t in texts
+            )
+        if aligned:
+            if len(lengths) != 1:
+                raise InputError("the aligned sequences have different lengths")
+            seqs, coords = Alignment.parse_printed_alignment([t.encode() for t in texts])
+            rows = [
+                SeqRecord(Seq(s.decode()), id=r.id, name=r.name, description=r.description)
+                for s, r in zip(seqs, records, strict=True)
+            ]
+            return cls.from_alignment(Alignment(rows, coords), source, codes=_pack(texts))
+        codes = _pack(texts)
+        ungapped = [
+            SeqRecord(Seq(t), id=r.id, name=r.name, description=r.description)
+            for t, r in zip(texts, records, strict=True)
+        ]
+        return cls([r.id for r in records], codes, ungapped, None, source, _title(source))
+
+    @classmethod
+    def from_alignment(
+        cls, alignment: Alignment, source: Path | None = None, codes: np.ndarray | None = None
+    ) -> AlignmentData:
+        """Rows from a ``Bio.Align.Alignment`` (its sequences must be SeqRecords or Seqs)."""
+        if codes is None:
+            codes = alignment_codes(alignment)
+        records = []
+        for i, seq in enumerate(alignment.sequences):
+            if isinstance(seq, SeqRecord):
+                rec = SeqRecord(
+                    Seq(str(seq.seq).replace("-", "").replace(".", "")), id=seq.id,
+                    name=seq.name, description=seq.description,
+                )
+            else:
+                rec = SeqRecord(Seq(str(seq)), id=f"seq{i + 1}", description="")
+            records.append(rec)
+        # Only the aligned part is shown; keep the residue text of the rows.
+        return cls([r.id for r in records], codes, records, alignment, source, _title(source))
+
+    def to_alignment(self) -> Alignment:
+        """The alignment for export.
+
+        Raises
+        ------
+        InputError
+            When the rows are unaligned sequences.
+        """
+        if self.alignment is None:
+            raise InputError("the sequences are not aligned: run a multiple alignment first")
+        return self.alignment
+
+
+def _title(source: Path | None) -> str:
+    return source.name if source is not None else ""
+
+
+def _pack(texts: list[str]) -> np.ndarray:
+    """Rows of text as an ``(n, L)`` uint8 array, space-padded."""
+    width = max((len(t) for t in texts), default=0)
+    out = np.full((len(texts), width), ord(" "), dtype=np.uint8)
+    for i, t in enumerate(texts):
+        if t:
+            out[i, : len(t)] = np.frombuffer(t.encode("ascii", "replace"), dtype=np.uint8)
+    return out
+
+
+def alignment_codes(alignment: Alignment) -> np.ndarray:
+    """The gapped rows of an alignment as ``(n, L)`` uint8 codes (numpy, no per-column loop).
+
+    Falls back to ``alignment[i]`` for what the fast path does not cover (reverse strands,
+    rows that only partly fill a block).
+    """
+    coords = np.asarray(alignment.coordinates, dtype=np.int64)
+    steps = np.diff(coords, axis=1)
+    spans = steps.max(axis=0) if steps.size else np.zeros(0, np.int64)
+    simple = (steps >= 0).all() and ((steps == 0) | (steps == spans[None, :])).all()
+    if not simple:
+        return _pack([alignment[i] for i in range(len(alignment.sequences))])
+    length = int(spans.sum())
+    n = coords.shape[0]
+    out = np.full((n, length), ord("-"), dtype=np.uint8)
+    if length == 0:
+        return out
+    seg = np.repeat(np.arange(spans.size), spans)
+    starts = np.concatenate([[0], np.cumsum(spans)[:-1]])
+    offset = np.arange(length) - np.repeat(starts, spans)
+    for i, seq in enumerate(alignment.sequences):
+        seq = seq.seq if isinstance(seq, SeqRecord) else seq
+        raw = np.frombuffer(bytes(seq), dtype=np.uint8) if not isinstance(seq, str) else (
+            np.frombuffer(seq.encode(), dtype=np.uint8))
+        has = steps[i][seg] > 0
+        idx = coords[i][seg] + offset
+        out[i, has] = raw[idx[has]]
+    return out
+
+
+def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
+    """Read a sequence or alignment file (any Bio.SeqIO / Bio.Align format).
+
+    Parameters
+    ----------
+    path : path-like
+        The file; it is only read.
+    fmt : str, optional
+        Format name; guessed from the extension (FASTA otherwise).
+
+    Returns
+    -------
+    AlignmentData
+
+    Raises
+    ------
+    InputError
+        Missing, empty or unparsable file, with the same words as the command line.
+    """
+    path = Path(path)
+    fmt = fmt or guess_format(path)
+    if fmt in ALIGNMENT_FORMATS:
+        if not path.exists():
+            raise InputError(f"{path}: no such file")
+        if path.stat().st_size == 0:
+            raise InputError(f"{path}: the file is empty")
+        try:
+            alignment = Align.read(str(path), fmt)
+        except (ValueError, AssertionError, IndexError) as exc:
+            raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
+        if len(alignment.sequences) == 0:
+            raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
+        return AlignmentData.from_alignment(alignment, path)
+    records = read_records(path, fmt)
+    return AlignmentData.from_records(records, path)
+
+
+def write_alignment(
+    data: AlignmentData, path: str | os.PathLike, fmt: str | None = None
+) -> Path:
+    """Export the alignment with ``Bio.Align.write``, atomically, never over the input.
+
+    Parameters
+    ----------
+    data : AlignmentData
+    path : path-like
+        Target file.
+    fmt : str, optional
+        ``fasta``, ``clustal`` or ``stockholm``; guessed from the extension.
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    path = Path(path)
+    fmt = fmt or guess_format(path)
+    if fmt not in EXPORT_FORMATS:
+        raise InputError(f"{path}: cannot export as {fmt} (use FASTA, Clustal or Stockholm)")
+    inputs = [data.source] if data.source is not None else []
+    if data.alignment is None and fmt == "fasta":
+        from Bio import SeqIO
+
+        with atomic_output(path, inputs) as handle:
+            SeqIO.write(data.records, handle, "fasta")
+        return path
+    alignment = data.to_alignment()
+    if not hasattr(alignment, "column_annotations"):
+        alignment.column_annotations = {}
+    with atomic_output(path, inputs) as handle:
+        Align.write(alignment, handle, fmt)
+    return path
