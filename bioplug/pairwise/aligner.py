@@ -41,6 +41,11 @@ _SWAP_ENDS = {  # strand "-": Biopython swaps left and right end gaps (checked e
 
 ProgressCallback = Callable[[str, int, int], object]
 
+#: Match/mismatch schemes use this fixed alphabet when the sequences' letters are all in it,
+#: so that one device scheme (and one cached engine) serves every pair.
+_COMMON = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*-"
+_COMMON_LETTERS = frozenset(_COMMON)
+
 
 def _plain_text(item) -> str | None:
     """The residues of a str / Seq / SeqRecord / skbio.Sequence, else None.
@@ -218,6 +223,8 @@ class PairwiseAligner(Align.PairwiseAligner):
                 scoring = make_scoring(matrix=matrix, gaps=gaps, local=local)
             else:
                 letters = match_mismatch_letters(texts)
+                if _COMMON_LETTERS.issuperset(letters):  # one scheme (and engine) for all
+                    letters = tuple(_COMMON)
                 scoring = make_scoring(
                     match=float(self.match_score),
                     mismatch=float(self.mismatch_score),
