@@ -195,8 +195,10 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed + 1)
     aligner = make_aligner(args.mode, args.device)
     bio = biopython_aligner(args.mode)
+    from bioplug.pairwise.engine import PairwiseEngine
+
     scoring = aligner.device_scoring(seqs)
-    engine = aligner._engine(scoring)
+    engine = PairwiseEngine(scoring, devices=args.device)
     codes = [scoring.encode(s) for s in seqs]
     runtime = engine.runtimes[0]
     print(f"device: {runtime.info.name} [{runtime.info.platform}]", file=sys.stderr)
