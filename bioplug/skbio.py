@@ -221,3 +221,21 @@ def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=N
     from bioplug.tree.skbio_api import nj as _nj
 
     return _nj(dm, neg_as_zero, result_constructor, inplace, device=device)
+
+
+# -- multiple alignment (bioplug.msa) ---------------------------------------------------------
+__all__.append("multi_align")
+
+
+def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=True,
+                guide_tree=None, ids=None, atol=1e-5, keep_tree=False, keep_distmat=False,
+                **kwargs):
+    """QuickProbs multiple alignment with :func:`skbio.alignment.multi_align`'s interface.
+
+    See :func:`bioplug.msa.skbio_api.multi_align` (extra keywords: ``consistency``,
+    ``refinement``, ``accurate``, ``seed``, ``device``).
+    """
+    from bioplug.msa.skbio_api import multi_align as _multi_align
+
+    return _multi_align(sequences, sub_score, gap_cost, free_ends, guide_tree, ids, atol,
+                        keep_tree, keep_distmat, **kwargs)

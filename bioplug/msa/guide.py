@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 
 def guide_tree(dist: np.ndarray, device=None) -> np.ndarray:
     """UPGMA on a square distance matrix, as a scipy-format (k-1, 4) linkage array."""
-    from bioplug.tree import linkage
-
     k = dist.shape[0]
     if k < 2:
         return np.empty((0, 4))
-    return np.asarray(linkage(np.asarray(dist, dtype=np.float64), method="average",
-                              device=device))
+    dist = np.asarray(dist, dtype=np.float64)
+    try:
+        from bioplug.tree import linkage
+
+        return np.asarray(linkage(dist, method="average", device=device))
+    except (ImportError, AttributeError, TypeError) as exc:  # tree package unavailable
+        log.warning("bioplug.tree.linkage unavailable (%s); using scipy UPGMA", exc)
+        from scipy.cluster.hierarchy import linkage as scipy_linkage
+        from scipy.spatial.distance import squareform
+
+        return scipy_linkage(squareform(dist, checks=False), method="average")
 
 
 def clustalw_weights(link: np.ndarray, k: int) -> np.ndarray:

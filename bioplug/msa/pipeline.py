@@ -48,6 +48,8 @@ class PipelineResult:
     times: dict = field(default_factory=dict)
     mode: str = "full"
     nnz: int = 0
+    link: np.ndarray | None = None
+    dist: np.ndarray | None = None
 
 
 def estimate_full_bytes(lengths: np.ndarray, accurate: bool = False) -> float:
@@ -98,19 +100,26 @@ def run(
     host_budget: float = 4 * 2**30,
     anchors: int = 32,
     node_pairs: int = 128,
+    link: np.ndarray | None = None,
+    max_full_k: int = 500,
 ) -> PipelineResult:
-    """Align gap-free protein sequences; see the module docstring for the stages and modes."""
+    """Align gap-free protein sequences; see the module docstring for the stages and modes.
+
+    ``link`` (a scipy-format linkage over the k sequences) replaces the UPGMA guide tree.
+    Anchor mode is used when the estimated sparse storage exceeds ``host_budget`` bytes or
+    k > ``max_full_k`` (full consistency is O(k^3)).
+    """
     progress = progress or Progress()
     k = len(texts)
     if k == 1:
-        return PipelineResult(rows=[texts[0]])
+        return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
     rt = get_runtime(device)
     codes = [encode(t, nm) for t, nm in zip(texts, names, strict=False)]
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     times: dict[str, float] = {}
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
-    full = estimate_full_bytes(lengths, accurate) <= host_budget
+    full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
     mode = "full" if full else "anchor"
     log.info("msa: %d sequences, mode %s, device %s", k, mode, rt)
 
@@ -131,7 +140,8 @@ def run(
     dm = np.zeros((k, k))
     dm[ia, ib] = dist
     dm[ib, ia] = dist
-    link = guide_tree(dm, rt)
+    if link is None:
+        link = guide_tree(dm, rt)
     weights = clustalw_weights(link, k)
     progress.report("II guide tree", 1, 1)
     times["II"] = time.perf_counter() - t0
@@ -171,4 +181,4 @@ def run(
         length = aligner.refine(length, refinement, seed, rep("IV refinement"))
     rows = aligner.rows(texts, length)
     times["IV"] = time.perf_counter() - t0
-    return PipelineResult(rows=rows, times=times, mode=mode, nnz=store.nnz)
+    return PipelineResult(rows=rows, times=times, mode=mode, nnz=store.nnz, link=link, dist=dm)
