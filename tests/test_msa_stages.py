@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msa_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +10,6 @@ from hypothesis import strategies as st
 from scipy.cluster.hierarchy import linkage as scipy_linkage
 from scipy.spatial.distance import squareform
 
-import msa_reference as ref
 from bioplug.msa.consistency import relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
 from bioplug.msa.model import ALPHABET, encode, load_model
