@@ -14,8 +14,12 @@
  * Ties are broken on the smallest (i, j) slot pair, so the result does not depend on the
  * number or size of work-groups.
  *
- * Defines: REAL (double | float), METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
- *          WG (work-group size, a power of two).
+ * With SHADOW (float64 runs), a float32 copy of the triangle is scanned first and only the
+ * chunks that can hold the exact minimum are rescanned in float64 (three launches, about half
+ * the bytes of a float64 scan); see scan_bound / rescan.
+ *
+ * Defines: REAL_IS_DOUBLE, METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
+ *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
  */
 #include "common.h"
 
@@ -69,45 +73,47 @@ void row_sums(__global const real *D, uint n, __global real *R) {
     if (lid == 0) R[a] = acc[0];
 }
 
-/* Criterion over the live triangle (total = r(r-1)/2 cells), one candidate per group. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_min(__global const real *D, __global const real *R, uint r, ulong total,
-              ulong chunk, __global real *cand_q, __global uint *cand_ij) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG];
-    uint lid = get_local_id(0), g = get_group_id(0);
-    ulong start = (ulong)g * chunk;
-    ulong end = min(start + chunk, total);
-    real bq = INFINITY;
-    uint bi = NO_INDEX, bj = NO_INDEX;
+/* Row a and column b of packed cell t (a > b). */
+inline uint2 cell_of(ulong t) {
+    uint a = (uint)(((real)1 + sqrt((real)1 + (real)8 * (real)t)) * (real)0.5);
+    while (a > 1 && tri(a, 0) > t) a--;
+    while (tri(a + 1, 0) <= t) a++;
+    return (uint2)(a, (uint)(t - tri(a, 0)));
+}
+
+/* Exact criterion over cells [start, end) of D, lane lid of WG: best (q, i, j). */
+inline void scan_exact(__global const real *D, __global const real *R, uint r, ulong start,
+                       ulong end, uint lid, real *bq, uint *bi, uint *bj) {
     ulong t = start + lid;
-    if (t < end) {
+    if (t >= end) return;
 #if METHOD == 0
-        real n2 = (real)r - (real)2;
+    real n2 = (real)r - (real)2;
 #endif
-        uint a = (uint)(((real)1 + sqrt((real)1 + (real)8 * (real)t)) * (real)0.5);
-        while (a > 1 && tri(a, 0) > t) a--;
-        while (tri(a + 1, 0) <= t) a++;
-        uint b = (uint)(t - tri(a, 0));
-        for (; t < end; t += WG) {
-            real d = D[t];
+    uint2 ab = cell_of(t);
+    uint a = ab.x, b = ab.y;
+    for (; t < end; t += WG) {
+        real d = D[t];
 #if METHOD == 0
-            real q = (d * n2 - R[a]) - R[b]; /* pair (i = b, j = a); same rounding as skbio */
+        real q = (d * n2 - R[a]) - R[b]; /* pair (i = b, j = a); same rounding as skbio */
 #else
-            real q = d;
+        real q = d;
 #endif
-            if (better(q, b, a, bq, bi, bj)) {
-                bq = q;
-                bi = b;
-                bj = a;
-            }
-            b += WG;
-            while (b >= a) {
-                b -= a;
-                a++;
-            }
+        if (better(q, b, a, *bq, *bi, *bj)) {
+            *bq = q;
+            *bi = b;
+            *bj = a;
+        }
+        b += WG;
+        while (b >= a) {
+            b -= a;
+            a++;
         }
     }
+}
+
+inline void write_candidate(__local real *lq, __local uint *li, __local uint *lj, uint lid,
+                            uint g, real bq, uint bi, uint bj, __global real *cand_q,
+                            __global uint *cand_ij) {
     lq[lid] = bq;
     li[lid] = bi;
     lj[lid] = bj;
@@ -119,12 +125,110 @@ void scan_min(__global const real *D, __global const real *R, uint r, ulong tota
     }
 }
 
+/* Criterion over the live triangle (total = r(r-1)/2 cells), one candidate per group. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_min(__global const real *D, __global const real *R, uint r, ulong total,
+              ulong chunk, __global real *cand_q, __global uint *cand_ij) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    uint lid = get_local_id(0), g = get_group_id(0);
+    ulong start = (ulong)g * chunk;
+    real bq = INFINITY;
+    uint bi = NO_INDEX, bj = NO_INDEX;
+    scan_exact(D, R, r, start, min(start + chunk, total), lid, &bq, &bi, &bj);
+    write_candidate(lq, li, lj, lid, g, bq, bi, bj, cand_q, cand_ij);
+}
+
+#if SHADOW
+/* Shadow search for float64 runs: a float32 copy F of D is scanned first (half the bytes);
+ * each group keeps lower and upper bounds of the exact criterion over its chunk.  Only the
+ * groups whose lower bound is not above the smallest upper bound can hold the exact minimum
+ * (or a tie of it); `rescan` scans just those chunks in float64 with the exact tie-break. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_bound(__global const float *F, __global const real *R, uint r, ulong total,
+                ulong chunk, __global real *lo_out, __global real *hi_out) {
+    __local real llo[WG], lhi[WG];
+    uint lid = get_local_id(0), g = get_group_id(0);
+    ulong start = (ulong)g * chunk;
+    ulong end = min(start + chunk, total);
+    real lo = INFINITY, hi = INFINITY;
+    ulong t = start + lid;
+    if (t < end) {
+#if METHOD == 0
+        real n2 = (real)r - (real)2;
+#endif
+        uint2 ab = cell_of(t);
+        uint a = ab.x, b = ab.y;
+        for (; t < end; t += WG) {
+            real d = (real)F[t];
+#if METHOD == 0
+            real base = d * n2;
+            real q = (base - R[a]) - R[b];
+            real err = (fabs(base) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS;
+#else
+            real q = d;
+            real err = fabs(d) * SHADOW_EPS;
+#endif
+            lo = min(lo, q - err);
+            hi = min(hi, q + err);
+            b += WG;
+            while (b >= a) {
+                b -= a;
+                a++;
+            }
+        }
+    }
+    llo[lid] = lo;
+    lhi[lid] = hi;
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) {
+            llo[lid] = min(llo[lid], llo[lid + s]);
+            lhi[lid] = min(lhi[lid], lhi[lid + s]);
+        }
+    }
+    if (lid == 0) {
+        lo_out[g] = llo[0];
+        hi_out[g] = lhi[0];
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void rescan(__global const real *D, __global const real *R, uint r, ulong total, ulong chunk,
+            uint ngroups, __global const real *lo_in, __global const real *hi_in,
+            __global real *cand_q, __global uint *cand_ij) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    uint lid = get_local_id(0), g = get_group_id(0);
+    real u = INFINITY;
+    for (uint k = lid; k < ngroups; k += WG) u = min(u, hi_in[k]);
+    lq[lid] = u;
+    for (uint s = WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) lq[lid] = min(lq[lid], lq[lid + s]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    u = lq[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    real bq = INFINITY;
+    uint bi = NO_INDEX, bj = NO_INDEX;
+    if (lo_in[g] <= u) { /* same branch for the whole group */
+        ulong start = (ulong)g * chunk;
+        scan_exact(D, R, r, start, min(start + chunk, total), lid, &bq, &bi, &bj);
+    }
+    write_candidate(lq, li, lj, lid, g, bq, bi, bj, cand_q, cand_ij);
+}
+#define STORE(p, v) do { D[p] = (v); F[p] = (float)(v); } while (0)
+#else
+#define STORE(p, v) (D[p] = (v))
+#endif
+
 /* Pick the best candidate, record the join, update the matrix.  One work-group.
  *   link  : (n-1) x 4 output rows; row `step` gets (id_i, id_j, x, y) where NJ: x, y are the
  *           branch lengths of i and j; UPGMA/WPGMA: x = height (distance), y = new size.
  *   ids   : cluster id of each slot; sizes: leaves under each slot. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void join(__global real *D, __global real *R, __global uint *ids, __global real *sizes,
+void join(__global real *D, __global float *F, __global real *R, __global uint *ids, __global real *sizes,
           uint r, uint ncand, __global const real *cand_q, __global const uint *cand_ij,
           __global real *link, uint step, uint new_id) {
     __local real lq[WG];
@@ -178,16 +282,16 @@ void join(__global real *D, __global real *R, __global uint *ids, __global real 
 #else
         real nv = (real)0.5 * (dik + djk);
 #endif
-        D[pik] = nv;
+        STORE(pik, nv);
         part += nv;
         if (j != last) {
             if (k == last) { /* the last cluster moves to slot j: its distance to i */
-                D[tri(j, i)] = nv;
+                STORE(tri(j, i), nv);
 #if METHOD == 0
                 R[j] = rk;
 #endif
             } else {
-                D[pjk] = D[tri(last, k)];
+                STORE(pjk, D[tri(last, k)]);
             }
         }
     }

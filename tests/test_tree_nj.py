@@ -86,12 +86,23 @@ def test_ties_same_as_skbio_and_independent_of_work_groups(n: int, seed: int) ->
     d = d + d.T
     packed = pack_lower(d)
     ref = run_agglomerative(packed, n, "nj", DEVICE)
-    for wg, groups in [(2, 1), (4, 3), (32, 7)]:
-        other = run_agglomerative(packed, n, "nj", DEVICE, wg=wg, max_groups=groups)
+    for wg, groups, shadow in [(2, 1, False), (4, 3, True), (32, 7, False), (8, 5, True)]:
+        other = run_agglomerative(packed, n, "nj", DEVICE, wg=wg, max_groups=groups,
+                                  shadow=shadow)
         np.testing.assert_array_equal(other, ref)
     ids = [str(k) for k in range(n)]
     skbio_tree = skbio_nj(DistanceMatrix(d, ids), neg_as_zero=False)
     assert_same_tree(treenode_from_nj(ref, ids, neg_as_zero=False), skbio_tree, rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["nj", "average", "weighted"])
+def test_shadow_search_gives_identical_joins(method: str) -> None:
+    # float32 shadow scan + float64 rescan must pick exactly the float64 joins
+    for n, seed in [(5, 0), (64, 1), (301, 2)]:
+        packed = pack_lower(random_dm(n, seed).data)
+        plain = run_agglomerative(packed, n, method, DEVICE, shadow=False)
+        shadow = run_agglomerative(packed, n, method, DEVICE, shadow=True, max_groups=13)
+        np.testing.assert_array_equal(shadow, plain)
 
 
 def test_all_equal_distances() -> None:
