@@ -1,0 +1,279 @@
+"""Jobs that run off the GUI thread, and the engine calls they wrap.
+
+A :class:`Job` runs a function ``fn(progress)`` on a ``QThreadPool`` worker. The engines'
+``progress(stage, done, total)`` events come back to the GUI thread as the :attr:`JobSignals.stage`
+signal (throttled to a few per second per stage, always keeping the first and last event of a
+stage). :meth:`Job.cancel` makes the next progress call return ``False``, so the engine raises
+:class:`bioplug.progress.Cancelled` between kernel launches and the job ends with ``cancelled``.
+
+The ``*_task`` functions build those ``fn`` from the front-door APIs
+(:class:`bioplug.MultipleSequenceAligner`, :class:`bioplug.PairwiseAligner`,
+:mod:`bioplug.tree`), with the device the user chose.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from bioplug.errors import BioplugError, InputError
+from bioplug.progress import Cancelled
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[str, int, int], bool]
+TaskFn = Callable[[ProgressFn], object]
+
+#: Pairwise alignment modes and substitution matrices offered in the GUI.
+PAIRWISE_MODES = ("global", "local")
+PAIRWISE_MATRICES = ("BLOSUM62", "BLOSUM45", "BLOSUM80", "PAM250", "NUC.4.4")
+#: Tree methods and distance kinds offered in the GUI.
+TREE_METHODS = ("nj", "upgma")
+DISTANCES = {
+    "auto": "p-distance for an alignment, else alignment identity",
+    "msa": "p-distance from the alignment",
+    "identity": "1 - identity of pairwise alignments",
+    "ktuple": "k-tuple distance (fast, unaligned)",
+}
+
+
+class JobSignals(QObject):
+    """Signals of one job (emitted from the worker, delivered on the GUI thread).
+
+    Signals
+    -------
+    stage(str, int, int)
+        ``stage, done, total`` from the engine.
+    finished(object)
+        The task's result.
+    failed(str)
+        The error message (``str`` of a :class:`~bioplug.errors.BioplugError`, as the CLI
+        prints it).
+    cancelled()
+        The user cancelled; the engine stopped between launches.
+    """
+
+    stage = Signal(str, int, int)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+
+class Job(QRunnable):
+    """A task on the thread pool, with progress, cancellation and a result signal.
+
+    Parameters
+    ----------
+    name : str
+        Shown in the progress view (``"MSA"``, ``"Tree (NJ)"``, ...).
+    fn : callable
+        ``fn(progress) -> result``; ``progress(stage, done, total)`` returns False once the
+        job is cancelled.
+    min_interval : float
+        Seconds between two forwarded events of the same stage.
+    """
+
+    def __init__(self, name: str, fn: TaskFn, min_interval: float = 0.05):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.name = name
+        self.fn = fn
+        self.signals = JobSignals()
+        self.min_interval = min_interval
+        self._cancel = threading.Event()
+        self._last_stage: str | None = None
+        self._last_emit = 0.0
+        self.done = threading.Event()
+        self.started_at = 0.0
+        self.elapsed = 0.0
+
+    def cancel(self) -> None:
+        """Ask the engine to stop at its next progress report."""
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        """Whether :meth:`cancel` was called."""
+        return self._cancel.is_set()
+
+    def progress(self, stage: str, done: int, total: int) -> bool:
+        """The callback handed to the engine: forwards the event, False once cancelled."""
+        if self._cancel.is_set():
+            return False
+        now = time.perf_counter()
+        if (
+            stage != self._last_stage
+            or done >= total
+            or done == 0
+            or now - self._last_emit >= self.min_interval
+        ):
+            self._last_stage, self._last_emit = stage, now
+            self.signals.stage.emit(str(stage), int(done), int(total))
+        return True
+
+    def run(self) -> None:  # runs on the worker thread
+        self.started_at = time.perf_counter()
+        try:
+            result = self.fn(self.progress)
+            if self._cancel.is_set():
+                raise Cancelled(self.name)
+        except Cancelled:
+            self.elapsed = time.perf_counter() - self.started_at
+            self.signals.cancelled.emit()
+        except BioplugError as exc:
+            self.elapsed = time.perf_counter() - self.started_at
+            self.signals.failed.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001 - everything else reaches the user too
+            self.elapsed = time.perf_counter() - self.started_at
+            log.error("job %s failed:\n%s", self.name, traceback.format_exc())
+            self.signals.failed.emit(f"{type(exc).__name__}: {exc}")
+        else:
+            self.elapsed = time.perf_counter() - self.started_at
+            self.signals.finished.emit(result)
+        finally:
+            self.done.set()
+
+    def start(self, pool: QThreadPool | None = None) -> Job:
+        """Queue on ``pool`` (default: the global pool)."""
+        (pool or QThreadPool.globalInstance()).start(self)
+        return self
+
+
+# -- tasks ----------------------------------------------------------------------------------
+def msa_task(records, device: str | None, seed: int = 0, **options) -> TaskFn:
+    """Multiple alignment of ungapped records -> ``Bio.Align.Alignment``."""
+
+    def fn(progress: ProgressFn):
+        from bioplug import MultipleSequenceAligner
+
+        if len(records) < 2:
+            raise InputError("a multiple alignment needs at least 2 sequences")
+        aligner = MultipleSequenceAligner(device=device, seed=seed, **options)
+        return aligner.align(list(records), progress=progress)
+
+    return fn
+
+
+def make_pairwise_aligner(device: str | None, mode: str = "global", matrix: str = "BLOSUM62",
+                          open_gap: float = -10.0, extend_gap: float = -0.5):
+    """A :class:`bioplug.PairwiseAligner` with a named substitution matrix and affine gaps."""
+    from Bio.Align import substitution_matrices
+
+    from bioplug import PairwiseAligner
+
+    if mode not in PAIRWISE_MODES:
+        raise InputError(f"unknown alignment mode {mode!r}; use {' or '.join(PAIRWISE_MODES)}")
+    try:
+        sub = substitution_matrices.load(matrix)
+    except (FileNotFoundError, ValueError) as exc:
+        raise InputError(f"unknown substitution matrix {matrix!r}") from exc
+    return PairwiseAligner(
+        mode=mode, substitution_matrix=sub, open_gap_score=open_gap,
+        extend_gap_score=extend_gap, device=device,
+    )
+
+
+@dataclass
+class PairResult:
+    """One pairwise alignment for display."""
+
+    names: tuple[str, str]
+    score: float
+    text: str
+    alignment: object
+
+
+def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
+                  matrix: str = "BLOSUM62") -> TaskFn:
+    """One pair: score and one optimal alignment -> :class:`PairResult`."""
+
+    def fn(progress: ProgressFn):
+        progress("align pair", 0, 1)
+        aligner = make_pairwise_aligner(device, mode, matrix)
+        alignments = aligner.align(rec_a, rec_b)
+        first = next(iter(alignments), None)
+        score = float(alignments.score)
+        progress("align pair", 1, 1)
+        text = format(first) if first is not None else "(no alignment with a positive score)"
+        return PairResult((rec_a.id, rec_b.id), score, text, first)
+
+    return fn
+
+
+@dataclass
+class MatrixResult:
+    """All-vs-all scores for the heat map."""
+
+    names: list[str]
+    scores: np.ndarray
+    mode: str
+    matrix: str
+
+
+def all_vs_all_task(records, device: str | None, mode: str = "global",
+                    matrix: str = "BLOSUM62") -> TaskFn:
+    """All-vs-all scores -> :class:`MatrixResult`."""
+
+    def fn(progress: ProgressFn):
+        if len(records) < 2:
+            raise InputError("all-vs-all needs at least 2 sequences")
+        aligner = make_pairwise_aligner(device, mode, matrix)
+        progress("all-vs-all scores", 0, 1)
+        scores = aligner.score_matrix(list(records), progress=progress)
+        progress("all-vs-all scores", 1, 1)
+        return MatrixResult([r.id for r in records], np.asarray(scores), mode, matrix)
+
+    return fn
+
+
+@dataclass
+class TreeResult:
+    """A tree and how it was made."""
+
+    tree: object  # skbio.TreeNode
+    method: str
+    distance: str
+    ids: list[str]
+
+
+def tree_task(data, device: str | None, method: str = "nj", distance: str = "auto") -> TaskFn:
+    """Distances (device) then an NJ or UPGMA tree (device) -> :class:`TreeResult`.
+
+    Parameters
+    ----------
+    data : AlignmentData
+        An alignment (p-distances) or unaligned sequences (alignment identity / k-tuple).
+    method : {"nj", "upgma"}
+    distance : {"auto", "msa", "identity", "ktuple"}
+    """
+
+    def fn(progress: ProgressFn):
+        from bioplug import tree as bt
+
+        if method not in TREE_METHODS:
+            raise InputError(f"unknown tree method {method!r}; use nj or upgma")
+        if len(data.records) < 2:
+            raise InputError("a tree needs at least 2 sequences")
+        kind = distance
+        if kind == "auto":
+            kind = "msa" if data.aligned else "identity"
+        if kind == "msa":
+            source = data.to_alignment()
+        else:
+            source = data.records
+        dist = bt.distance_matrix(source, kind, device=device, progress=progress)
+        if method == "nj":
+            tree = bt.nj(dist.to_numpy(), ids=list(dist.ids), device=device, progress=progress)
+        else:
+            tree = bt.upgma(dist.to_numpy(), ids=list(dist.ids), device=device,
+                            progress=progress)
+        return TreeResult(tree, method, kind, list(dist.ids))
+
+    return fn
