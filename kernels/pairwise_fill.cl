@@ -37,9 +37,38 @@
 #define TRACE 0
 #endif
 
-#if R != 8
+#if TRACE && R != 8
 #error "the trace layout packs 8 rows per strip column (uint2)"
 #endif
+#ifndef SCORE_FLOAT
+#define SCORE_FLOAT 0
+#endif
+#ifndef PROFILE
+#define PROFILE 0
+#endif
+
+/* Scores are integers. With SCORE_FLOAT they are carried in float, which is exact while every
+ * value stays below 2^24 in magnitude (the host checks the bound) and runs on the wider FP32
+ * pipes of GPUs. */
+#if SCORE_FLOAT
+typedef float score_t;
+typedef float2 score2_t;
+#define NEG ((float)NEG_INF)
+#define ZERO 0.0f
+#else
+typedef int score_t;
+typedef int2 score2_t;
+#define NEG NEG_INF
+#define ZERO 0
+#endif
+
+/* With PROFILE, each work-item keeps, per strip, the 8 scores S(A_i0+1..i0+8, c) of every
+ * letter c packed as signed bytes in one uint2 of local memory: one 8-byte read per strip
+ * column replaces 8 matrix look-ups (integer scores in [-128, 127] only). */
+#if PROFILE && (SCORE_FLOAT || R != 8)
+#error "PROFILE needs integer scores and R = 8"
+#endif
+#define PSTRIDE (MAXK + 1) /* odd stride in uint2: neighbouring work-items hit other banks */
 
 /* Gap scores, in bioplug.alphabet.GAP_FIELDS order. */
 #define G_OA   gaps[0]
@@ -56,22 +85,22 @@
 #define G_REB  gaps[11]
 
 /* Substitution matrix into local memory, padded to MAXK x MAXK. All work-items must call. */
-inline void load_matrix(__local int *lmat, __global const int *matrix, const int K)
+inline void load_matrix(__local score_t *lmat, __global const int *matrix, const int K)
 {
     for (int q = get_local_id(0); q < MAXK * MAXK; q += get_local_size(0)) {
         const int a = q / MAXK, b = q % MAXK;
-        lmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
+        lmat[q] = (score_t)((a < K && b < K) ? matrix[a * K + b] : 0);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* H of the left border at row i (i >= 1): Ix[i][0] carries the left deletion end gap. */
-#define LEFT_H(i) (LOCAL ? 0 : (G_LOB + G_LEB * ((i) - 1)))
+#define LEFT_H(i) ((score_t)(LOCAL ? 0 : (G_LOB + G_LEB * ((i) - 1))))
 /* P of the top border at column j (j >= 1): Iy[0][j] carries the left insertion end gap. */
-#define TOP_P(j) (LOCAL ? 0 : (G_LOA + G_LEA * ((j) - 1)))
+#define TOP_P(j) ((score_t)(LOCAL ? 0 : (G_LOA + G_LEA * ((j) - 1))))
 
 #if LOCAL
-#define CLAMP_M(m) m = max(m, 0)
+#define CLAMP_M(m) m = max(m, ZERO)
 #else
 #define CLAMP_M(m)
 #endif
@@ -98,19 +127,27 @@ inline void load_matrix(__local int *lmat, __global const int *matrix, const int
 #endif
 #endif
 
+#if PROFILE
+#define SUBST(r) ((int)(char)((((r) < 4) ? pw.s0 : pw.s1) >> (8 * ((r) & 3))))
+#define COLUMN_SUBST() const uint2 pw = prof[bc];
+#else
+#define SUBST(r) lmat[arow[r] + bc]
+#define COLUMN_SUBST()
+#endif
+
 /* One cell of row r of the strip at column j. OA/EA: the Iy scores of this row (the last row
  * of the matrix uses the right end-gap scores). */
 #define CELL(r, OA, EA)                                                                       \
     {                                                                                         \
-        int m_ = diag + lmat[arow[r] + bc];                                                   \
+        score_t m_ = diag + SUBST(r);                                                         \
         CLAMP_M(m_);                                                                          \
-        const int xo_ = up_P + oB, xe_ = up_X + eB;                                           \
-        const int x_ = max(xo_, xe_);                                                         \
-        const int yo_ = Q[r] + (OA), ye_ = Y[r] + (EA);                                       \
-        const int y_ = max(yo_, ye_);                                                         \
-        const int hz_ = (diag == 0);                                                          \
+        const score_t xo_ = up_P + oB, xe_ = up_X + eB;                                       \
+        const score_t x_ = max(xo_, xe_);                                                     \
+        const score_t yo_ = Q[r] + (OA), ye_ = Y[r] + (EA);                                   \
+        const score_t y_ = max(yo_, ye_);                                                     \
+        const int hz_ = (diag == ZERO);                                                       \
         diag = max(Q[r], Y[r]);                                                               \
-        const int q_ = max(m_, x_);                                                           \
+        const score_t q_ = max(m_, x_);                                                       \
         TRACE_BITS(r, xo_, xe_, yo_, ye_, m_, x_, y_, q_, hz_)                                \
         Q[r] = q_;                                                                            \
         Y[r] = y_;                                                                            \
@@ -122,25 +159,41 @@ inline void load_matrix(__local int *lmat, __global const int *matrix, const int
 /* All R rows of a strip at column j: full strips use the internal Iy scores throughout; the
  * last strip guards rows past nA and gives row nA the right end-gap scores. */
 #define STRIP_COLUMN()                                                                        \
+    COLUMN_SUBST()                                                                            \
     if (!last) {                                                                              \
         _Pragma("unroll") for (int r = 0; r < R; r++) CELL(r, G_OA, G_EA)                     \
     } else {                                                                                  \
         _Pragma("unroll") for (int r = 0; r < R; r++) {                                       \
             if (r < nr) {                                                                     \
-                const int oa_ = (!LOCAL && r == nr - 1) ? G_ROA : G_OA;                       \
-                const int ea_ = (!LOCAL && r == nr - 1) ? G_REA : G_EA;                       \
+                const score_t oa_ = (!LOCAL && r == nr - 1) ? G_ROA : G_OA;                   \
+                const score_t ea_ = (!LOCAL && r == nr - 1) ? G_REA : G_EA;                   \
                 CELL(r, oa_, ea_)                                                             \
             }                                                                                 \
         }                                                                                     \
     }
+
+#if PROFILE
+#define STRIP_PROFILE()                                                                       \
+    for (int c = 0; c < K; c++) {                                                             \
+        uint2 w_ = (uint2)(0u, 0u);                                                           \
+        _Pragma("unroll") for (int r = 0; r < R; r++) {                                       \
+            const uint v_ = (uint)(lmat[arow[r] + c] & 0xff);                                 \
+            if (r < 4) w_.s0 |= v_ << (8 * r); else w_.s1 |= v_ << (8 * (r - 4));             \
+        }                                                                                     \
+        prof[c] = w_;                                                                         \
+    }
+#else
+#define STRIP_PROFILE()
+#endif
 
 /* Strip start: residues of rows i0+1..i0+nr, left-border registers. */
 #define STRIP_START(seqA)                                                                     \
     _Pragma("unroll") for (int r = 0; r < R; r++) {                                           \
         arow[r] = (r < nr) ? (int)seqA[i0 + r] * MAXK : 0;                                    \
         Q[r] = LEFT_H(i0 + r + 1);                                                            \
-        Y[r] = NEG_INF;                                                                       \
-    }
+        Y[r] = NEG;                                                                           \
+    }                                                                                         \
+    STRIP_PROFILE()
 
 /* H of the last row at the last column (the global score), from the strip registers. */
 #define LAST_ROW_H(out)                                                                       \
@@ -159,16 +212,23 @@ __kernel void fill_pairs(__global const uchar *seqs,
                          __global const int *matrix,
                          const int K,
                          __global const int *gaps,
-                         __global int2 *work,
-                         __global int *scores,
+                         __global score2_t *work,
+                         __global score_t *scores,
 #if TRACE
                          __global uint2 *dirs,
                          const int maxB,
                          __global int2 *ends,
 #endif
-                         __local int *lmat)
+                         __local score_t *lmat
+#if PROFILE
+                         , __local uint2 *profiles
+#endif
+                         )
 {
     load_matrix(lmat, matrix, K);
+#if PROFILE
+    __local uint2 *prof = profiles + get_local_id(0) * PSTRIDE;
+#endif
     const int t = get_global_id(0);
     if (t >= ntasks) return;
     const size_t T = get_global_size(0);
@@ -177,12 +237,13 @@ __kernel void fill_pairs(__global const uchar *seqs,
     __global const uchar *seqB = seqs + task.z;
     const int nA = task.y, nB = task.w;
 
-    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (int2)(TOP_P(j), NEG_INF);
+    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (score2_t)(TOP_P(j), NEG);
 
-    int arow[R], Q[R], Y[R];
-    int result = NEG_INF;
+    int arow[R];
+    score_t Q[R], Y[R];
+    score_t result = NEG;
 #if LOCAL
-    int best = 0;
+    score_t best = ZERO;
 #if TRACE
     int best_i = 0, best_j = 0;
 #endif
@@ -193,19 +254,19 @@ __kernel void fill_pairs(__global const uchar *seqs,
         const int nr = min(R, nA - i0);
         const bool last = (s == nstrips - 1);
         STRIP_START(seqA)
-        int diag = (i0 == 0) ? 0 : LEFT_H(i0);
-        int oB = G_OB, eB = G_EB;
+        score_t diag = (i0 == 0) ? ZERO : LEFT_H(i0);
+        score_t oB = G_OB, eB = G_EB;
         for (int j = 1; j <= nB; j++) {
             if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
             const int bc = seqB[j - 1];
-            const int2 up = work[(size_t)j * T + t];
-            int up_P = up.x, up_X = up.y;
-            const int diag_next = max(up_P, up_X);
+            const score2_t up = work[(size_t)j * T + t];
+            score_t up_P = up.x, up_X = up.y;
+            const score_t diag_next = max(up_P, up_X);
 #if TRACE
             uint2 bits = (uint2)(0u, 0u);
 #endif
             STRIP_COLUMN()
-            work[(size_t)j * T + t] = (int2)(up_P, up_X);
+            work[(size_t)j * T + t] = (score2_t)(up_P, up_X);
 #if TRACE
             dirs[((size_t)s * maxB + (j - 1)) * T + t] = bits;
 #endif
@@ -240,27 +301,35 @@ __kernel void fill_wavefront(__global const uchar *seqs,
                              __global const int *matrix,
                              const int K,
                              __global const int *gaps,
-                             __global int2 *border,
+                             __global score2_t *border,
                              const int row_begin,
                              const int row_end,
-                             __global int *result_out,
+                             __global score_t *result_out,
 #if TRACE
                              __global uint2 *dirs,
 #endif
-                             __local int *lmat,
-                             __local int2 *pass)
+                             __local score_t *lmat,
+                             __local score2_t *pass
+#if PROFILE
+                             , __local uint2 *profiles
+#endif
+                             )
 {
     load_matrix(lmat, matrix, K);
+#if PROFILE
+    __local uint2 *prof = profiles + get_local_id(0) * PSTRIDE;
+#endif
     const int w = get_local_id(0);
     const int W = get_local_size(0);
     __global const uchar *seqA = seqs + task.x;
     __global const uchar *seqB = seqs + task.z;
     const int nA = task.y, nB = task.w;
 
-    int arow[R], Q[R], Y[R];
-    int result = NEG_INF;
+    int arow[R];
+    score_t Q[R], Y[R];
+    score_t result = NEG;
 #if LOCAL
-    int best = 0;
+    score_t best = ZERO;
 #if TRACE
     int best_i = 0, best_j = 0;
 #endif
@@ -274,17 +343,17 @@ __kernel void fill_wavefront(__global const uchar *seqs,
         const int nr = (w < nw) ? min(R, row_end - i0) : 0;
         const bool last = (s == nstrips_all - 1);
         STRIP_START(seqA)
-        int diag = (i0 == 0) ? 0 : LEFT_H(i0);
-        int oB = G_OB, eB = G_EB;
+        score_t diag = (i0 == 0) ? ZERO : LEFT_H(i0);
+        score_t oB = G_OB, eB = G_EB;
         const int steps = nB + nw - 1;
         for (int k = 0; k < steps; k++) {
             const int j = k - w + 1;
             if (w < nw && j >= 1 && j <= nB) {
                 if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
                 const int bc = seqB[j - 1];
-                int2 up = (w == 0) ? border[j] : pass[((k - 1) & 1) * W + (w - 1)];
-                int up_P = up.x, up_X = up.y;
-                const int diag_next = max(up_P, up_X);
+                const score2_t up = (w == 0) ? border[j] : pass[((k - 1) & 1) * W + (w - 1)];
+                score_t up_P = up.x, up_X = up.y;
+                const score_t diag_next = max(up_P, up_X);
 #if TRACE
                 uint2 bits = (uint2)(0u, 0u);
 #endif
@@ -292,8 +361,8 @@ __kernel void fill_wavefront(__global const uchar *seqs,
 #if TRACE
                 dirs[(size_t)(s - row_begin / R) * nB + (j - 1)] = bits;
 #endif
-                pass[(k & 1) * W + w] = (int2)(up_P, up_X);
-                if (w == nw - 1) border[j] = (int2)(up_P, up_X);
+                pass[(k & 1) * W + w] = (score2_t)(up_P, up_X);
+                if (w == nw - 1) border[j] = (score2_t)(up_P, up_X);
                 diag = diag_next;
             }
             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -304,14 +373,15 @@ __kernel void fill_wavefront(__global const uchar *seqs,
 
     /* Reduce the score over the work-group through the pass buffer: (value, index). */
 #if LOCAL
-    const int mine = best;
+    const score_t mine = best;
 #else
-    const int mine = result;
+    const score_t mine = result;
 #endif
-    pass[w] = (int2)(mine, w);
+    /* (value, work-item) through the pass buffer; the index travels as a score (exact). */
+    pass[w] = (score2_t)(mine, (score_t)w);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (w == 0) {
-        int2 top = pass[0];
+        score2_t top = pass[0];
         for (int q = 1; q < W; q++)
             if (pass[q].x > top.x) top = pass[q];
         result_out[0] = top.x;
@@ -319,9 +389,9 @@ __kernel void fill_wavefront(__global const uchar *seqs,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if LOCAL && TRACE
-    if (w == pass[0].y) {
-        result_out[1] = best_i;
-        result_out[2] = best_j;
+    if (w == (int)pass[0].y) {
+        result_out[1] = (score_t)best_i;
+        result_out[2] = (score_t)best_j;
     }
 #endif
 }

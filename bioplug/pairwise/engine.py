@@ -17,6 +17,7 @@ Plan of a batch (seed 001 §3, extended):
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,8 +31,10 @@ from bioplug.runtime import Runtime, get_runtimes, run_lpt
 
 log = logging.getLogger(__name__)
 
-#: Rows per strip (one work-item sweeps R rows at a time; fixed by the trace layout).
-R = 8
+#: Rows per strip when directions are kept (the trace layout packs 8 bytes per column).
+TRACE_ROWS = 8
+#: Rows per strip for score-only fills (fewer global reads and writes per cell).
+SCORE_ROWS = 16
 #: Pairs with more cells than this go to the one-work-group-per-pair kernel.
 LONG_CELLS = 1 << 22
 #: ... and so do pairs with a sequence longer than this (bounds the per-item column buffer).
@@ -41,11 +44,56 @@ MAX_WINDOW = 1 << 16
 
 
 @dataclass
-class _Window:
-    """A launch of ``fill_pairs``: task indices of similar size."""
+class _Variant:
+    """A built fill kernel and how to read what it writes."""
 
-    index: np.ndarray  # positions in the caller's pair list
-    cells: float
+    kernel: cl.Kernel
+    dtype: type
+    rows: int
+    profile: bool
+
+
+@dataclass
+class _Paths:
+    """The paths of one launch: operations (reversed), per-pair offsets, counts and ends."""
+
+    ops: np.ndarray
+    base: np.ndarray
+    counts: np.ndarray
+    ends: np.ndarray
+
+
+class Traces:
+    """Scores and optimal paths of a batch, as returned by :meth:`PairwiseEngine.trace_pairs`.
+
+    Paths stay in the arrays the kernels wrote (operations from the end backwards, per
+    launch) until :meth:`coordinates` turns one into ``Bio.Align.Alignment`` coordinates, so
+    a batch of millions of pairs costs no per-pair Python work until it is used.
+    """
+
+    def __init__(self, scores: np.ndarray, launches: list[_Paths], launch: np.ndarray,
+                 slot: np.ndarray):
+        self.scores = scores
+        self._launches = launches
+        self._launch = launch
+        self._slot = slot
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def _path(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        paths = self._launches[self._launch[k]]
+        s = self._slot[k]
+        start = int(paths.base[s])
+        return paths.ops[start: start + int(paths.counts[s])], paths.ends[s]
+
+    def operations(self, k: int) -> np.ndarray:
+        """Pair k's path in alignment order: 0 aligned pair, 1 deletion, 2 insertion."""
+        return self._path(k)[0][::-1]
+
+    def coordinates(self, k: int) -> np.ndarray:
+        """Pair k's path as ``Bio.Align.Alignment`` coordinates."""
+        return _coordinates(*self._path(k))
 
 
 class PairwiseEngine:
@@ -59,7 +107,7 @@ class PairwiseEngine:
         Where to run (see :func:`bioplug.runtime.select_device`); a list spreads windows of
         pairs over several devices, largest first.
     memory_fraction : float
-        Share of each device's global memory one window may use.
+        Share of each device's global memory one launch may use.
     """
 
     def __init__(self, scoring: Scoring, devices=None, memory_fraction: float = 0.4):
@@ -70,15 +118,28 @@ class PairwiseEngine:
         self.memory_fraction = memory_fraction
         self._matrix = np.ascontiguousarray(scoring.matrix, dtype=np.int32).ravel()
         self._gaps = np.ascontiguousarray(scoring.gaps, dtype=np.int32)
-        self._buffers: dict[int, tuple] = {}
+        # Largest score step: every DP value is within _bound * (nA + nB) of zero.
+        self._bound = int(max(np.abs(self._matrix).max(initial=0), np.abs(self._gaps).max()))
+        #: Kernel variants; None chooses per device (float arithmetic and 16-row strips on
+        #: GPUs). Tests set them to check every variant against the same oracle.
+        self.use_float: bool | None = None
+        self.use_profile: bool | None = False
+        self.score_rows: int = SCORE_ROWS
+        #: Seconds per kernel, accumulated when set to a dict (waits on each launch).
+        self.timings: dict[str, float] | None = None
 
     # -- public API ---------------------------------------------------------------------------
     def score_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
                     progress=None) -> np.ndarray:
         """Optimal scores of ``targets[k]`` against ``queries[k]`` (Biopython's values)."""
-        seqs, ta, tb = self._pairs(targets, queries)
-        raw = self._run(seqs, ta, tb, trace=False, progress=progress)
-        return self.scoring.unscale([r[0] for r in raw])
+        seqs, ia, ib = _pairs(targets, queries)
+        return self.score_indexed(seqs, ia, ib, progress)
+
+    def trace_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
+                    progress=None) -> Traces:
+        """Scores and one optimal path per pair, kept as compact arrays (:class:`Traces`)."""
+        seqs, ia, ib = _pairs(targets, queries)
+        return self.trace_indexed(seqs, ia, ib, progress)
 
     def align_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
                     progress=None) -> list[tuple[float, np.ndarray]]:
@@ -90,193 +151,196 @@ class PairwiseEngine:
             The score and the ``(2, k)`` coordinates of ``Bio.Align.Alignment`` (for local
             alignments, of the aligned region only).
         """
-        seqs, ta, tb = self._pairs(targets, queries)
-        raw = self._run(seqs, ta, tb, trace=True, progress=progress)
-        scale = self.scoring.scale
-        return [(score / scale, _coordinates(ops, end)) for score, ops, end in raw]
+        traces = self.trace_pairs(targets, queries, progress)
+        return [(float(traces.scores[k]), traces.coordinates(k)) for k in range(len(traces))]
+
+    def score_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> np.ndarray:
+        """Scores of ``seqs[ia[k]]`` against ``seqs[ib[k]]``: each sequence is sent once."""
+        scores, _ = self._run(seqs, np.asarray(ia), np.asarray(ib), False, progress)
+        return self.scoring.unscale(scores)
+
+    def trace_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> Traces:
+        """Like :meth:`score_indexed`, with one optimal path per pair."""
+        scores, where = self._run(seqs, np.asarray(ia), np.asarray(ib), True, progress)
+        return Traces(self.scoring.unscale(scores), *where)
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
 
         ``score(a, b)`` and ``score(b, a)`` differ when insertion and deletion scores differ;
         then the upper triangle holds ``score(seqs[i], seqs[j])`` for i < j and the lower
-        triangle its mirror, so use :meth:`score_pairs` for the other orientation.
+        triangle its mirror; use :meth:`score_pairs` for the other orientation.
         """
         n = len(seqs)
-        _check_nonempty(seqs, "sequence")
         ii, jj = np.triu_indices(n)
-        # Longest sequences first so that neighbouring pairs in a window have similar sizes.
-        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
-        raw = self._run(list(seqs), ii, jj, trace=False, progress=progress, lengths=lengths)
+        vals = self.score_indexed(seqs, ii, jj, progress)
         out = np.zeros((n, n), dtype=np.float64)
-        vals = self.scoring.unscale([r[0] for r in raw])
         out[ii, jj] = vals
         out[jj, ii] = vals
         return out
 
     # -- planning -----------------------------------------------------------------------------
-    @staticmethod
-    def _pairs(targets, queries):
-        if len(targets) != len(queries):
-            raise InputError(
-                f"batch lengths differ: {len(targets)} targets and {len(queries)} queries"
-            )
-        _check_nonempty(targets, "target")
-        _check_nonempty(queries, "query")
-        n = len(targets)
-        seqs = list(targets) + list(queries)
-        return seqs, np.arange(n), np.arange(n, 2 * n)
-
-    def _run(self, seqs, ta, tb, trace: bool, progress=None, lengths=None):
+    def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool, progress=None):
+        """Plan, launch and collect; returns scores and (for traces) where each path is."""
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        if lengths is None:
-            lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+        _check_nonempty(seqs)
+        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
         offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         if offsets[-1] >= 2**31:
             raise InputError("more than 2^31 residues in one batch; split the input")
-        flat = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs]) if len(seqs) else \
-            np.zeros(1, np.uint8)
-        la, lb = lengths[ta], lengths[tb]
+        flat = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
+        la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
-        long_mask = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
-        tasks = np.stack([offsets[ta], la, offsets[tb], lb], axis=1).astype(np.int32)
+        tasks = np.stack([offsets[ia], la, offsets[ib], lb], axis=1).astype(np.int32)
+        is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
+        jobs = [(np.array([k]), True) for k in np.flatnonzero(is_long)]
+        jobs += [(w, False) for w in self._windows(np.flatnonzero(~is_long), la, lb, trace)]
+        costs = [float(cells[idx].sum()) for idx, _ in jobs]
 
-        jobs: list[tuple[str, object, float]] = []
-        for k in np.flatnonzero(long_mask):
-            jobs.append(("long", int(k), float(cells[k])))
-        short = np.flatnonzero(~long_mask)
-        for window in self._windows(short, la, lb, trace):
-            jobs.append(("short", window, window.cells))
-
-        results: list = [None] * len(ta)
-        total = float(cells.sum()) or 1.0
-        done = [0.0]
+        scores = np.zeros(len(ia), dtype=np.int64)
+        launches: list[_Paths] = []
+        launch = np.zeros(len(ia), dtype=np.int64)
+        slot = np.zeros(len(ia), dtype=np.int64)
+        total, done = float(cells.sum()) or 1.0, [0.0]
         stage = "pairwise alignment" if trace else "pairwise scores"
         progress.report(stage, 0, 100)
-        device_data: dict[int, cl.Buffer] = {}
-
-        def device_buffers(rt: Runtime):
-            key = id(rt)
-            if key not in device_data:
-                device_data[key] = (rt.to_device(flat), rt.to_device(self._matrix),
-                                    rt.to_device(self._gaps))
-            return device_data[key]
+        shared: dict[int, tuple] = {}
 
         def run_job(rt: Runtime, job):
-            kind, what, _ = job
-            seq_buf, mat_buf, gap_buf = device_buffers(rt)
-            if kind == "long":
-                k = what
-                return [(k, self._run_long(rt, seq_buf, mat_buf, gap_buf, tasks[k], trace))]
-            return list(zip(what.index, self._run_window(
-                rt, seq_buf, mat_buf, gap_buf, tasks[what.index], trace), strict=True))
+            idx, is_long_job = job
+            if id(rt) not in shared:  # sequences, matrix and gaps: once per device
+                shared[id(rt)] = (rt.to_device(flat), rt.to_device(self._matrix),
+                                  rt.to_device(self._gaps))
+            run = self._run_long if is_long_job else self._run_window
+            return idx, *run(rt, *shared[id(rt)], tasks[idx], trace)
 
-        def on_done(_i, out):
-            for k, value in out:
-                results[k] = value
-            done[0] += sum(float(cells[k]) for k, _ in out)
+        def on_done(_i, out):  # device threads report one at a time (_serialised)
+            idx, values, paths = out
+            scores[idx] = values
+            if paths is not None:
+                launch[idx] = len(launches)
+                slot[idx] = np.arange(len(idx))
+                launches.append(paths)
+            done[0] += float(cells[idx].sum())
             progress.report(stage, int(100 * done[0] / total), 100)
 
-        run_lpt(jobs, [j[2] for j in jobs], self.runtimes, run_job, on_done,
+        run_lpt(jobs, costs, self.runtimes, run_job, _serialised(on_done),
                 cancelled=lambda: progress.cancelled)
         progress.report(stage, 100, 100)
-        return results
+        return scores, (launches, launch, slot)
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool) -> list[_Window]:
+    def _windows(self, short: np.ndarray, la, lb, trace: bool) -> list[np.ndarray]:
         """Group short pairs by size into launches that fit every device's memory budget."""
         if short.size == 0:
             return []
-        # Sort by (longer, shorter) length, largest first: neighbours do similar work.
-        order = short[np.lexsort((-np.minimum(la[short], lb[short]),
-                                  -np.maximum(la[short], lb[short])))]
+        # Sort by (longer, shorter) length, largest first: neighbours do similar work, and the
+        # first pair of a window bounds both sides of every pair in it.
+        longer, shorter = np.maximum(la[short], lb[short]), np.minimum(la[short], lb[short])
+        order = short[np.lexsort((-shorter, -longer))]
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
-        min_items = max(64, 8 * sum(rt.compute_units for rt in self.runtimes) // len(self.runtimes))
-        windows = []
-        start = 0
+        per_device = max(64, 8 * max(rt.compute_units for rt in self.runtimes))
+        ndev = len(self.runtimes)
+        windows, start = [], 0
         while start < order.size:
-            # The first (largest) pair of the window bounds its per-item memory.
-            a0, b0 = int(la[order[start]]), int(lb[order[start]])
-            rows, cols = max(a0, int(la[order[start]])), max(b0, 1)
-            per_item = (cols + 1) * 8 + (((rows + R - 1) // R) * cols * 8 if trace else 0)
-            size = max(1, min(MAX_WINDOW, budget // per_item, max_alloc // per_item))
-            # Keep windows big enough to fill the device, but spread over all devices.
+            d = int(max(la[order[start]], lb[order[start]]))
+            column = (d + 1) * 8
+            directions = -(-d // TRACE_ROWS) * d * 8 if trace else 0
+            size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
+            if directions:
+                size = min(size, max_alloc // directions)
+            if size > 256:  # launches round up to a multiple of the work-group (<= 128)
+                size -= 128
             remaining = order.size - start
-            if len(self.runtimes) > 1 and remaining > min_items * len(self.runtimes):
-                size = min(size, max(min_items, remaining // (4 * len(self.runtimes))))
-            idx = order[start:start + size]
-            # Later pairs of the window must not need more rows/columns than the first one.
-            maxa, maxb = int(la[idx].max()), int(lb[idx].max())
-            while len(idx) > 1 and (((maxa + R - 1) // R) * maxb * 8 * trace + (maxb + 1) * 8) \
-                    * len(idx) > budget:
-                idx = idx[: len(idx) // 2]
-                maxa, maxb = int(la[idx].max()), int(lb[idx].max())
-            windows.append(_Window(index=idx, cells=float((la[idx] * lb[idx]).sum())))
-            start += len(idx)
+            if ndev > 1 and remaining > per_device * ndev:
+                # Several devices: windows small enough to balance, big enough to fill one.
+                size = min(size, max(per_device, remaining // (4 * ndev)))
+            windows.append(order[start:start + max(1, size)])
+            start += len(windows[-1])
         return windows
 
     # -- launches -----------------------------------------------------------------------------
-    def _kernel(self, rt: Runtime, name: str, trace: bool) -> cl.Kernel:
-        return rt.kernel("pairwise_fill.cl", name, {"LOCAL": int(self.scoring.local),
-                                                    "TRACE": int(trace), "R": R, "MAXK": MAXK})
+    def _variant(self, rt: Runtime, max_len: int, trace: bool, name: str) -> _Variant:
+        """The kernel variant for a launch.
+
+        Float arithmetic is exact for integers below 2^24 and runs on a GPU's wider FP32
+        pipes; 16-row strips halve the global traffic of score-only fills; the packed byte
+        profile replaces matrix look-ups when scores fit in a byte.
+        """
+        use_float = self.use_float if self.use_float is not None else rt.is_gpu
+        use_float = use_float and self._bound * 2 * (max_len + 1) < 2**24
+        fits_byte = bool(np.abs(self.scoring.matrix).max(initial=0) < 128)
+        use_profile = bool(self.use_profile if self.use_profile is not None else rt.is_gpu)
+        use_profile = use_profile and fits_byte and not use_float and name == "fill_pairs"
+        rows = TRACE_ROWS if (trace or use_profile) else self.score_rows
+        defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
+                   "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile)}
+        return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
+                        np.float32 if use_float else np.int32, rows, use_profile)
+
+    def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> None:
+        event = knl(rt.queue, gsize, lsize, *args)
+        if self.timings is not None:
+            event.wait()
+            self.timings[name] = self.timings.get(name, 0.0) + 1e-9 * (
+                event.profile.end - event.profile.start)
 
     def _run_window(self, rt: Runtime, seq_buf, mat_buf, gap_buf, tasks: np.ndarray,
                     trace: bool):
-        """One launch of ``fill_pairs`` (+ ``traceback``) over a window of short pairs."""
-        knl = self._kernel(rt, "fill_pairs", trace)
+        """One launch of ``fill_pairs`` (and ``traceback``) over a window of short pairs."""
         n = len(tasks)
-        group = rt.preferred_group(knl, 128 if rt.is_gpu else 16)
-        T = -(-n // group) * group
         maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
-        q = rt.queue
-        task_buf = rt.to_device(tasks)
+        var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
+        group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
+        T = -(-n // group) * group
         work = rt.empty((maxB + 1) * T * 8)
         scores = rt.empty(n * 4)
-        lmat = cl.LocalMemory(MAXK * MAXK * 4)
+        local = [cl.LocalMemory(MAXK * MAXK * 4)]
+        if var.profile:
+            local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
+        head = (seq_buf, rt.to_device(tasks), np.int32(n), mat_buf,
+                np.int32(len(self.scoring.letters)), gap_buf, work, scores)
+        out = np.empty(n, dtype=var.dtype)
         if not trace:
-            knl(q, (T,), (group,), seq_buf, task_buf, np.int32(n), mat_buf,
-                np.int32(len(self.scoring.letters)), gap_buf, work, scores, lmat)
-            out = np.empty(n, dtype=np.int32)
-            cl.enqueue_copy(q, out, scores)
-            return [(int(v), None, None) for v in out]
-        strips = (maxA + R - 1) // R
-        dirs = rt.empty(strips * maxB * T * 8)
-        ends = rt.empty(n * 8)
-        knl(q, (T,), (group,), seq_buf, task_buf, np.int32(n), mat_buf,
-            np.int32(len(self.scoring.letters)), gap_buf, work, scores, dirs,
-            np.int32(maxB), ends, lmat)
-        out = np.empty(n, dtype=np.int32)
-        end = np.empty((n, 2), dtype=np.int32)
-        cl.enqueue_copy(q, out, scores)
-        cl.enqueue_copy(q, end, ends)
-        del work
-        states = _start_states(end, self.scoring.local)
+            self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
+            cl.enqueue_copy(rt.queue, out, scores)
+            return out.astype(np.int64), None
+        dirs = rt.empty(-(-maxA // TRACE_ROWS) * maxB * T * 8)
+        ends_buf = rt.empty(n * 8)
+        self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
+                     np.int32(maxB), ends_buf, *local)
+        ends = np.empty((n, 2), dtype=np.int32)
+        cl.enqueue_copy(rt.queue, out, scores)
+        cl.enqueue_copy(rt.queue, ends, ends_buf)
+        work.release()
+        states = _start_states(ends, self.scoring.local)
         capacity = (tasks[:, 1] + tasks[:, 3]).astype(np.int64)
-        ops_buf, ops_base = _ops_buffer(rt, capacity)
+        ops_buf, base = _ops_buffer(rt, capacity)
         states = self._traceback(rt, dirs, np.zeros(n, np.uint64), maxB, T, 0, states,
-                                 ops_buf, ops_base)
+                                 ops_buf, base)
         ops = np.empty(int(capacity.sum()), dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
-        return [(int(out[k]), ops[ops_base[k]: ops_base[k] + states[k, 3]], end[k])
-                for k in range(n)]
+        return out.astype(np.int64), _Paths(ops, base, states[:, 3].copy(), ends)
 
     def _traceback(self, rt: Runtime, dirs, dir_base, maxB: int, T: int, row0: int,
-                   states: np.ndarray, ops_buf, ops_base: np.ndarray) -> np.ndarray:
+                   states: np.ndarray, ops_buf, base: np.ndarray) -> np.ndarray:
         """Walk the directions of rows > ``row0`` for every task; returns the new states."""
         knl = rt.kernel("pairwise_traceback.cl", "traceback", {"LOCAL": int(self.scoring.local)})
         n = len(states)
         state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                               hostbuf=np.ascontiguousarray(states, dtype=np.int32))
         group = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
-        knl(rt.queue, (-(-n // group) * group,), (group,), dirs, rt.to_device(dir_base),
-            np.int32(maxB), np.int32(T), np.int32(row0), np.int32(row0), np.int32(n),
-            state_buf, ops_buf, rt.to_device(ops_base.astype(np.uint64)))
+        self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
+                     rt.to_device(dir_base), np.int32(maxB), np.int32(T), np.int32(row0),
+                     np.int32(row0), np.int32(n), state_buf, ops_buf,
+                     rt.to_device(base.astype(np.uint64)))
         new_states = np.empty((n, 4), dtype=np.int32)
         cl.enqueue_copy(rt.queue, new_states, state_buf)
         return new_states
 
-    def _run_long(self, rt: Runtime, seq_buf, mat_buf, gap_buf, task: np.ndarray, trace: bool):
+    def _run_long(self, rt: Runtime, seq_buf, mat_buf, gap_buf, tasks: np.ndarray,
+                  trace: bool):
         """One pair on one work-group; traceback by checkpointed bands when memory is short.
 
         The score pass keeps the border row at the start of each band of rows whose
@@ -284,70 +348,89 @@ class PairwiseEngine:
         from the bottom up, walking each before the next (so memory is one band, and the
         extra work is at most one more fill of the matrix).
         """
+        task = tasks[0]
         nA, nB = int(task[1]), int(task[3])
-        fill = self._kernel(rt, "fill_wavefront", trace)
-        limit = fill.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, rt.device)
-        group = max(1, min(rt.max_work_group, limit, 1024 if rt.is_gpu else 64, -(-nA // R)))
+        var = self._variant(rt, max(nA, nB), trace, "fill_wavefront")
+        limit = var.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
+                                               rt.device)
+        group = max(1, min(rt.max_work_group, limit, 1024 if rt.is_gpu else 64,
+                           -(-nA // var.rows)))
         border = rt.empty((nB + 1) * 8)
-        cl.enqueue_copy(rt.queue, border, self._top_border(nB))
+        cl.enqueue_copy(rt.queue, border, self._top_border(nB, var.dtype))
         result = rt.empty(16)
         lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
-        task4 = np.array(task, dtype=np.int32)
-        head = (seq_buf, cl.cltypes.make_int4(*map(int, task4)), mat_buf,
+        head = (seq_buf, cl.cltypes.make_int4(*map(int, task)), mat_buf,
                 np.int32(len(self.scoring.letters)), gap_buf)
-        out = np.empty(4, dtype=np.int32)
-        if not trace:
-            fill(rt.queue, (group,), (group,), *head, border, np.int32(0), np.int32(nA),
-                 result, *lmem)
-            cl.enqueue_copy(rt.queue, out, result)
-            return (int(out[0]), None, None)
+        out = np.empty(4, dtype=var.dtype)
 
+        def fill(name, border_buf, b0, b1, *extra):
+            self._launch(rt, name, var.kernel, (group,), (group,), *head, border_buf,
+                         np.int32(b0), np.int32(b1), result, *extra, *lmem)
+            cl.enqueue_copy(rt.queue, out, result)
+            return out.copy()
+
+        if not trace:
+            return np.array([int(fill("fill (wavefront)", border, 0, nA)[0])]), None
         budget = min(rt.memory_budget(self.memory_fraction), rt.max_alloc)
-        strips = max(1, min(budget // (8 * nB), -(-nA // R)))
-        band = strips * R
+        strips = max(1, min(budget // (8 * nB), -(-nA // TRACE_ROWS)))
+        band = strips * TRACE_ROWS
         bands = list(range(0, nA, band))
         dirs = rt.empty(strips * nB * 8)
         checkpoints, best = [], []
+        name = "fill+directions (wavefront)"
         for b0 in bands:  # score pass; the last band's directions stay in `dirs`
             checkpoints.append(_copy_buffer(rt, border, (nB + 1) * 8) if len(bands) > 1 else None)
-            fill(rt.queue, (group,), (group,), *head, border, np.int32(b0),
-                 np.int32(min(nA, b0 + band)), result, dirs, *lmem)
-            cl.enqueue_copy(rt.queue, out, result)
-            best.append(out.copy())
+            best.append(fill(name, border, b0, min(nA, b0 + band), dirs))
         if self.scoring.local:
             values = [int(b[0]) for b in best]
             first = values.index(max(values))
-            score, end = values[first], np.array(best[first][1:3], dtype=np.int32)
-            if score == 0:
-                return (0, np.zeros(0, np.uint8), np.zeros(2, np.int32))
-            state = np.array([[end[0], end[1], 0, 0]], dtype=np.int32)
+            score = values[first]
+            end = np.array(best[first][1:3]).astype(np.int32)
+            state = np.array([[end[0], end[1], 0 if score > 0 else -1, 0]], dtype=np.int32)
         else:
             first = len(bands) - 1
             score, end = int(best[-1][0]), np.array([nA, nB], dtype=np.int32)
             state = np.array([[nA, nB, 3, 0]], dtype=np.int32)
-        ops_buf, ops_base = _ops_buffer(rt, np.array([nA + nB]))
+        ops_buf, base = _ops_buffer(rt, np.array([nA + nB]))
         for k in range(first, -1, -1):
-            if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
-                again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
-                fill(rt.queue, (group,), (group,), *head, again, np.int32(bands[k]),
-                     np.int32(min(nA, bands[k] + band)), result, dirs, *lmem)
-            state = self._traceback(rt, dirs, np.zeros(1, np.uint64), nB, 1, bands[k], state,
-                                    ops_buf, ops_base)
             if state[0, 2] < 0:
                 break
-        ops = np.empty(int(state[0, 3]), dtype=np.uint8)
+            if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
+                again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
+                fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
+            state = self._traceback(rt, dirs, np.zeros(1, np.uint64), nB, 1, bands[k], state,
+                                    ops_buf, base)
+        ops = np.empty(nA + nB, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
-        return (score, ops, end)
+        return np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :])
 
-    def _top_border(self, nB: int) -> np.ndarray:
+    def _top_border(self, nB: int, dtype) -> np.ndarray:
         """Row 0 of the DP as (P, X) pairs: left insertion end gaps (global) or zeros."""
         g = self.scoring.gaps
-        j = np.arange(nB + 1, dtype=np.int64)
-        top = np.zeros((nB + 1, 2), dtype=np.int32)
+        top = np.zeros((nB + 1, 2), dtype=dtype)
         if not self.scoring.local:
-            top[1:, 0] = g[4] + g[5] * (j[1:] - 1)
+            top[1:, 0] = g[4] + g[5] * np.arange(nB)
         top[:, 1] = -(1 << 29)
         return top
+
+
+def _serialised(fn):
+    """``fn`` behind a lock: device threads report results one at a time."""
+    lock = threading.Lock()
+
+    def call(*args):
+        with lock:
+            return fn(*args)
+
+    return call
+
+
+def _pairs(targets, queries):
+    if len(targets) != len(queries):
+        raise InputError(f"batch lengths differ: {len(targets)} targets and {len(queries)} "
+                         "queries")
+    n = len(targets)
+    return list(targets) + list(queries), np.arange(n), np.arange(n, 2 * n)
 
 
 def _ops_buffer(rt: Runtime, capacity: np.ndarray):
@@ -365,13 +448,11 @@ def _copy_buffer(rt: Runtime, src, nbytes: int):
 
 def _start_states(ends: np.ndarray, local: bool) -> np.ndarray:
     """Traceback start: the end cell, in state M (local maximum) or H-pending (global)."""
-    n = len(ends)
-    states = np.zeros((n, 4), dtype=np.int32)
+    states = np.zeros((len(ends), 4), dtype=np.int32)
     states[:, 0:2] = ends
     states[:, 2] = 0 if local else 3
     if local:  # a local score of 0 is the empty alignment
-        empty = (ends[:, 0] == 0) | (ends[:, 1] == 0)
-        states[empty, 2] = -1
+        states[(ends[:, 0] == 0) | (ends[:, 1] == 0), 2] = -1
     return states
 
 
@@ -384,14 +465,13 @@ def _coordinates(ops: np.ndarray, end) -> np.ndarray:
     start_b = int(end[1]) - int(step_b.sum())
     if ops.size == 0:
         return np.array([[start_a, start_a], [start_b, start_b]], dtype=np.int64)
-    change = np.flatnonzero(ops[1:] != ops[:-1]) + 1
-    cuts = np.concatenate([[0], change, [ops.size]])
+    cuts = np.concatenate([[0], np.flatnonzero(ops[1:] != ops[:-1]) + 1, [ops.size]])
     ca = np.concatenate([[0], np.cumsum(step_a)])[cuts] + start_a
     cb = np.concatenate([[0], np.cumsum(step_b)])[cuts] + start_b
     return np.stack([ca, cb]).astype(np.int64)
 
 
-def _check_nonempty(seqs, what: str) -> None:
+def _check_nonempty(seqs) -> None:
     for k, s in enumerate(seqs):
         if len(s) == 0:
-            raise InputError(f"{what} {k + 1} is empty: alignment needs at least one residue")
+            raise InputError(f"sequence {k + 1} is empty: alignment needs at least one residue")
