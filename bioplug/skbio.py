@@ -126,6 +126,18 @@ def pair_align(
     ``skbio.Sequence`` (or are of different types), letters outside the substitution
     matrix (scikit-bio replaces degenerate codes by a wildcard), and scores the device
     cannot reproduce exactly (see :class:`bioplug.PairwiseAligner`).
+
+    Examples
+    --------
+    >>> from skbio import Protein
+    >>> from bioplug.skbio import pair_align
+    >>> seq1, seq2 = Protein("MKRTLKGHFVQWC"), Protein("MQMLKTHYAQTRN")
+    >>> score, paths, _ = pair_align(seq1, seq2, mode="local", sub_score="BLOSUM62",
+    ...                              gap_cost=(11, 1))
+    >>> score
+    23.0
+    >>> paths[0].to_aligned((seq1, seq2))
+    ['LKGHFVQ', 'LKTHYAQ']
     """
     from skbio.alignment import PairAlignPath
     from skbio.alignment import pair_align as skbio_pair_align

@@ -430,3 +430,13 @@ def test_gpu_kernel_variants_on_the_cpu(use_float, use_profile, data):
                 check_alignment(alignment, a, b, ours, score)
     finally:
         engine.use_float = engine.use_profile = None
+
+
+def test_docstring_examples(monkeypatch):
+    import doctest
+
+    import bioplug.pairwise.aligner as module
+
+    monkeypatch.setenv("BIOPLUG_DEVICE", "cpu")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted and not result.failed

@@ -122,3 +122,13 @@ def test_fallbacks_are_scikit_bios():
     ).score
     with pytest.raises(ValueError):
         pair_align("ACGT", "ACGT", mode="semi", device="cpu")
+
+
+def test_docstring_examples(monkeypatch):
+    import doctest
+
+    import bioplug.skbio as module
+
+    monkeypatch.setenv("BIOPLUG_DEVICE", "cpu")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted and not result.failed

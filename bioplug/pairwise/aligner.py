@@ -137,6 +137,24 @@ class PairwiseAligner(Align.PairwiseAligner):
     **Batches.** :meth:`score_many`, :meth:`align_many` and :meth:`score_matrix` run every
     pair on the device (one optimal alignment per pair) and name the offending record in
     :class:`~bioplug.errors.InputError` for empty sequences and unknown letters.
+
+    Examples
+    --------
+    >>> from bioplug import PairwiseAligner
+    >>> aligner = PairwiseAligner("blastp", mode="local")
+    >>> aligner.score("MKTAYIAKQRQISFVKSHFSRQ", "MKTAYIAKQRQISFVKSQ")
+    81.0
+    >>> aligner.score_many(["MKTAYIAKQR", "HEAGAWGHEE"], ["MKTAYQR", "PAWHEAE"])
+    array([26., 17.])
+    >>> print(aligner.align_many(["HEAGAWGHEE"], ["PAWHEAE"])[0])
+    target            0 HEA 3
+                      0 ||| 3
+    query             3 HEA 6
+    <BLANKLINE>
+    >>> aligner.score_matrix(["MKTAYIAKQR", "MKTAYQR", "PAWHEAE"])
+    array([[49., 26.,  6.],
+           [26., 36.,  6.],
+           [ 6.,  6., 44.]])
     """
 
     #: Attributes of this subclass (Biopython's ``__setattr__`` refuses unknown names).
