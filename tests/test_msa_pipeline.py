@@ -166,3 +166,33 @@ def test_score_definitions(tmp_path):
     # ref pairs: col0 3, col1 a-c 1, col2 b-c 1, col3 3 -> 8; test keeps col0, col3, a-c -> 7
     assert sp == pytest.approx(7 / 8)
     assert tc == pytest.approx(3 / 4)
+
+
+def _simulate(k, length, seed):
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "simulate.py"
+    spec = importlib.util.spec_from_file_location("bioplug_bench_simulate", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.evolve(k, length, seed)
+
+
+def test_anchor_mode_large_family_path(tmp_path):
+    """Anchor mode (forced on a small family): valid alignment, accuracy near full mode."""
+    from bioplug.msa import pipeline
+    from bioplug.msa.score import Reference
+
+    names, texts, true_rows = _simulate(24, 60, 3)
+    ref = Reference(names, true_rows, np.ones(len(true_rows[0]), dtype=bool))
+    full = pipeline.run(texts, names, device="cpu", refinement=2)
+    anchor = pipeline.run(texts, names, device="cpu", refinement=2, max_full_k=10, anchors=4,
+                          node_pairs=12)
+    assert full.mode == "full" and anchor.mode == "anchor"
+    assert [r.replace("-", "") for r in anchor.rows] == texts
+    assert len({len(r) for r in anchor.rows}) == 1
+    sp_full, _ = sp_tc(names, full.rows, ref)
+    sp_anchor, _ = sp_tc(names, anchor.rows, ref)
+    assert sp_full > 0.8
+    assert sp_anchor > sp_full - 0.1
+    assert anchor.nnz < full.nnz
