@@ -461,6 +461,7 @@ class PairwiseAligner(Align.PairwiseAligner):
             log.info("align_many: settings not supported on the device; using Biopython")
             out = []
             for x, y in zip(seqs_a, seqs_b, strict=True):
+                x, y = _as_alignable(x), _as_alignable(y)
                 alignments = Align.PairwiseAligner.align(self, x, y)
                 if len(alignments) == 0:
                     results = (alignments.score, np.zeros((2, 1), dtype=np.int64))
