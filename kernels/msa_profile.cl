@@ -1,56 +1,57 @@
 /* QuickProbs stage IV: weighted profile posteriors (P_XY) and the gap-free profile DP (Eq. 3).
  *
- * One work-group per profile pair ("node"): X (LX columns) against Y (LY columns).
- *  1. P_XY(a, b) = sum over stored pairs (x in X, y in Y) of w_x * w_y * S_xy(i, j), where
- *     residue i of x sits in column a and residue j of y in column b. Work-item `lid` owns rows
- *     a = lid, lid+WG, ... of P and walks the node's pair list in a fixed order, so there are no
- *     atomics and the sums are the same on every run (determinism).
- *  2. D(a,b) = max(D(a-1,b-1) + P(a,b), D(a-1,b), D(a,b-1)) by anti-diagonals (work-items own
- *     columns), moves kept as bytes, two diagonals of D in `roll`.
- *  3. Work-item 0 traces back from (LX, LY) and writes the moves, reversed:
- *     0 = both columns, 1 = X column against a gap, 2 = Y column against a gap; the count goes
- *     to nmoves[node].
+ * A "node" is one profile pair: X (LX columns) against Y (LY columns).
  *
- * node (int8 per node): s0 pair start, s1 pair count, s2 LX, s3 LY, s4 nX (sequences in X).
- * noff (long4 per node): s0 offset of P (floats) in `post`, s1 offset of moves/dirs (bytes) in
- *   `dirs`, s2 offset of rowres (ints), s3 offset of roll (floats) in `roll`.
- * pairs (int4): s0 index of x within X (row of rowres), s1 pair id (S_xy stored rows = x),
- *   s2 y (sequence id), s3 unused. rowres: per node nX x LX residue index of x in column a, or -1.
+ * profile_post: one work-group per chunk of a node's pair list. P_XY(a, b) = sum over stored pairs
+ *   (x in X, y in Y) of w_x * w_y * S_xy(i, j), where residue i of x sits in column a and
+ *   residue j of y in column b. Work-item `lid` owns rows a = lid, lid+WG, ... of the chunk's
+ *   partial matrix and walks the chunk's pairs in order: no atomics, and since the partial
+ *   matrices are summed in chunk order by align_nodes, the result is the same on every run.
+ * align_nodes: one work-group per node.
+ *   1. D(a,b) = max(D(a-1,b-1) + P(a,b), D(a-1,b), D(a,b-1)) by anti-diagonals (work-items own
+ *      columns), P(a,b) = sum of the node's partial matrices, moves kept as bytes, three
+ *      rolling diagonals of D.
+ *   2. Work-item 0 traces back from (LX, LY) and writes the moves, in order, after the
+ *      direction matrix: 0 = both columns, 1 = X column against a gap, 2 = Y column against a
+ *      gap; the count goes to nmoves[node].
+ *
+ * node (int8 per node): s0 first chunk, s1 chunk count, s2 LX, s3 LY.
+ * noff (long4 per node): s0 offset of the node's first partial matrix (floats) in `post`,
+ *   s1 offset of dirs+moves (bytes) in `dirs`, s3 offset of the rolling D (floats) in `roll`.
+ * chunk (int4 per chunk): s0 node, s1 first pair, s2 pair count, s3 index within the node.
+ * pairs (int4): s0 index of x within X (row of rowres), s1 pair id (S_xy, rows = x),
+ *   s2 y (sequence id). rowres (per node, at roff[node]): nX x LX residue of x in column a or -1.
  * colmap: column of every residue of every sequence in its current profile.
  */
 
-__kernel void align_nodes(__global const int8 *node,
-                          __global const long4 *noff,
-                          __global const int4 *pairs,
-                          __global const int *rowres,
-                          __global const int *colmap,
-                          __global const long *seq_start,
-                          __global const int *pair_x,
-                          __global const long *row_base,
-                          __global const long *indptr,
-                          __global const int *cols,
-                          __global const float *vals,
-                          __global const float *weights,
-                          __global float *post,
-                          __global uchar *dirs,
-                          __global float *roll,
-                          __global int *nmoves)
+__kernel void profile_post(__global const int4 *chunk,
+                           __global const int8 *node,
+                           __global const long4 *noff,
+                           __global const long *roff,
+                           __global const int4 *pairs,
+                           __global const int *rowres,
+                           __global const int *colmap,
+                           __global const long *seq_start,
+                           __global const int *pair_x,
+                           __global const long *row_base,
+                           __global const long *indptr,
+                           __global const int *cols,
+                           __global const float *vals,
+                           __global const float *weights,
+                           __global float *post)
 {
-    const int g = get_group_id(0);
+    const int4 ch = chunk[get_group_id(0)];
     const int lid = get_local_id(0);
     const int lsz = get_local_size(0);
-    const int8 nd = node[g];
-    const long4 of = noff[g];
+    const int8 nd = node[ch.s0];
     const int LX = nd.s2, LY = nd.s3;
-    __global float *P = post + of.s0;
-    __global const int *rr = rowres + of.s2;
-
-    /* 1. profile posterior */
+    __global float *P = post + noff[ch.s0].s0 + (long)ch.s3 * LX * LY;
+    __global const int *rr = rowres + roff[ch.s0];
     for (int a = lid; a < LX; a += lsz) {
         __global float *prow = P + (long)a * LY;
         for (int b = 0; b < LY; ++b) prow[b] = 0.0f;
-        for (int t = 0; t < nd.s1; ++t) {
-            const int4 pr = pairs[nd.s0 + t];
+        for (int t = ch.s1; t < ch.s1 + ch.s2; ++t) {
+            const int4 pr = pairs[t];
             const int i = rr[(long)pr.s0 * LX + a];
             if (i < 0) continue;
             const int p = pr.s1;
@@ -61,9 +62,26 @@ __kernel void align_nodes(__global const int8 *node,
                 prow[cy[cols[q]]] += w * vals[q];
         }
     }
-    barrier(CLK_GLOBAL_MEM_FENCE);
+}
 
-    /* 2. gap-free DP over (LX+1) x (LY+1); dirs row-major, D on three rolling diagonals */
+__kernel void align_nodes(__global const int8 *node,
+                          __global const long4 *noff,
+                          __global const float *post,
+                          __global uchar *dirs,
+                          __global float *roll,
+                          __global int *nmoves)
+{
+    const int g = get_group_id(0);
+    const int lid = get_local_id(0);
+    const int lsz = get_local_size(0);
+    const int8 nd = node[g];
+    const long4 of = noff[g];
+    const int LX = nd.s2, LY = nd.s3;
+    const int nch = nd.s1;
+    const long plane = (long)LX * LY;
+    __global const float *P = post + of.s0;
+
+    /* 1. gap-free DP over (LX+1) x (LY+1); dirs row-major, D on three rolling diagonals */
     __global uchar *dr = dirs + of.s1;
     __global float *D = roll + of.s3;        /* 3 * (LY + 1) */
     const int W = LY + 1;
@@ -82,7 +100,10 @@ __kernel void align_nodes(__global const int8 *node,
             } else if (b == 0) {
                 mv = 1;
             } else {
-                best = D[c2 * W + b - 1] + P[(long)(a - 1) * LY + (b - 1)];
+                float pab = 0.0f;
+                const long cell = (long)(a - 1) * LY + (b - 1);
+                for (int c = 0; c < nch; ++c) pab += P[c * plane + cell];
+                best = D[c2 * W + b - 1] + pab;
                 const float up = D[c1 * W + b];
                 const float left = D[c1 * W + b - 1];
                 if (up > best) { best = up; mv = 1; }
@@ -94,7 +115,7 @@ __kernel void align_nodes(__global const int8 *node,
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
 
-    /* 3. traceback (serial, length <= LX + LY) */
+    /* 2. traceback (serial, length <= LX + LY) */
     if (lid == 0) {
         __global uchar *mo = dirs + of.s1 + (long)(LX + 1) * W;
         int a = LX, b = LY, cnt = 0;

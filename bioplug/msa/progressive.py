@@ -22,6 +22,11 @@ from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
 
+#: Pairs handled by one work-group when building a profile posterior, and the most partial
+#: matrices per profile pair (they are summed in a fixed order: deterministic results).
+PAIRS_PER_CHUNK = 32
+MAX_CHUNKS = 64
+
 
 class ProfileAligner:
     """Device state for stage IV: the sparse store and weights stay on the device.
@@ -47,7 +52,8 @@ class ProfileAligner:
         for s in range(self.k):  # every sequence starts as its own profile
             self.colmap[self.seq_start[s]:self.seq_start[s + 1]] = np.arange(self.lengths[s])
         self.wg = min(128 if rt.is_gpu else 8, rt.max_work_group)
-        self.knl = kernel(rt, "msa_profile.cl", "align_nodes")
+        self.k_post = kernel(rt, "msa_profile.cl", "profile_post")
+        self.k_align = kernel(rt, "msa_profile.cl", "align_nodes")
         self.d_seq_start = rt.to_device(self.seq_start)
         self.d_px = rt.to_device(store.pair_x.astype(np.int32))
         self.d_rb = rt.to_device(store.row_base.astype(np.int64))
@@ -87,18 +93,23 @@ class ProfileAligner:
 
         Returns the new profile lengths, in job order.
         """
+        prepared = []
+        for X, Y, LX, LY in jobs:
+            pairs, rowres = self._node_arrays(X, Y, LX)
+            nch = min(MAX_CHUNKS, -(-pairs.shape[0] // PAIRS_PER_CHUNK))
+            prepared.append((X, Y, LX, LY, pairs, rowres, nch))
         out: list[int] = []
         start = 0
-        while start < len(jobs):
+        while start < len(prepared):
             used, end = 0, start
-            while end < len(jobs):
-                X, _, LX, LY = jobs[end]
-                need = 4 * LX * LY + (LX + 1) * (LY + 1) + LX + LY + 4 * X.size * LX + 12 * (LY + 1)
+            while end < len(prepared):
+                _, _, LX, LY, _, rowres, nch = prepared[end]
+                need = 4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
                 if end > start and used + need > self.budget:
                     break
                 used += need
                 end += 1
-            out.extend(self._launch(jobs[start:end]))
+            out.extend(self._launch(prepared[start:end]))
             start = end
         return out
 
@@ -106,38 +117,45 @@ class ProfileAligner:
         rt, q = self.rt, self.rt.queue
         nodes = np.zeros((len(jobs), 8), dtype=np.int32)
         noff = np.zeros((len(jobs), 4), dtype=np.int64)
-        pair_parts, rowres_parts = [], []
+        roff = np.zeros(len(jobs), dtype=np.int64)
+        chunks, pair_parts, rowres_parts = [], [], []
         p_off = d_off = r_off = roll_off = pair_off = 0
-        for g, (X, Y, LX, LY) in enumerate(jobs):
-            pairs, rowres = self._node_arrays(X, Y, LX)
-            nodes[g, :5] = (pair_off, pairs.shape[0], LX, LY, X.size)
-            noff[g] = (p_off, d_off, r_off, roll_off)
+        for g, (_, _, LX, LY, pairs, rowres, nch) in enumerate(jobs):
+            npairs = pairs.shape[0]
+            bounds = np.linspace(0, npairs, nch + 1).round().astype(np.int64)
+            for c in range(nch):
+                chunks.append((g, pair_off + bounds[c], bounds[c + 1] - bounds[c], c))
+            nodes[g, :4] = (len(chunks) - nch, nch, LX, LY)
+            noff[g] = (p_off, d_off, 0, roll_off)
+            roff[g] = r_off
             pair_parts.append(pairs)
             rowres_parts.append(rowres.ravel())
-            pair_off += pairs.shape[0]
-            p_off += LX * LY
+            pair_off += npairs
+            p_off += LX * LY * nch
             d_off += (LX + 1) * (LY + 1) + LX + LY + 1
             r_off += rowres.size
             roll_off += 3 * (LY + 1)
         d_nodes = rt.to_device(nodes)
         d_noff = rt.to_device(noff)
-        d_pairs = rt.to_device(np.concatenate(pair_parts))
-        d_rowres = rt.to_device(np.concatenate(rowres_parts))
-        d_colmap = rt.to_device(self.colmap)
         d_post = rt.empty(4 * p_off)
+        if chunks:
+            self.k_post(q, (len(chunks) * self.wg,), (self.wg,),
+                        rt.to_device(np.asarray(chunks, dtype=np.int32)), d_nodes, d_noff,
+                        rt.to_device(roff), rt.to_device(np.concatenate(pair_parts)),
+                        rt.to_device(np.concatenate(rowres_parts)), rt.to_device(self.colmap),
+                        self.d_seq_start, self.d_px, self.d_rb, self.d_ip, self.d_cols,
+                        self.d_vals, self.d_w, d_post)
         d_dirs = rt.empty(d_off)
         d_roll = rt.empty(4 * roll_off)
         d_nm = rt.empty(4 * len(jobs))
-        self.knl(q, (len(jobs) * self.wg,), (self.wg,), d_nodes, d_noff, d_pairs,
-                              d_rowres, d_colmap, self.d_seq_start, self.d_px, self.d_rb,
-                              self.d_ip, self.d_cols, self.d_vals, self.d_w, d_post, d_dirs,
-                              d_roll, d_nm)
+        self.k_align(q, (len(jobs) * self.wg,), (self.wg,), d_nodes, d_noff, d_post, d_dirs,
+                     d_roll, d_nm)
         dirs = np.empty(d_off, dtype=np.uint8)
         cl.enqueue_copy(q, dirs, d_dirs)
         nm = np.empty(len(jobs), dtype=np.int32)
         cl.enqueue_copy(q, nm, d_nm)
         lengths = []
-        for g, (X, Y, LX, LY) in enumerate(jobs):
+        for g, (X, Y, LX, LY, _, _, _) in enumerate(jobs):
             base = int(noff[g, 1]) + (LX + 1) * (LY + 1)
             mv = dirs[base:base + int(nm[g])]
             newcol = np.arange(mv.size, dtype=np.int32)
