@@ -1,0 +1,280 @@
+"""Tree benchmark: bioplug NJ vs scikit-bio ``nj`` vs ``quicktree``, plus k-tuple distances.
+
+Distance matrices are Euclidean distances between random points in 20-D (seeded), one per
+size. For each size:
+
+* **bioplug**: ``bioplug.tree.nj`` end to end (validation, packing, device loop, TreeNode),
+  and the device loop alone (``run_agglomerative`` on the packed triangle), whose achieved
+  memory bandwidth is reported: bytes the scan reads (4 bytes per live cell with the float32
+  shadow scan, 8 without) plus the O(r) join traffic, summed over iterations, over the loop
+  time. The bioplug tree is checked against scikit-bio's (RF distance 0) whenever
+  scikit-bio runs.
+* **scikit-bio**: ``skbio.tree.nj`` (one thread).
+* **quicktree**: ``quicktree -in m -out t`` on a PHYLIP file (its time includes parsing the
+  file; writing the file is not timed).
+
+A peer is skipped (and the table says so) when it is not installed or when its time,
+extrapolated as n^3 from its last measured size, exceeds ``--peer-limit`` seconds.
+Medians of ``--repeats`` runs after a warm-up (kernel builds); sizes above 4,000 run once.
+
+k-tuple distances: ``--ktuple-sizes`` random proteins of ~300 residues (250-350), k = 2,
+shared k-tuples of all pairs counted on the device (``bioplug.tree.ktuple_distances``).
+
+Run: ``python benchmarks/tree.py [--device gpu] [--sizes 1000,4000,10000,50000]
+[--ktuple-sizes 1000,10000] [--json out.json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+import numpy as np
+
+AMINO = "ACDEFGHIKLMNPQRSTVWY"
+
+
+def random_matrix(n: int, seed: int = 0, dim: int = 20, block: int = 2048) -> np.ndarray:
+    """Euclidean distances of n random points in ``dim``-D, built in row blocks."""
+    x = np.random.default_rng(seed).random((n, dim))
+    sq = (x * x).sum(1)
+    d = np.empty((n, n))
+    for s in range(0, n, block):
+        e = min(n, s + block)
+        blk = sq[s:e, None] + sq[None, :] - 2.0 * (x[s:e] @ x.T)
+        np.maximum(blk, 0, out=blk)
+        np.sqrt(blk, out=d[s:e])
+    # exact symmetry and a zero diagonal
+    for s in range(0, n, block):
+        e = min(n, s + block)
+        for c in range(0, s, block):
+            d[c : min(c + block, n), s:e] = d[s:e, c : min(c + block, n)].T
+    np.fill_diagonal(d, 0.0)
+    return d
+
+
+def write_phylip(d: np.ndarray, path: str) -> None:
+    """PHYLIP distance file, formatted in C (``ndarray.tofile``)."""
+    n = d.shape[0]
+    with open(path, "w") as f:
+        f.write(f"{n}\n")
+        for a in range(n):
+            f.write(f"t{a:<9d}")
+            d[a].tofile(f, sep=" ", format="%.6f")
+            f.write("\n")
+
+
+def median_time(fn, repeats: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
+
+
+def loop_bytes(n: int, shadow: bool, itemsize: int = 8) -> float:
+    """Bytes the NJ loop touches: scan of every live triangle plus the O(r) join traffic."""
+    r = np.arange(4, n + 1, dtype=np.float64)
+    cells = r * (r - 1) / 2
+    scan = cells * (4 if shadow else itemsize)
+    join = r * (3 * itemsize + (2 * (itemsize + 4) if shadow else 2 * itemsize) + 2 * itemsize)
+    return float((scan + join).sum())
+
+
+class Peer:
+    """A peer timed at growing sizes, skipped when the n^3 extrapolation is too slow."""
+
+    def __init__(self, name: str, available: bool, why: str, limit: float):
+        self.name, self.available, self.why, self.limit = name, available, why, limit
+        self.last: tuple[int, float] | None = None
+
+    def skip_reason(self, n: int) -> str | None:
+        if not self.available:
+            return self.why
+        if self.last is not None:
+            m, t = self.last
+            guess = t * (n / m) ** 3
+            if guess > self.limit:
+                return f"skipped: ~{guess:.0f} s expected (> --peer-limit {self.limit:.0f} s)"
+        return None
+
+    def record(self, n: int, seconds: float) -> None:
+        self.last = (n, seconds)
+
+
+def run_nj(args, rt) -> list[dict]:
+    import bioplug.tree as bt
+    from bioplug.tree.device import pack_lower, run_agglomerative
+
+    try:
+        import skbio  # noqa: F401
+
+        have_skbio, skbio_why = True, ""
+    except ImportError:
+        have_skbio, skbio_why = False, "scikit-bio not installed"
+    qt = shutil.which("quicktree")
+    peers = {
+        "skbio": Peer("scikit-bio nj", have_skbio, skbio_why, args.peer_limit),
+        "quicktree": Peer("quicktree", qt is not None,
+                          "quicktree not installed (apt-get install quicktree)",
+                          args.peer_limit),
+    }
+    # warm-up: kernel builds and caches
+    bt.nj(random_matrix(64, 1), device=rt)
+    rows = []
+    for n in args.sizes:
+        reps = args.repeats if n <= 4000 else 1
+        t0 = time.perf_counter()
+        d = random_matrix(n, seed=n)
+        row: dict = {"n": n, "matrix_build_s": time.perf_counter() - t0}
+        shadow = rt.is_gpu
+        packed = pack_lower(d)
+        loop_s, _ = median_time(
+            lambda packed=packed, n=n: run_agglomerative(packed, n, "nj", rt), reps)
+        del packed
+        total_s, tree = median_time(lambda d=d: bt.nj(d, device=rt), reps)
+        row.update(bioplug_total_s=total_s, bioplug_loop_s=loop_s, shadow=shadow,
+                   loop_GBps=loop_bytes(n, shadow) / loop_s / 1e9,
+                   loop_us_per_iter=loop_s / max(n - 3, 1) * 1e6)
+        p = peers["skbio"]
+        why = p.skip_reason(n)
+        if why is None:
+            from skbio import DistanceMatrix
+            from skbio.tree import nj as skbio_nj
+
+            dm = DistanceMatrix(d, [str(k) for k in range(n)], validate=False)
+            t, ref = median_time(lambda dm=dm: skbio_nj(dm), reps)
+            p.record(n, t)
+            row.update(skbio_s=t, speedup_vs_skbio=t / total_s,
+                       rf_vs_skbio=float(tree.compare_rfd(ref)))
+        else:
+            row["skbio_s"] = why
+        p = peers["quicktree"]
+        why = p.skip_reason(n)
+        if why is None:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "d.phy")
+                write_phylip(d, path)
+                out = os.path.join(tmp, "t.nwk")
+
+                def quick(path=path, out=out):
+                    with open(out, "w") as handle:
+                        subprocess.run([qt, "-in", "m", "-out", "t", path], stdout=handle,
+                                       check=True)
+
+                t, _ = median_time(quick, reps)
+            p.record(n, t)
+            row.update(quicktree_s=t, speedup_vs_quicktree=t / total_s)
+        else:
+            row["quicktree_s"] = why
+        rows.append(row)
+        print_row(row)
+        del d
+    return rows
+
+
+def random_proteins(n: int, seed: int = 0) -> list[str]:
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(AMINO.encode(), dtype=np.uint8)
+    lengths = rng.integers(250, 351, n)
+    codes = rng.choice(letters, int(lengths.sum()))
+    text = codes.tobytes().decode()
+    ends = np.cumsum(lengths)
+    return [text[e - k : e] for e, k in zip(ends, lengths, strict=True)]
+
+
+def run_ktuple(args, rt) -> list[dict]:
+    from bioplug.tree import ktuple_distances
+
+    ktuple_distances(random_proteins(50, 1), device=rt)  # warm-up
+    rows = []
+    for n in args.ktuple_sizes:
+        seqs = random_proteins(n, seed=n)
+        reps = args.repeats if n <= 4000 else 1
+        t, _ = median_time(lambda seqs=seqs: ktuple_distances(seqs, k=2, device=rt), reps)
+        row = {"n_proteins": n, "ktuple_s": t, "pairs_per_s": n * (n - 1) / 2 / t}
+        rows.append(row)
+        print(f"k-tuple  N={n:>6}  {t:8.3f} s  {row['pairs_per_s'] / 1e6:8.1f} M pairs/s",
+              flush=True)
+    return rows
+
+
+def cell(row: dict, key: str, digits: int) -> str:
+    v = row.get(key)
+    return f"{v:.{digits}f}" if isinstance(v, float) else "skipped"
+
+
+def fmt(v) -> str:
+    return f"{v:9.3f}" if isinstance(v, float) else f"{v}"
+
+
+def print_row(row: dict) -> None:
+    sk = row.get("skbio_s")
+    qt = row.get("quicktree_s")
+    parts = [
+        f"NJ n={row['n']:>6}",
+        f"bioplug {row['bioplug_total_s']:9.3f} s (loop {row['bioplug_loop_s']:.3f} s, "
+        f"{row['loop_GBps']:.0f} GB/s, {row['loop_us_per_iter']:.1f} us/iter)",
+        f"skbio {fmt(sk)}" + (f" [{row['speedup_vs_skbio']:.1f}x, RF "
+                              f"{row['rf_vs_skbio']:.0f}]" if isinstance(sk, float) else ""),
+        f"quicktree {fmt(qt)}" + (f" [{row['speedup_vs_quicktree']:.1f}x]"
+                                  if isinstance(qt, float) else ""),
+    ]
+    print("  |  ".join(parts), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--device", default=None, help="OpenCL device (default: best GPU)")
+    parser.add_argument("--sizes", default="1000,4000,10000,50000",
+                        type=lambda s: [int(x) for x in s.split(",") if x])
+    parser.add_argument("--ktuple-sizes", default="1000,10000",
+                        type=lambda s: [int(x) for x in s.split(",") if x])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--peer-limit", type=float, default=300.0,
+                        help="skip a peer whose extrapolated time exceeds this (seconds)")
+    parser.add_argument("--json", default=None, help="write the results as JSON here")
+    args = parser.parse_args(argv)
+
+    from bioplug.runtime import get_runtime
+
+    rt = get_runtime(args.device)
+    info = {
+        "device": rt.info.name, "platform": rt.info.platform, "host": platform.node(),
+        "cpu": platform.processor(), "date": datetime.now(timezone.utc).isoformat(),
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+    }
+    print(f"device: {rt.info.name} [{rt.info.platform}]  date: {info['date']}", flush=True)
+    nj_rows = run_nj(args, rt) if args.sizes else []
+    kt_rows = run_ktuple(args, rt) if args.ktuple_sizes else []
+    print("\nsummary (seconds; x = peer time / bioplug end-to-end time)")
+    print(f"{'n':>7} {'bioplug':>9} {'loop':>9} {'GB/s':>7} {'skbio':>10} {'x':>7} "
+          f"{'quicktree':>10} {'x':>7}")
+    for r in nj_rows:
+        print(f"{r['n']:>7} {r['bioplug_total_s']:>9.3f} {r['bioplug_loop_s']:>9.3f} "
+              f"{r['loop_GBps']:>7.0f} {cell(r, 'skbio_s', 3):>10} "
+              f"{cell(r, 'speedup_vs_skbio', 1):>7} {cell(r, 'quicktree_s', 3):>10} "
+              f"{cell(r, 'speedup_vs_quicktree', 1):>7}")
+    for r in nj_rows:
+        for key in ("skbio_s", "quicktree_s"):
+            if isinstance(r.get(key), str):
+                print(f"  n={r['n']}: {key[:-2]} {r[key]}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump({"info": info, "nj": nj_rows, "ktuple": kt_rows}, handle, indent=2)
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
