@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from bioplug.errors import InputError
-from bioplug.gui import colors
-from bioplug.gui.documents import AlignmentData
+
+from . import colors
+from .documents import AlignmentData
 
 log = logging.getLogger(__name__)
 
@@ -663,7 +664,7 @@ class AlignmentView(QWidget):
         path : path-like
             ``.png`` or ``.svg``.
         """
-        from bioplug.gui.export import paint_to_file
+        from .export import paint_to_file
 
         if self.data is None:
             raise InputError("nothing to export: open sequences first")

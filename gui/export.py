@@ -55,7 +55,7 @@ def paint_to_bytes(
         painter.end()
         image.save(buffer, "PNG")
     else:
-        raise InputError(f"cannot write {suffix or 'files without a suffix'} images: use .png or .svg")
+        raise InputError(f"cannot write {suffix or 'suffix-less'} images: use .png or .svg")
     buffer.close()
     return bytes(data.data())
 

@@ -1,0 +1,7 @@
+"""``python -m bioplug.gui``."""
+
+import sys
+
+from .app import main
+
+sys.exit(main())

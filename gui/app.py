@@ -1,0 +1,50 @@
+"""``bioplug-gui`` / ``python -m bioplug.gui``: start the desktop application."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bioplug-gui", description="bioplug desktop application (alignment on OpenCL)."
+    )
+    parser.add_argument("files", nargs="*", help="sequence or alignment files to open")
+    parser.add_argument("--device", default=None,
+                        help="OpenCL device to choose at start (P:D, as `bioplug devices`)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the application until its window closes; returns the exit code."""
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2),
+                        format="%(levelname)s: %(message)s")
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError:
+        print("bioplug-gui: error: PySide6 is not installed; install it with "
+              "`pip install 'bioplug[gui]'`", file=sys.stderr)
+        return 2
+    from .main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("bioplug")
+    app.setApplicationName("bioplug")
+    window = MainWindow()
+    if args.device:
+        try:
+            window.devices_panel.select_spec(args.device)
+        except Exception as exc:  # noqa: BLE001 - shown, not fatal
+            window.show_error(str(exc))
+    for path in args.files:
+        window.open_file(path)
+    window.show()
+    return int(app.exec())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,565 @@
+"""The main window: open files, choose a device, run jobs, view and export the results."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QThreadPool, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QTabWidget,
+    QWidget,
+)
+
+from bioplug.errors import BioplugError, InputError
+
+from . import jobs
+from .alignment_view import AlignmentView
+from .benchmark_page import BenchmarkPage, BenchSizes, benchmark_task
+from .devices_panel import DevicesPanel
+from .documents import AlignmentData, load_file, write_alignment
+from .heatmap_view import HeatMapView
+from .progress_view import ProgressView
+from .tree_view import TreeView
+
+log = logging.getLogger(__name__)
+
+RECENT_KEY = "recentFiles"
+MAX_RECENT = 10
+OPEN_FILTER = (
+    "Sequences and alignments (*.fa *.fasta *.faa *.fna *.fas *.tfa *.aln *.clustal *.sto "
+    "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m);;"
+    "All files (*)"
+)
+THREE_WAY_TIP = "Three-sequence alignment is not available yet in bioplug."
+
+
+class PairDialog(QDialog):
+    """Choose two sequences, the mode and the substitution matrix."""
+
+    def __init__(self, names: list[str], first: int, second: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Pairwise alignment")
+        self.a, self.b = QComboBox(), QComboBox()
+        self.a.addItems(names)
+        self.b.addItems(names)
+        self.a.setCurrentIndex(first)
+        self.b.setCurrentIndex(second)
+        self.mode = QComboBox()
+        self.mode.addItems(list(jobs.PAIRWISE_MODES))
+        self.matrix = QComboBox()
+        self.matrix.addItems(list(jobs.PAIRWISE_MATRICES))
+        form = QFormLayout(self)
+        form.addRow("Target", self.a)
+        form.addRow("Query", self.b)
+        form.addRow("Mode", self.mode)
+        form.addRow("Matrix", self.matrix)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+class MainWindow(QMainWindow):
+    """bioplug's desktop application window.
+
+    Parameters
+    ----------
+    settings : QSettings, optional
+        Where the device choice and recent files live (default: the user's settings).
+    data_dir : path-like, optional
+        Folder of the benchmark history (default: ``QStandardPaths.AppDataLocation``).
+
+    Signals
+    -------
+    errorShown(str)
+        An error was shown to the user (the message, as the CLI prints it).
+    dataLoaded(object)
+        New :class:`~bioplug.gui.documents.AlignmentData` in the viewer.
+    jobFinished(str, str)
+        A job ended: its name and ``done``, ``cancelled`` or ``failed``.
+    """
+
+    errorShown = Signal(str)
+    dataLoaded = Signal(object)
+    jobFinished = Signal(str, str)
+
+    #: Set False to record errors without opening a message box (scripts, tests).
+    show_dialogs = True
+
+    def __init__(self, settings: QSettings | None = None,
+                 data_dir: str | os.PathLike | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings if settings is not None else QSettings()
+        self.setWindowTitle("bioplug")
+        self.resize(1280, 820)
+        self.setAcceptDrops(True)
+        self.data: AlignmentData | None = None
+        self.inputs: list[Path] = []  # every file opened: never written
+        self.job: jobs.Job | None = None
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self.last_error: str | None = None
+        self.last_error_box: QMessageBox | None = None
+        self._syncing = False
+
+        self.alignment_view = AlignmentView()
+        self.pair_text = QPlainTextEdit()
+        self.pair_text.setReadOnly(True)
+        self.pair_text.setPlaceholderText("Run Jobs ▸ Pairwise alignment to align two sequences.")
+        font = self.pair_text.font()
+        font.setFamily("Monospace")
+        font.setStyleHint(font.StyleHint.TypeWriter)
+        self.pair_text.setFont(font)
+        self.heatmap = HeatMapView()
+        self.tree_view = TreeView()
+        self.benchmark_page = BenchmarkPage(data_dir)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.alignment_view, "Alignment")
+        self.tabs.addTab(self.pair_text, "Pairwise")
+        self.tabs.addTab(self.heatmap, "Heat map")
+        self.tabs.addTab(self.tree_view, "Tree")
+        self.tabs.addTab(self.benchmark_page, "Benchmarks")
+        self.setCentralWidget(self.tabs)
+
+        self.devices_panel = DevicesPanel(self.settings)
+        self.progress_view = ProgressView()
+        dock = QDockWidget("Devices", self)
+        dock.setWidget(self.devices_panel)
+        dock.setObjectName("devicesDock")
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        pdock = QDockWidget("Progress", self)
+        pdock.setWidget(self.progress_view)
+        pdock.setObjectName("progressDock")
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, pdock)
+        self.splitDockWidget(dock, pdock, Qt.Orientation.Horizontal)
+        self.devices_dock, self.progress_dock = dock, pdock
+
+        self.progress_view.cancelRequested.connect(self.cancel_job)
+        self.tree_view.leavesSelected.connect(self._tree_selected)
+        self.benchmark_page.runRequested.connect(self.run_benchmarks)
+        self.benchmark_page.export_button.clicked.connect(self._ask_export_csv)
+        self.devices_panel.deviceChanged.connect(self._device_changed)
+        self.benchmark_page.set_devices(self.devices_panel.devices,
+                                        self.devices_panel.current_spec())
+        self._build_actions()
+        self._update_actions()
+        if self.devices_panel.error:
+            self.statusBar().showMessage(self.devices_panel.error)
+
+    # -- menus --------------------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        act.triggered.connect(slot)
+        if shortcut is not None:
+            act.setShortcut(shortcut)
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        return act
+
+    def _build_actions(self) -> None:
+        a = self._action
+        self.act_open = a("&Open…", self._ask_open, QKeySequence.StandardKey.Open,
+                          "Open sequences or an alignment")
+        self.act_export_aln = a("Export &alignment…", self._ask_export_alignment,
+                                QKeySequence("Ctrl+E"), "FASTA, Clustal or Stockholm")
+        self.act_export_img = a("Export &image of this view…", self._ask_export_image,
+                                QKeySequence("Ctrl+Shift+E"), "PNG or SVG")
+        self.act_export_tree = a("Export &tree (Newick)…", self._ask_export_newick)
+        self.act_quit = a("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_msa = a("&Multiple alignment", self.run_msa, QKeySequence("Ctrl+M"),
+                         "Align all sequences (QuickProbs) on the chosen device")
+        self.act_pair = a("&Pairwise alignment…", self._ask_pairwise, QKeySequence("Ctrl+P"),
+                          "Align two sequences")
+        self.act_all = a("&All-vs-all scores (heat map)", self.run_all_vs_all, None,
+                         "Pairwise scores of every pair")
+        self.act_nj = a("Tree (&NJ)", lambda: self.run_tree("nj"), QKeySequence("Ctrl+T"),
+                        "Neighbor-joining tree")
+        self.act_upgma = a("Tree (&UPGMA)", lambda: self.run_tree("upgma"), None, "UPGMA tree")
+        self.act_three = a("Three-sequence alignment", lambda: None, None, THREE_WAY_TIP)
+        self.act_three.setEnabled(False)
+        self.act_cancel = a("&Cancel job", self.cancel_job, QKeySequence("Esc"))
+        self.act_zoom_in = a("Zoom &in", self.alignment_view.canvas.zoom_in,
+                             QKeySequence.StandardKey.ZoomIn)
+        self.act_zoom_out = a("Zoom &out", self.alignment_view.canvas.zoom_out,
+                              QKeySequence.StandardKey.ZoomOut)
+
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction(self.act_open)
+        self.recent_menu = menu.addMenu("Open &recent")
+        menu.addSeparator()
+        for act in (self.act_export_aln, self.act_export_img, self.act_export_tree):
+            menu.addAction(act)
+        menu.addSeparator()
+        menu.addAction(self.act_quit)
+        menu = self.menuBar().addMenu("&Jobs")
+        for act in (self.act_pair, self.act_all, self.act_msa, self.act_nj, self.act_upgma,
+                    self.act_three):
+            menu.addAction(act)
+        menu.addSeparator()
+        menu.addAction(self.act_cancel)
+        menu = self.menuBar().addMenu("&View")
+        menu.addAction(self.act_zoom_in)
+        menu.addAction(self.act_zoom_out)
+        menu.addAction(self.devices_dock.toggleViewAction())
+        menu.addAction(self.progress_dock.toggleViewAction())
+        bar = self.addToolBar("Main")
+        bar.setObjectName("mainToolbar")
+        for act in (self.act_open, self.act_msa, self.act_pair, self.act_all, self.act_nj,
+                    self.act_upgma, self.act_cancel):
+            bar.addAction(act)
+        self._fill_recent()
+
+    def _update_actions(self) -> None:
+        busy = self.job is not None
+        has = self.data is not None
+        n = len(self.data.records) if has else 0
+        self.act_msa.setEnabled(not busy and n >= 2)
+        self.act_pair.setEnabled(not busy and n >= 2)
+        self.act_all.setEnabled(not busy and n >= 2)
+        self.act_nj.setEnabled(not busy and n >= 2)
+        self.act_upgma.setEnabled(not busy and n >= 2)
+        self.act_cancel.setEnabled(busy)
+        self.act_export_aln.setEnabled(has)
+        self.act_open.setEnabled(True)
+        self.benchmark_page.run_button.setEnabled(not busy)
+
+    # -- errors -------------------------------------------------------------------------
+    def show_error(self, message: str, title: str = "bioplug") -> None:
+        """Tell the user: emits :attr:`errorShown`, then a (non-blocking) message box.
+
+        The message is the same text the command line prints for the error.
+        """
+        self.last_error = message
+        log.info("error shown: %s", message)
+        self.errorShown.emit(message)
+        if self.show_dialogs:
+            box = QMessageBox(QMessageBox.Icon.Critical, title, message,
+                              QMessageBox.StandardButton.Ok, self)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+            self.last_error_box = box
+            box.open()
+
+    # -- files --------------------------------------------------------------------------
+    def open_file(self, path: str | os.PathLike, fmt: str | None = None) -> bool:
+        """Read a sequence or alignment file into the viewer (errors shown as a dialog).
+
+        Returns
+        -------
+        bool
+            Whether it was opened.
+        """
+        try:
+            data = load_file(path, fmt)
+        except BioplugError as exc:
+            self.show_error(str(exc), "Cannot open file")
+            return False
+        except (OSError, UnicodeDecodeError) as exc:
+            self.show_error(f"{path}: {exc}", "Cannot open file")
+            return False
+        self.inputs.append(Path(path).resolve())
+        self._add_recent(str(Path(path).resolve()))
+        self.set_data(data)
+        return True
+
+    def set_data(self, data: AlignmentData) -> None:
+        """Show sequences or an alignment (from a file or a job)."""
+        self.data = data
+        self.alignment_view.set_data(data)
+        kind = "alignment" if data.aligned else "sequences"
+        title = data.title or "untitled"
+        self.setWindowTitle(f"bioplug — {title} ({data.shape[0]} {kind})")
+        self.tabs.setCurrentWidget(self.alignment_view)
+        self._update_actions()
+        self.dataLoaded.emit(data)
+
+    def _add_recent(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        recent.insert(0, path)
+        self.settings.setValue(RECENT_KEY, recent[:MAX_RECENT])
+        self.settings.sync()
+        self._fill_recent()
+
+    def recent_files(self) -> list[str]:
+        """Recently opened files, newest first."""
+        value = self.settings.value(RECENT_KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            act = self.recent_menu.addAction(path)
+            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_file(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    def _ask_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open sequences or an alignment", "",
+                                              OPEN_FILTER)
+        if path:
+            self.open_file(path)
+
+    # -- exports ------------------------------------------------------------------------
+    def _guarded(self, fn, *args) -> Path | None:
+        try:
+            out = fn(*args)
+        except BioplugError as exc:
+            self.show_error(str(exc), "Export failed")
+            return None
+        except OSError as exc:
+            self.show_error(f"{exc.filename or ''}: {exc.strerror or exc}", "Export failed")
+            return None
+        self.statusBar().showMessage(f"wrote {out}", 5000)
+        return out
+
+    def export_alignment(self, path: str | os.PathLike, fmt: str | None = None) -> Path | None:
+        """Write the alignment (FASTA / Clustal / Stockholm), never over an opened file."""
+        if self.data is None:
+            self.show_error("nothing to export: open sequences first", "Export failed")
+            return None
+        return self._guarded(self._write_alignment, path, fmt)
+
+    def _write_alignment(self, path, fmt):
+        for src in self.inputs:
+            if Path(path).resolve() == src:
+                raise InputError(f"{path}: refusing to overwrite an input file")
+        return write_alignment(self.data, path, fmt)
+
+    def export_view_image(self, path: str | os.PathLike) -> Path | None:
+        """PNG or SVG of the current tab (alignment, heat map, tree or benchmark charts)."""
+        widget = self.tabs.currentWidget()
+        if widget is self.alignment_view:
+            fn = self.alignment_view.export_image
+        elif widget is self.tree_view:
+            fn = lambda p: self.tree_view.export_image(p, self.inputs)  # noqa: E731
+        elif widget is self.heatmap:
+            fn = lambda p: self.heatmap.export_image(p, self.inputs)  # noqa: E731
+        elif widget is self.benchmark_page:
+            fn = self.benchmark_page.export_image
+        else:
+            self.show_error("this view has no image export; use the alignment, heat map, tree "
+                            "or benchmark tab", "Export failed")
+            return None
+        return self._guarded(fn, path)
+
+    def export_newick(self, path: str | os.PathLike) -> Path | None:
+        """Write the tree as Newick."""
+        return self._guarded(self.tree_view.export_newick, path, self.inputs)
+
+    def _ask_save(self, title: str, filters: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self, title, "", filters)
+        return path
+
+    def _ask_export_alignment(self) -> None:
+        path = self._ask_save("Export alignment",
+                              "FASTA (*.fasta);;Clustal (*.aln);;Stockholm (*.sto)")
+        if path:
+            self.export_alignment(path)
+
+    def _ask_export_image(self) -> None:
+        path = self._ask_save("Export image", "PNG image (*.png);;SVG image (*.svg)")
+        if path:
+            self.export_view_image(path)
+
+    def _ask_export_newick(self) -> None:
+        path = self._ask_save("Export tree", "Newick (*.nwk *.newick *.tree)")
+        if path:
+            self.export_newick(path)
+
+    def _ask_export_csv(self) -> None:
+        path = self._ask_save("Export benchmark history", "CSV (*.csv)")
+        if path:
+            self._guarded(self.benchmark_page.export_csv, path)
+
+    # -- jobs ---------------------------------------------------------------------------
+    @property
+    def device(self) -> str | None:
+        """The chosen device's ``"P:D"`` specification (None: bioplug's default)."""
+        return self.devices_panel.current_spec()
+
+    def _device_changed(self, spec: str) -> None:
+        self.statusBar().showMessage(f"device {spec} chosen for every job", 4000)
+
+    def _need_data(self, at_least: int = 2) -> AlignmentData | None:
+        if self.data is None:
+            self.show_error("open sequences first (File ▸ Open)")
+            return None
+        if len(self.data.records) < at_least:
+            self.show_error(f"this job needs at least {at_least} sequences")
+            return None
+        return self.data
+
+    def _start_job(self, name: str, fn, on_result) -> jobs.Job | None:
+        if self.job is not None:
+            self.show_error(f"{self.job.name} is still running; wait or cancel it first")
+            return None
+        job = jobs.Job(name, fn)
+        job.signals.stage.connect(self.progress_view.on_stage)
+        job.signals.finished.connect(lambda result: self._job_done(job, "done", result,
+                                                                   on_result))
+        job.signals.failed.connect(lambda msg: self._job_done(job, "failed", msg, None))
+        job.signals.cancelled.connect(lambda: self._job_done(job, "cancelled", None, None))
+        self.job = job
+        self.progress_view.start(name)
+        self.progress_dock.show()
+        self._update_actions()
+        self.statusBar().showMessage(f"{name} running on {self.device or 'default device'}")
+        job.start(self.pool)
+        return job
+
+    def _job_done(self, job: jobs.Job, status: str, payload, on_result) -> None:
+        self.job = None
+        self.progress_view.finish(status)
+        self._update_actions()
+        self.statusBar().showMessage(f"{job.name}: {status} ({job.elapsed:.1f} s)", 8000)
+        if status == "done" and on_result is not None:
+            try:
+                on_result(payload)
+            except BioplugError as exc:
+                self.show_error(str(exc), f"{job.name} failed")
+                status = "failed"
+        elif status == "failed":
+            self.show_error(str(payload), f"{job.name} failed")
+        self.jobFinished.emit(job.name, status)
+
+    def cancel_job(self) -> None:
+        """Stop the running job at its next progress report (between kernel launches)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.statusBar().showMessage(f"cancelling {self.job.name}…")
+
+    def run_msa(self, seed: int = 0) -> jobs.Job | None:
+        """Multiple alignment of the open sequences; the result replaces the view."""
+        data = self._need_data(2)
+        if data is None:
+            return None
+        source = data.source
+
+        def done(alignment) -> None:
+            result = AlignmentData.from_alignment(alignment, source)
+            result.title = f"MSA of {data.title or 'sequences'}"
+            self.set_data(result)
+
+        return self._start_job("Multiple alignment",
+                               jobs.msa_task(data.records, self.device, seed), done)
+
+    def _ask_pairwise(self) -> None:
+        data = self._need_data(2)
+        if data is None:
+            return
+        rows = [data.names.index(n) for n in self.alignment_view.highlighted_names()]
+        if len(rows) >= 2:
+            first, second = rows[0], rows[1]
+        elif len(rows) == 1:
+            first, second = rows[0], (1 if rows[0] == 0 else 0)
+        else:
+            first, second = 0, 1
+        dialog = PairDialog(data.names, first, second, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.run_pairwise(dialog.a.currentIndex(), dialog.b.currentIndex(),
+                              dialog.mode.currentText(), dialog.matrix.currentText())
+
+    def run_pairwise(self, i: int = 0, j: int = 1, mode: str = "global",
+                     matrix: str = "BLOSUM62") -> jobs.Job | None:
+        """Align sequences ``i`` and ``j``; the result goes to the Pairwise tab."""
+        data = self._need_data(2)
+        if data is None:
+            return None
+        a, b = data.records[i], data.records[j]
+
+        def done(result: jobs.PairResult) -> None:
+            self.pair_text.setPlainText(
+                f"{result.names[0]} × {result.names[1]}   {mode}, {matrix}, gaps -10/-0.5\n"
+                f"score {result.score:g}\n\n{result.text}")
+            self.tabs.setCurrentWidget(self.pair_text)
+
+        return self._start_job("Pairwise alignment",
+                               jobs.pairwise_task(a, b, self.device, mode, matrix), done)
+
+    def run_all_vs_all(self, mode: str = "global", matrix: str = "BLOSUM62") -> jobs.Job | None:
+        """Scores of every pair; the result goes to the heat map."""
+        data = self._need_data(2)
+        if data is None:
+            return None
+
+        def done(result: jobs.MatrixResult) -> None:
+            self.heatmap.set_matrix(result.names, result.scores,
+                                    f"{len(result.names)} sequences, {mode} {matrix} scores")
+            self.tabs.setCurrentWidget(self.heatmap)
+
+        return self._start_job("All-vs-all scores",
+                               jobs.all_vs_all_task(data.records, self.device, mode, matrix),
+                               done)
+
+    def run_tree(self, method: str = "nj", distance: str = "auto") -> jobs.Job | None:
+        """NJ or UPGMA tree of the open sequences / alignment; shown in the Tree tab."""
+        data = self._need_data(2)
+        if data is None:
+            return None
+
+        def done(result: jobs.TreeResult) -> None:
+            self.tree_view.set_tree(result.tree)
+            self.tabs.setCurrentWidget(self.tree_view)
+            self.tree_view.fit()
+
+        return self._start_job(f"Tree ({method.upper()})",
+                               jobs.tree_task(data, self.device, method, distance), done)
+
+    def run_benchmarks(self, devices: list | None = None, names: list | None = None,
+                       sizes: BenchSizes | None = None) -> jobs.Job | None:
+        """Micro-benchmarks on the ticked devices; results in the Benchmarks tab."""
+        devices = devices if devices is not None else self.benchmark_page.checked_devices()
+        names = names if names is not None else self.benchmark_page.checked_benchmarks()
+        if not devices or not names:
+            self.show_error("tick at least one device and one benchmark")
+            return None
+        sizes = sizes or self.benchmark_page.sizes
+
+        def done(results) -> None:
+            self.benchmark_page.add_results(results)
+            self.tabs.setCurrentWidget(self.benchmark_page)
+
+        return self._start_job("Benchmarks",
+                               benchmark_task([tuple(d) for d in devices], list(names), sizes),
+                               done)
+
+    # -- selection sync -----------------------------------------------------------------
+    def _tree_selected(self, names: list) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            self.alignment_view.highlight_names(list(names))
+        finally:
+            self._syncing = False
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        if self.job is not None:
+            self.job.cancel()
+        self.pool.waitForDone(10_000)
+        super().closeEvent(event)
