@@ -1,0 +1,103 @@
+"""``bioplug tree`` command: inputs, outputs, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from skbio import DistanceMatrix, TreeNode
+from skbio.tree import nj as skbio_nj
+
+from bioplug.cli import main
+from bioplug.tree.matrix import write_phylip
+
+AA = "ACDEFGHIKLMNPQRSTVWY"
+
+
+def family(n: int = 7, length: int = 90, seed: int = 0) -> list[str]:
+    rng = np.random.default_rng(seed)
+    base = list(rng.choice(list(AA), length))
+    out = []
+    for k in range(n):
+        s = list(base)
+        for pos in rng.integers(0, length, 6 * k):
+            s[pos] = rng.choice(list(AA))
+        out.append("".join(s))
+    return out
+
+
+@pytest.fixture
+def fasta(tmp_path):
+    path = tmp_path / "seqs.fa"
+    path.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(family())))
+    return path
+
+
+@pytest.mark.parametrize("distance", ["ktuple", "identity", "kimura"])
+@pytest.mark.parametrize("method", ["nj", "upgma"])
+def test_sequences_to_newick(tmp_path, fasta, distance: str, method: str) -> None:
+    if distance != "ktuple":
+        pytest.importorskip("bioplug.pairwise.engine", reason="bioplug.pairwise not available")
+    out = tmp_path / "t.nwk"
+    rc = main(["-q", "tree", str(fasta), "-o", str(out), "--distance", distance,
+               "--method", method, "--device", "cpu"])
+    assert rc == 0
+    tree = TreeNode.read(str(out))
+    assert sorted(t.name for t in tree.tips()) == [f"s{k}" for k in range(7)]
+
+
+def test_alignment_input_and_distances_out(tmp_path) -> None:
+    path = tmp_path / "aln.fa"
+    rows = ["ACD-EFGH", "ACDQEFGH", "AC--EFGW", "TCDQEYGW"]
+    path.write_text("".join(f">r{k}\n{s}\n" for k, s in enumerate(rows)))
+    out, dist = tmp_path / "t.nwk", tmp_path / "d.phy"
+    assert main(["-q", "tree", str(path), "-o", str(out), "--distances-out", str(dist),
+                 "--device", "cpu"]) == 0
+    assert dist.read_text().split()[0] == "4"
+    assert TreeNode.read(str(out)).count(tips=True) == 4
+
+
+def test_phylip_matrix_input_matches_skbio(tmp_path) -> None:
+    rng = np.random.default_rng(4)
+    pts = rng.random((9, 5))
+    d = np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1))
+    ids = [f"taxon{k}" for k in range(9)]
+    path = tmp_path / "m.phy"
+    with open(path, "w") as handle:
+        write_phylip(d, ids, handle)
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "-o", str(out), "--device", "cpu"]) == 0
+    ours = TreeNode.read(str(out))
+    from bioplug.tree.matrix import read_phylip
+
+    data, names = read_phylip(path)
+    assert ours.compare_rfd(skbio_nj(DistanceMatrix(data, names))) == 0
+
+
+def test_lower_triangular_phylip(tmp_path) -> None:
+    path = tmp_path / "low.phy"
+    path.write_text("4\na\nb 1.0\nc 2.0 2.0\nd 3.0 3.0 2.0\n")
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "-o", str(out), "--method", "upgma",
+                 "--device", "cpu"]) == 0
+    assert TreeNode.read(str(out)).count(tips=True) == 4
+
+
+def test_errors_leave_no_output(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.phy"
+    bad.write_text("3\na 0 1 2\nb 1 0 nan\nc 2 3 0\n")
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(bad), "-o", str(out), "--device", "cpu"]) == 2
+    assert "NaN" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["-q", "tree", str(tmp_path / "missing.fa"), "-o", str(out)]) == 2
+    dup = tmp_path / "dup.fa"
+    dup.write_text(">a\nACDE\n>a\nACDF\n>b\nACDG\n")
+    assert main(["-q", "tree", str(dup), "-o", str(out), "--device", "cpu"]) == 2
+    assert "duplicate" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_refuses_to_overwrite_input(tmp_path, fasta) -> None:
+    before = fasta.read_text()
+    assert main(["-q", "tree", str(fasta), "-o", str(fasta), "--device", "cpu"]) == 2
+    assert fasta.read_text() == before
