@@ -60,6 +60,14 @@ class Scoring:
     scale: int = 1
 
     @property
+    def symmetric(self) -> bool:
+        """True when score(a, b) == score(b, a): a symmetric matrix and the same gap scores
+        for insertions and deletions. The engine may then swap a pair's sides freely."""
+        g = self.gaps
+        return bool(np.array_equal(self.matrix, self.matrix.T)
+                    and np.array_equal(g[0::4], g[2::4]) and np.array_equal(g[1::4], g[3::4]))
+
+    @property
     def index(self) -> dict:
         return {c: i for i, c in enumerate(self.letters)}
 

@@ -72,11 +72,12 @@ class Traces:
     """
 
     def __init__(self, scores: np.ndarray, launches: list[_Paths], launch: np.ndarray,
-                 slot: np.ndarray):
+                 slot: np.ndarray, swapped: np.ndarray):
         self.scores = scores
         self._launches = launches
         self._launch = launch
         self._slot = slot
+        self._swapped = swapped
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -89,11 +90,15 @@ class Traces:
 
     def operations(self, k: int) -> np.ndarray:
         """Pair k's path in alignment order: 0 aligned pair, 1 deletion, 2 insertion."""
-        return self._path(k)[0][::-1]
+        ops = self._path(k)[0][::-1]
+        if self._swapped[k]:  # the kernel saw the pair the other way round
+            ops = np.where(ops == 0, 0, 3 - ops).astype(np.uint8)
+        return ops
 
     def coordinates(self, k: int) -> np.ndarray:
         """Pair k's path as ``Bio.Align.Alignment`` coordinates."""
-        return _coordinates(*self._path(k))
+        coords = _coordinates(*self._path(k))
+        return coords[::-1].copy() if self._swapped[k] else coords
 
 
 class PairwiseEngine:
@@ -125,6 +130,7 @@ class PairwiseEngine:
         self.use_float: bool | None = None
         self.use_profile: bool | None = False
         self.score_rows: int = SCORE_ROWS
+        self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         #: Seconds per kernel, accumulated when set to a dict (waits on each launch).
         self.timings: dict[str, float] | None = None
 
@@ -173,6 +179,9 @@ class PairwiseEngine:
         """
         n = len(seqs)
         ii, jj = np.triu_indices(n)
+        if self.scoring.symmetric:  # longest first: pairs come out already in kernel order
+            rank = np.argsort([-len(s) for s in seqs], kind="stable")
+            ii, jj = rank[ii], rank[jj]
         vals = self.score_indexed(seqs, ii, jj, progress)
         out = np.zeros((n, n), dtype=np.float64)
         out[ii, jj] = vals
@@ -190,6 +199,13 @@ class PairwiseEngine:
         if offsets[-1] >= 2**31:
             raise InputError("more than 2^31 residues in one batch; split the input")
         flat = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
+        # With a symmetric scoring the longer sequence goes down the rows: neighbouring
+        # work-items then loop the same way (a warp waits for its longest row and column
+        # loops, so mixed orientations would cost up to (long/short) times the work).
+        swapped = np.zeros(len(ia), dtype=bool)
+        if self.scoring.symmetric:
+            swapped = lengths[ia] < lengths[ib]
+            ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
         la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
         tasks = np.stack([offsets[ia], la, offsets[ib], lb], axis=1).astype(np.int32)
@@ -228,25 +244,29 @@ class PairwiseEngine:
         run_lpt(jobs, costs, self.runtimes, run_job, _serialised(on_done),
                 cancelled=lambda: progress.cancelled)
         progress.report(stage, 100, 100)
-        return scores, (launches, launch, slot)
+        return scores, (launches, launch, slot, swapped)
 
     def _windows(self, short: np.ndarray, la, lb, trace: bool) -> list[np.ndarray]:
-        """Group short pairs by size into launches that fit every device's memory budget."""
+        """Group short pairs by size into launches that fit every device's memory budget.
+
+        Pairs are sorted by rows, then columns, largest first, so neighbouring work-items
+        run the same loops; a window's first pair bounds the rows of all its pairs, and the
+        longest query of the batch bounds the columns.
+        """
         if short.size == 0:
             return []
-        # Sort by (longer, shorter) length, largest first: neighbours do similar work, and the
-        # first pair of a window bounds both sides of every pair in it.
-        longer, shorter = np.maximum(la[short], lb[short]), np.minimum(la[short], lb[short])
-        order = short[np.lexsort((-shorter, -longer))]
+        key = la[short] * (int(lb[short].max()) + 1) + lb[short]
+        order = short if np.all(key[:-1] >= key[1:]) else short[np.argsort(-key, kind="stable")]
+        maxB = int(lb[short].max())
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
         per_device = max(64, 8 * max(rt.compute_units for rt in self.runtimes))
         ndev = len(self.runtimes)
+        column = (maxB + 1) * 8
         windows, start = [], 0
         while start < order.size:
-            d = int(max(la[order[start]], lb[order[start]]))
-            column = (d + 1) * 8
-            directions = -(-d // TRACE_ROWS) * d * 8 if trace else 0
+            rows = int(la[order[start]])
+            directions = -(-rows // TRACE_ROWS) * maxB * 8 if trace else 0
             size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
             if directions:
                 size = min(size, max_alloc // directions)
@@ -279,6 +299,15 @@ class PairwiseEngine:
         return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
                         np.float32 if use_float else np.int32, rows, use_profile)
 
+    def _scratch(self, rt: Runtime, name: str, nbytes: int) -> cl.Buffer:
+        """A device buffer reused across launches (the in-order queue serialises its users)."""
+        key = (id(rt), name)
+        buf = self._scratch_buffers.get(key)
+        if buf is None or buf.size < nbytes:
+            self._scratch_buffers.pop(key, None)
+            buf = self._scratch_buffers[key] = rt.empty(nbytes)
+        return buf
+
     def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> None:
         event = knl(rt.queue, gsize, lsize, *args)
         if self.timings is not None:
@@ -294,7 +323,7 @@ class PairwiseEngine:
         var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
-        work = rt.empty((maxB + 1) * T * 8)
+        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
         scores = rt.empty(n * 4)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
@@ -306,14 +335,13 @@ class PairwiseEngine:
             self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
             cl.enqueue_copy(rt.queue, out, scores)
             return out.astype(np.int64), None
-        dirs = rt.empty(-(-maxA // TRACE_ROWS) * maxB * T * 8)
+        dirs = self._scratch(rt, "dirs", -(-maxA // TRACE_ROWS) * maxB * T * 8)
         ends_buf = rt.empty(n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
         ends = np.empty((n, 2), dtype=np.int32)
         cl.enqueue_copy(rt.queue, out, scores)
         cl.enqueue_copy(rt.queue, ends, ends_buf)
-        work.release()
         states = _start_states(ends, self.scoring.local)
         capacity = (tasks[:, 1] + tasks[:, 3]).astype(np.int64)
         ops_buf, base = _ops_buffer(rt, capacity)
