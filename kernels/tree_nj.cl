@@ -81,33 +81,52 @@ inline uint2 cell_of(ulong t) {
     return (uint2)(a, (uint)(t - tri(a, 0)));
 }
 
+/* Move (a, b) on by WG cells along the packed triangle. */
+#define ADVANCE()                                                                          \
+    do {                                                                                   \
+        b += WG;                                                                           \
+        while (b >= a) {                                                                   \
+            b -= a;                                                                        \
+            a++;                                                                           \
+        }                                                                                  \
+    } while (0)
+
+#if METHOD == 0
+#define CRITERION(d) (((d) * n2 - R[a]) - R[b]) /* pair (i = b, j = a); skbio's rounding */
+#else
+#define CRITERION(d) (d)
+#endif
+
+#define EXACT_STEP(d)                                                                      \
+    do {                                                                                   \
+        real q_ = CRITERION(d);                                                            \
+        if (better(q_, b, a, *bq, *bi, *bj)) {                                             \
+            *bq = q_;                                                                      \
+            *bi = b;                                                                       \
+            *bj = a;                                                                       \
+        }                                                                                  \
+        ADVANCE();                                                                         \
+    } while (0)
+
 /* Exact criterion over cells [start, end) of D, lane lid of WG: best (q, i, j). */
 inline void scan_exact(__global const real *D, __global const real *R, uint r, ulong start,
                        ulong end, uint lid, real *bq, uint *bi, uint *bj) {
     ulong t = start + lid;
     if (t >= end) return;
-#if METHOD == 0
     real n2 = (real)r - (real)2;
-#endif
     uint2 ab = cell_of(t);
     uint a = ab.x, b = ab.y;
+    /* four independent loads in flight per lane, then the four cells in order */
+    for (; t + 3 * WG < end; t += 4 * WG) {
+        real d0 = D[t], d1 = D[t + WG], d2 = D[t + 2 * WG], d3 = D[t + 3 * WG];
+        EXACT_STEP(d0);
+        EXACT_STEP(d1);
+        EXACT_STEP(d2);
+        EXACT_STEP(d3);
+    }
     for (; t < end; t += WG) {
-        real d = D[t];
-#if METHOD == 0
-        real q = (d * n2 - R[a]) - R[b]; /* pair (i = b, j = a); same rounding as skbio */
-#else
-        real q = d;
-#endif
-        if (better(q, b, a, *bq, *bi, *bj)) {
-            *bq = q;
-            *bi = b;
-            *bj = a;
-        }
-        b += WG;
-        while (b >= a) {
-            b -= a;
-            a++;
-        }
+        real d0 = D[t];
+        EXACT_STEP(d0);
     }
 }
 
@@ -140,6 +159,27 @@ void scan_min(__global const real *D, __global const real *R, uint r, ulong tota
 }
 
 #if SHADOW
+/* Bounds of the exact criterion from a float32 value (relative error <= 2^-24 each). */
+#if METHOD == 0
+#define BOUND_STEP(d)                                                                      \
+    do {                                                                                   \
+        real base_ = (d) * n2;                                                             \
+        real q_ = (base_ - R[a]) - R[b];                                                   \
+        real e_ = (fabs(base_) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS;                    \
+        lo = min(lo, q_ - e_);                                                             \
+        hi = min(hi, q_ + e_);                                                             \
+        ADVANCE();                                                                         \
+    } while (0)
+#else
+#define BOUND_STEP(d)                                                                      \
+    do {                                                                                   \
+        real e_ = fabs(d) * SHADOW_EPS;                                                    \
+        lo = min(lo, (d) - e_);                                                            \
+        hi = min(hi, (d) + e_);                                                            \
+        ADVANCE();                                                                         \
+    } while (0)
+#endif
+
 /* Shadow search for float64 runs: a float32 copy F of D is scanned first (half the bytes);
  * each group keeps lower and upper bounds of the exact criterion over its chunk.  Only the
  * groups whose lower bound is not above the smallest upper bound can hold the exact minimum
@@ -154,28 +194,19 @@ void scan_bound(__global const float *F, __global const real *R, uint r, ulong t
     real lo = INFINITY, hi = INFINITY;
     ulong t = start + lid;
     if (t < end) {
-#if METHOD == 0
         real n2 = (real)r - (real)2;
-#endif
         uint2 ab = cell_of(t);
         uint a = ab.x, b = ab.y;
+        for (; t + 3 * WG < end; t += 4 * WG) {
+            real d0 = F[t], d1 = F[t + WG], d2 = F[t + 2 * WG], d3 = F[t + 3 * WG];
+            BOUND_STEP(d0);
+            BOUND_STEP(d1);
+            BOUND_STEP(d2);
+            BOUND_STEP(d3);
+        }
         for (; t < end; t += WG) {
-            real d = (real)F[t];
-#if METHOD == 0
-            real base = d * n2;
-            real q = (base - R[a]) - R[b];
-            real err = (fabs(base) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS;
-#else
-            real q = d;
-            real err = fabs(d) * SHADOW_EPS;
-#endif
-            lo = min(lo, q - err);
-            hi = min(hi, q + err);
-            b += WG;
-            while (b >= a) {
-                b -= a;
-                a++;
-            }
+            real d0 = F[t];
+            BOUND_STEP(d0);
         }
     }
     llo[lid] = lo;
