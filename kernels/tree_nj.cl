@@ -159,22 +159,24 @@ void scan_min(__global const real *D, __global const real *R, uint r, ulong tota
 }
 
 #if SHADOW
-/* Bounds of the exact criterion from a float32 value (relative error <= 2^-24 each). */
+/* Bounds of the exact criterion from a float32 value: relative error <= 2^-24, plus TINY for
+ * values that became float32 subnormals; a value that overflowed to inf forces a rescan. */
+#define TINY ((real)1e-44)
 #if METHOD == 0
 #define BOUND_STEP(d)                                                                      \
     do {                                                                                   \
         real base_ = (d) * n2;                                                             \
         real q_ = (base_ - R[a]) - R[b];                                                   \
-        real e_ = (fabs(base_) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS;                    \
-        lo = min(lo, q_ - e_);                                                             \
+        real e_ = (fabs(base_) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS + n2 * TINY;        \
+        lo = isinf(d) ? -INFINITY : min(lo, q_ - e_);                                      \
         hi = min(hi, q_ + e_);                                                             \
         ADVANCE();                                                                         \
     } while (0)
 #else
 #define BOUND_STEP(d)                                                                      \
     do {                                                                                   \
-        real e_ = fabs(d) * SHADOW_EPS;                                                    \
-        lo = min(lo, (d) - e_);                                                            \
+        real e_ = fabs(d) * SHADOW_EPS + TINY;                                             \
+        lo = isinf(d) ? -INFINITY : min(lo, (d) - e_);                                     \
         hi = min(hi, (d) + e_);                                                            \
         ADVANCE();                                                                         \
     } while (0)

@@ -105,6 +105,16 @@ def test_shadow_search_gives_identical_joins(method: str) -> None:
         np.testing.assert_array_equal(shadow, plain)
 
 
+@pytest.mark.parametrize("scale", [1e-42, 1e39, 1e300])
+def test_shadow_search_extreme_magnitudes(scale: float) -> None:
+    # float32 subnormals and overflow in the shadow copy must not change the joins
+    packed = pack_lower(random_dm(40, 1, 3).data * scale)
+    for method in ("nj", "average"):
+        plain = run_agglomerative(packed, 40, method, DEVICE, shadow=False)
+        shadow = run_agglomerative(packed, 40, method, DEVICE, shadow=True, max_groups=7)
+        np.testing.assert_array_equal(shadow, plain)
+
+
 def test_all_equal_distances() -> None:
     d = np.ones((7, 7)) - np.eye(7)
     assert_same_tree(bt.nj(d, device=DEVICE), skbio_nj(DistanceMatrix(d)))

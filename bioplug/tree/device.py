@@ -172,8 +172,10 @@ def run_agglomerative(
     mf = cl.mem_flags
     d_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ascontiguousarray(packed))
     if kern.shadow:
-        f_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
-                          hostbuf=packed.astype(np.float32))
+        with np.errstate(over="ignore", under="ignore"):  # inf / subnormal: kernel copes
+            shadow_copy = packed.astype(np.float32)
+        f_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=shadow_copy)
+        del shadow_copy
     else:
         f_buf = rt.empty(4)
     r_buf = rt.empty(n * dtype.itemsize)
