@@ -8,6 +8,7 @@ symmetry, finite and non-negative values, and unique ids; problems raise
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -179,6 +180,11 @@ def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
     InputError
         Not a PHYLIP distance matrix, a row with the wrong number of values, bad numbers.
     """
+    fast = _read_phylip_square_lines(path)
+    if fast is not None:
+        data, ids = fast
+        ids = check_ids(ids, len(ids))
+        return validate_square(data, ids), ids
     with open(path) as handle:
         tokens_by_line = [line.split() for line in handle if line.strip()]
     if not tokens_by_line or len(tokens_by_line[0]) != 1 or not tokens_by_line[0][0].isdigit():
@@ -212,6 +218,34 @@ def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
         data = data + data.T
     ids = check_ids(ids, n)
     return validate_square(data, ids), ids
+
+
+def _read_phylip_square_lines(path) -> tuple[np.ndarray, list[str]] | None:
+    """Fast path: one taxon per line, ``n`` values each (parsed in C); None otherwise."""
+    with open(path) as handle:
+        first = handle.readline().split()
+        if len(first) != 1 or not first[0].isdigit():
+            return None
+        n = int(first[0])
+        data = np.zeros((n, n))
+        ids: list[str] = []
+        for line in handle:  # one line per taxon (glue)
+            if not line.strip():
+                continue
+            parts = line.split(None, 1)
+            if len(ids) >= n or len(parts) < 2:
+                return None
+            with warnings.catch_warnings():  # unparsable text: short result, slow path
+                warnings.simplefilter("ignore")
+                try:
+                    values = np.fromstring(parts[1], dtype=np.float64, sep=" ")
+                except ValueError:
+                    return None
+            if values.shape[0] != n:
+                return None
+            data[len(ids)] = values
+            ids.append(parts[0])
+    return (data, ids) if len(ids) == n else None
 
 
 def _looks_like_id(tokens: list[str], a: int) -> bool:
