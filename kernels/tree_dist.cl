@@ -132,3 +132,17 @@ void msa_pdist(__global const uchar *S, uint n, uint width, __global real *out) 
         }
     }
 }
+
+/* Identical residues in aligned segments (both sequences advance): one work-item per segment,
+ * a_start / b_start are offsets into the concatenated sequence buffer. */
+__kernel void segment_identity(__global const uchar *seqs, __global const ulong *a_start,
+                               __global const ulong *b_start, __global const uint *len,
+                               uint nseg, __global uint *out) {
+    uint s = get_global_id(0);
+    if (s >= nseg) return;
+    __global const uchar *x = seqs + a_start[s];
+    __global const uchar *y = seqs + b_start[s];
+    uint same = 0;
+    for (uint k = 0; k < len[s]; k++) same += x[k] == y[k];
+    out[s] = same;
+}

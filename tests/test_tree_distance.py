@@ -16,6 +16,7 @@ from bioplug.tree.distance import (
     identity_from_coordinates,
     ktuple_distances,
     msa_distances,
+    pair_identity,
 )
 
 DEVICE = "cpu"
@@ -103,6 +104,37 @@ def test_identity_from_coordinates() -> None:
     # target columns 3..10 (GAWGHEE) are aligned to query 0..7 (PAWHEAE)
     same = sum(x == y for x, y in zip(b"GAWGHEE", b"PAWHEAE", strict=True))
     assert identity_from_coordinates(a, b, coords) == pytest.approx(1 - same / 7)
+
+
+def random_path(la: int, lb: int, rng) -> np.ndarray:
+    a = b = 0
+    cols = [(0, 0)]
+    while a < la or b < lb:
+        move = rng.integers(0, 3)
+        if move == 0 and a < la and b < lb:
+            k = int(min(rng.integers(1, 5), la - a, lb - b))
+            a, b = a + k, b + k
+        elif move == 1 and a < la:
+            a += int(min(rng.integers(1, 3), la - a))
+        elif b < lb:
+            b += int(min(rng.integers(1, 3), lb - b))
+        else:
+            continue
+        cols.append((a, b))
+    return np.array(cols).T
+
+
+@settings(max_examples=10, deadline=None)
+@given(n=st.integers(2, 9), seed=st.integers(0, 2**31))
+def test_pair_identity_kernel_matches_host(n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    enc = [rng.integers(0, 4, rng.integers(1, 30)).astype(np.uint8) for _ in range(n)]
+    ii, jj = np.triu_indices(n, 1)
+    coords = [random_path(len(enc[i]), len(enc[j]), rng) for i, j in zip(ii, jj, strict=True)]
+    got = pair_identity(enc, ii, jj, coords, DEVICE)
+    ref = [identity_from_coordinates(enc[i], enc[j], c)
+           for i, j, c in zip(ii, jj, coords, strict=True)]
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15)
 
 
 def test_identity_distances_with_pairwise_engine() -> None:

@@ -339,6 +339,67 @@ def identity_from_coordinates(a: np.ndarray, b: np.ndarray, coords: np.ndarray) 
     return 1.0 - same / aligned
 
 
+def pair_identity(
+    encoded: Sequence[np.ndarray],
+    ii: np.ndarray,
+    jj: np.ndarray,
+    coordinates: Sequence[np.ndarray],
+    device=None,
+) -> np.ndarray:
+    """``p = 1 - identical / aligned pairs`` for many alignments, counted on the device.
+
+    Parameters
+    ----------
+    encoded : sequence of uint8 arrays
+        The sequences.
+    ii, jj : int arrays
+        Target and query index of each alignment.
+    coordinates : sequence of (2, k) int arrays
+        ``Bio.Align.Alignment.coordinates`` of each alignment (target row first).
+    device : optional
+        OpenCL device specification.
+
+    Returns
+    -------
+    ndarray of float64
+        One ``p`` per alignment (1 where nothing is aligned).
+    """
+    npairs = len(coordinates)
+    if npairs == 0:
+        return np.zeros(0)
+    widths = np.fromiter((c.shape[1] for c in coordinates), dtype=np.int64, count=npairs)
+    allc = np.concatenate([np.asarray(c, dtype=np.int64) for c in coordinates], axis=1)
+    owner = np.repeat(np.arange(npairs), widths)
+    steps = allc[:, 1:] - allc[:, :-1]
+    seg_owner = owner[:-1]
+    both = (owner[1:] == seg_owner) & (steps[0] > 0) & (steps[1] > 0)
+    lengths = steps[0][both]
+    pair = seg_owner[both]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(e) for e in encoded])
+    a_start = offsets[np.asarray(ii)[pair]] + allc[0, :-1][both]
+    b_start = offsets[np.asarray(jj)[pair]] + allc[1, :-1][both]
+    aligned = np.bincount(pair, weights=lengths, minlength=npairs)
+    same = np.zeros(len(lengths), dtype=np.uint32)
+    if len(lengths):
+        rt = get_runtime(device)
+        prog = rt.program("tree_dist.cl", {"REAL_IS_DOUBLE": 0, "LS": 8, "RB": 1, "TK": 8,
+                                           "CORRECTION": 0, "MAX_DISTANCE": "10.0"})
+        out = rt.empty(same.nbytes)
+        wg = 64
+        cl.Kernel(prog, "segment_identity")(
+            rt.queue, (-(-len(lengths) // wg) * wg,), (wg,),
+            rt.to_device(np.concatenate([np.asarray(e, np.uint8) for e in encoded])),
+            rt.to_device(a_start.astype(np.uint64)), rt.to_device(b_start.astype(np.uint64)),
+            rt.to_device(lengths.astype(np.uint32)), np.uint32(len(lengths)), out,
+        )
+        cl.enqueue_copy(rt.queue, same, out)
+        rt.queue.finish()
+    ident = np.bincount(pair, weights=same, minlength=npairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(aligned > 0, 1.0 - ident / np.maximum(aligned, 1), 1.0)
+
+
 def identity_distances(
     seqs,
     correction: str = "none",
@@ -402,8 +463,7 @@ def identity_distances(
     engine = PairwiseEngine(scoring, device)
     results = engine.align_pairs([encoded[i] for i in ii], [encoded[j] for j in jj],
                                  progress=progress)
-    p = np.array([identity_from_coordinates(encoded[i], encoded[j], coords)
-                  for (i, j, (_, coords)) in zip(ii, jj, results, strict=True)])
+    p = pair_identity(encoded, ii, jj, [coords for _, coords in results], device)
     data = np.zeros((n, n))
     data[ii, jj] = correct(p, correction)
     data[jj, ii] = data[ii, jj]
