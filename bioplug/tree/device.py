@@ -9,6 +9,7 @@ device and come back once at the end.
 from __future__ import annotations
 
 import logging
+import time
 
 import numpy as np
 import pyopencl as cl
@@ -124,6 +125,7 @@ def run_agglomerative(
     wg: int | None = None,
     max_groups: int | None = None,
     shadow: bool | None = None,
+    stats: dict | None = None,
 ) -> np.ndarray:
     """Run NJ / UPGMA / WPGMA on the device.
 
@@ -146,8 +148,11 @@ def run_agglomerative(
         when omitted (set in tests to show the result does not depend on them).
     shadow : bool, optional
         For float64: scan a float32 copy first and rescan in float64 only the chunks that
-        can hold the minimum (same result, about half the memory traffic). Default: on when
-        the device has room for the copy.
+        can hold the minimum (same result, about half the memory traffic). Default: on for
+        GPUs with room for the copy.
+    stats : dict, optional
+        Filled with ``upload_s`` (buffers and row sums, finished), ``loop_s`` (the joins,
+        finished), ``shadow`` and ``iterations``.
 
     Returns
     -------
@@ -156,6 +161,7 @@ def run_agglomerative(
         two rows holding the final trichotomy.  UPGMA/WPGMA: ``(id_i, id_j, height, size)``
         in join order, before scipy's relabelling.
     """
+    t_start = time.perf_counter()
     rt = get_runtime(device)
     dtype = np.dtype(packed.dtype)
     if shadow is None:  # a win where memory bandwidth is the limit (GPUs)
@@ -209,6 +215,12 @@ def run_agglomerative(
         scan = cl.Kernel(kern.prog, "scan_min")
         scan.set_args(d_buf, r_buf, np.uint32(0), np.uint64(0), np.uint64(0), cand_q, cand_ij)
     min_per_item = 8
+    if stats is not None:
+        q.finish()
+        stats["upload_s"] = time.perf_counter() - t_start
+        stats["shadow"] = kern.shadow
+        stats["iterations"] = total_iters
+        t_loop = time.perf_counter()
     for step in range(total_iters):
         r = n - step
         total = r * (r - 1) // 2
@@ -233,6 +245,9 @@ def run_agglomerative(
             q.flush()
             if progress is not None:
                 progress.report("tree", step + 1, total_iters)
+    if stats is not None:
+        q.finish()
+        stats["loop_s"] = time.perf_counter() - t_loop
     link = np.empty((max(n - 1, 1), 4), dtype=dtype)
     cl.enqueue_copy(q, link, link_buf)
     if is_nj:
