@@ -14,7 +14,8 @@
  * Q = max(M, Ix) and Y = Iy. Each work-item sweeps a strip of R rows left to right
  * (seed 001, Figure 2), so global traffic is one read and one write of (P, X) per R cells.
  *
- * With TRACE, each cell leaves one byte (R bytes per strip column, stored as uint2 for R=8):
+ * With TRACE, each cell leaves one byte (R bytes per strip column: a uint2 for R = 8, a uint4
+ * for R = 16, interleaved by task like the column state):
  *   bit0 xe: Ix came by extension      bit1 ye: Iy came by extension
  *   bit2 pm: in P, M >= Iy             bit3 qm: in Q, M >= Ix
  *   bit4 hq: in H = max(Q, Iy), Q wins bit5 hz: the diagonal predecessor H was 0 (local start)
@@ -37,8 +38,12 @@
 #define TRACE 0
 #endif
 
-#if TRACE && R != 8
-#error "the trace layout packs 8 rows per strip column (uint2)"
+#if R == 8
+typedef uint2 bits_t;
+#elif R == 16
+typedef uint4 bits_t;
+#elif TRACE
+#error "directions are packed for R = 8 or 16 rows per strip"
 #endif
 #ifndef SCORE_FLOAT
 #define SCORE_FLOAT 0
@@ -105,12 +110,22 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 #define CLAMP_M(m)
 #endif
 
+#if R == 8
+#define SET_BITS(r, v) if ((r) < 4) bits.s0 |= (v) << (8 * (r)); else bits.s1 |= (v) << (8 * ((r) - 4));
+#else
+#define SET_BITS(r, v)                                                                        \
+    if ((r) < 4) bits.s0 |= (v) << (8 * (r));                                                 \
+    else if ((r) < 8) bits.s1 |= (v) << (8 * ((r) - 4));                                      \
+    else if ((r) < 12) bits.s2 |= (v) << (8 * ((r) - 8));                                     \
+    else bits.s3 |= (v) << (8 * ((r) - 12));
+#endif
+
 #if TRACE
 #define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)                                    \
     {                                                                                         \
         uint b_ = (uint)((XE) >= (XO)) | ((uint)((YE) >= (YO)) << 1) | ((uint)((MV) >= (YV)) << 2) \
                 | ((uint)((MV) >= (XV)) << 3) | ((uint)((QV) >= (YV)) << 4) | ((uint)(HZ) << 5); \
-        if ((r) < 4) bits.s0 |= b_ << (8 * (r)); else bits.s1 |= b_ << (8 * ((r) - 4));        \
+        SET_BITS(r, b_)                                                                       \
     }
 #if LOCAL
 #define TRACK_BEST(m, r)                                                                      \
@@ -215,7 +230,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
                          __global score2_t *work,
                          __global score_t *scores,
 #if TRACE
-                         __global uint2 *dirs,
+                         __global bits_t *dirs,
                          const int maxB,
                          __global int2 *ends,
 #endif
@@ -263,7 +278,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
             score_t up_P = up.x, up_X = up.y;
             const score_t diag_next = max(up_P, up_X);
 #if TRACE
-            uint2 bits = (uint2)(0u, 0u);
+            bits_t bits = (bits_t)(0u);
 #endif
             STRIP_COLUMN()
             work[(size_t)j * T + t] = (score2_t)(up_P, up_X);
@@ -306,7 +321,7 @@ __kernel void fill_wavefront(__global const uchar *seqs,
                              const int row_end,
                              __global score_t *result_out,
 #if TRACE
-                             __global uint2 *dirs,
+                             __global bits_t *dirs,
 #endif
                              __local score_t *lmat,
                              __local score2_t *pass
@@ -355,7 +370,7 @@ __kernel void fill_wavefront(__global const uchar *seqs,
                 score_t up_P = up.x, up_X = up.y;
                 const score_t diag_next = max(up_P, up_X);
 #if TRACE
-                uint2 bits = (uint2)(0u, 0u);
+                bits_t bits = (bits_t)(0u);
 #endif
                 STRIP_COLUMN()
 #if TRACE

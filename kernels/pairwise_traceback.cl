@@ -10,13 +10,18 @@
  * Operations are written from the end backwards: 0 = A_i aligned with B_j, 1 = A_i against
  * a gap (Ix), 2 = B_j against a gap (Iy).
  *
- * state[t] = (i, j, state, n_ops) on entry and on exit; the walk stops at row `stop_row`
+ * state[t] = (i, j, state, n_ops) on entry (or, with `init`, the start from ends[t]: the end
+ * cell in state M for a local maximum, H-pending for a global end) and on exit; the walk
+ * stops at row `stop_row`
  * (exclusive, > 0 for a band of a long pair), at the border (global: leading gaps are
  * emitted), or where a local alignment starts (state becomes -1 when finished).
  */
 
 #ifndef LOCAL
 #define LOCAL 0
+#endif
+#ifndef R
+#define R 8
 #endif
 
 #define ST_M 0
@@ -32,8 +37,8 @@ inline uint cell_bits(__global const uchar *dirs, const ulong base, const int i,
                       const int row0, const int maxB, const int T, const int t)
 {
     const int rr = i - 1 - row0;
-    const ulong word = ((ulong)(rr / 8) * maxB + (j - 1)) * T + t;
-    return dirs[base + word * 8 + (rr % 8)];
+    const ulong word = ((ulong)(rr / R) * maxB + (j - 1)) * T + t;
+    return dirs[base + word * R + (rr % R)];
 }
 
 __kernel void traceback(__global const uchar *dirs,
@@ -44,12 +49,21 @@ __kernel void traceback(__global const uchar *dirs,
                         const int stop_row,
                         const int ntasks,
                         __global int4 *state,
+                        __global const int2 *ends,
+                        const int init,
                         __global uchar *ops,
                         __global const ulong *ops_base)
 {
     const int t = get_global_id(0);
     if (t >= ntasks) return;
-    int4 st = state[t];
+    int4 st;
+    if (init) {
+        const int2 e = ends[t];
+        /* A local score of 0 ends nowhere: the empty alignment. */
+        st = (int4)(e.x, e.y, LOCAL ? ((e.x == 0 || e.y == 0) ? ST_DONE : ST_M) : ST_H, 0);
+    } else {
+        st = state[t];
+    }
     int i = st.x, j = st.y, s = st.z, n = st.w;
     if (s == ST_DONE) return;
     const ulong base = dir_base[t];

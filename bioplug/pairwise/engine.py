@@ -31,8 +31,8 @@ from bioplug.runtime import Runtime, get_runtimes, run_lpt
 
 log = logging.getLogger(__name__)
 
-#: Rows per strip when directions are kept (the trace layout packs 8 bytes per column).
-TRACE_ROWS = 8
+#: Rows per strip when directions are kept (8 or 16; one byte per cell).
+TRACE_ROWS = 16
 #: Rows per strip for score-only fills (fewer global reads and writes per cell).
 SCORE_ROWS = 16
 #: Pairs with more cells than this go to the one-work-group-per-pair kernel.
@@ -61,6 +61,23 @@ class _Paths:
     base: np.ndarray
     counts: np.ndarray
     ends: np.ndarray
+
+
+class _Pending:
+    """A launch in flight: host arrays that non-blocking reads fill, and how to finish."""
+
+    def __init__(self, events, finish):
+        self.events = events
+        self.finish = finish
+
+    def result(self):
+        if self.events:
+            cl.wait_for_events(self.events)
+        return self.finish()
+
+
+def _done(values, paths=None) -> _Pending:
+    return _Pending([], lambda: (values, paths))
 
 
 class Traces:
@@ -130,6 +147,7 @@ class PairwiseEngine:
         self.use_float: bool | None = None
         self.use_profile: bool | None = False
         self.score_rows: int = SCORE_ROWS
+        self.trace_rows: int = TRACE_ROWS
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         #: Seconds per kernel, accumulated when set to a dict (waits on each launch).
         self.timings: dict[str, float] | None = None
@@ -222,16 +240,22 @@ class PairwiseEngine:
         stage = "pairwise alignment" if trace else "pairwise scores"
         progress.report(stage, 0, 100)
         shared: dict[int, tuple] = {}
+        in_flight: dict[int, tuple] = {}
 
         def run_job(rt: Runtime, job):
+            """Enqueue a launch, then finish the device's previous one (two in flight)."""
             idx, is_long_job = job
             if id(rt) not in shared:  # sequences, matrix and gaps: once per device
                 shared[id(rt)] = (rt.to_device(flat), rt.to_device(self._matrix),
                                   rt.to_device(self._gaps))
             run = self._run_long if is_long_job else self._run_window
-            return idx, *run(rt, *shared[id(rt)], tasks[idx], trace)
+            previous = in_flight.pop(id(rt), None)
+            in_flight[id(rt)] = (idx, run(rt, *shared[id(rt)], tasks[idx], trace))
+            return None if previous is None else (previous[0], *previous[1].result())
 
         def on_done(_i, out):  # device threads report one at a time (_serialised)
+            if out is None:
+                return
             idx, values, paths = out
             scores[idx] = values
             if paths is not None:
@@ -241,8 +265,15 @@ class PairwiseEngine:
             done[0] += float(cells[idx].sum())
             progress.report(stage, int(100 * done[0] / total), 100)
 
-        run_lpt(jobs, costs, self.runtimes, run_job, _serialised(on_done),
-                cancelled=lambda: progress.cancelled)
+        report = _serialised(on_done)
+        try:
+            run_lpt(jobs, costs, self.runtimes, run_job, report,
+                    cancelled=lambda: progress.cancelled)
+        finally:
+            last = list(in_flight.values())
+            in_flight.clear()
+        for idx, pending in last:
+            report(None, (idx, *pending.result()))
         progress.report(stage, 100, 100)
         return scores, (launches, launch, slot, swapped)
 
@@ -266,7 +297,7 @@ class PairwiseEngine:
         windows, start = [], 0
         while start < order.size:
             rows = int(la[order[start]])
-            directions = -(-rows // TRACE_ROWS) * maxB * 8 if trace else 0
+            directions = -(-rows // self.trace_rows) * self.trace_rows * maxB if trace else 0
             size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
             if directions:
                 size = min(size, max_alloc // directions)
@@ -293,7 +324,7 @@ class PairwiseEngine:
         fits_byte = bool(np.abs(self.scoring.matrix).max(initial=0) < 128)
         use_profile = bool(self.use_profile if self.use_profile is not None else rt.is_gpu)
         use_profile = use_profile and fits_byte and not use_float and name == "fill_pairs"
-        rows = TRACE_ROWS if (trace or use_profile) else self.score_rows
+        rows = 8 if use_profile else self.trace_rows if trace else self.score_rows
         defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
                    "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile)}
         return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
@@ -333,36 +364,46 @@ class PairwiseEngine:
         out = np.empty(n, dtype=var.dtype)
         if not trace:
             self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
-            cl.enqueue_copy(rt.queue, out, scores)
-            return out.astype(np.int64), None
-        dirs = self._scratch(rt, "dirs", -(-maxA // TRACE_ROWS) * maxB * T * 8)
+            ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
+            return _Pending([ev], lambda: (out.astype(np.int64), None))
+        dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T)
         ends_buf = rt.empty(n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
-        ends = np.empty((n, 2), dtype=np.int32)
-        cl.enqueue_copy(rt.queue, out, scores)
-        cl.enqueue_copy(rt.queue, ends, ends_buf)
-        states = _start_states(ends, self.scoring.local)
         capacity = (tasks[:, 1] + tasks[:, 3]).astype(np.int64)
         ops_buf, base = _ops_buffer(rt, capacity)
-        states = self._traceback(rt, dirs, np.zeros(n, np.uint64), maxB, T, 0, states,
-                                 ops_buf, base)
+        states = np.empty((n, 4), dtype=np.int32)
+        state_buf = self._traceback(rt, var.rows, dirs, np.zeros(n, np.uint64), maxB, T, 0,
+                                    states, ops_buf, base, ends_buf)
+        ends = np.empty((n, 2), dtype=np.int32)
         ops = np.empty(int(capacity.sum()), dtype=np.uint8)
-        cl.enqueue_copy(rt.queue, ops, ops_buf)
-        return out.astype(np.int64), _Paths(ops, base, states[:, 3].copy(), ends)
+        events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False) for host, buf in
+                  ((out, scores), (ends, ends_buf), (states, state_buf), (ops, ops_buf))]
+        return _Pending(events, lambda: (out.astype(np.int64),
+                                         _Paths(ops, base, states[:, 3].copy(), ends)))
 
-    def _traceback(self, rt: Runtime, dirs, dir_base, maxB: int, T: int, row0: int,
-                   states: np.ndarray, ops_buf, base: np.ndarray) -> np.ndarray:
-        """Walk the directions of rows > ``row0`` for every task; returns the new states."""
-        knl = rt.kernel("pairwise_traceback.cl", "traceback", {"LOCAL": int(self.scoring.local)})
+    def _traceback(self, rt: Runtime, rows: int, dirs, dir_base, maxB: int, T: int, row0: int,
+                   states: np.ndarray, ops_buf, base: np.ndarray, ends_buf=None):
+        """Walk the directions of rows > ``row0`` for every task.
+
+        With ``ends_buf`` the walks start from the fill's end cells and the state buffer is
+        returned unread (the caller reads it without blocking); otherwise they resume from
+        ``states`` and the new states are returned.
+        """
+        knl = rt.kernel("pairwise_traceback.cl", "traceback",
+                        {"LOCAL": int(self.scoring.local), "R": rows})
         n = len(states)
         state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                               hostbuf=np.ascontiguousarray(states, dtype=np.int32))
         group = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
+        init = ends_buf is not None
         self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
                      rt.to_device(dir_base), np.int32(maxB), np.int32(T), np.int32(row0),
-                     np.int32(row0), np.int32(n), state_buf, ops_buf,
+                     np.int32(row0), np.int32(n), state_buf,
+                     ends_buf if init else state_buf, np.int32(init), ops_buf,
                      rt.to_device(base.astype(np.uint64)))
+        if init:
+            return state_buf
         new_states = np.empty((n, 4), dtype=np.int32)
         cl.enqueue_copy(rt.queue, new_states, state_buf)
         return new_states
@@ -398,12 +439,12 @@ class PairwiseEngine:
             return out.copy()
 
         if not trace:
-            return np.array([int(fill("fill (wavefront)", border, 0, nA)[0])]), None
+            return _done(np.array([int(fill("fill (wavefront)", border, 0, nA)[0])]))
         budget = min(rt.memory_budget(self.memory_fraction), rt.max_alloc)
-        strips = max(1, min(budget // (8 * nB), -(-nA // TRACE_ROWS)))
-        band = strips * TRACE_ROWS
+        strips = max(1, min(budget // (var.rows * nB), -(-nA // var.rows)))
+        band = strips * var.rows
         bands = list(range(0, nA, band))
-        dirs = rt.empty(strips * nB * 8)
+        dirs = rt.empty(strips * nB * var.rows)
         checkpoints, best = [], []
         name = "fill+directions (wavefront)"
         for b0 in bands:  # score pass; the last band's directions stay in `dirs`
@@ -426,11 +467,11 @@ class PairwiseEngine:
             if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
                 again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
                 fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
-            state = self._traceback(rt, dirs, np.zeros(1, np.uint64), nB, 1, bands[k], state,
-                                    ops_buf, base)
+            state = self._traceback(rt, var.rows, dirs, np.zeros(1, np.uint64), nB, 1, bands[k],
+                                    state, ops_buf, base)
         ops = np.empty(nA + nB, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
-        return np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :])
+        return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
 
     def _top_border(self, nB: int, dtype) -> np.ndarray:
         """Row 0 of the DP as (P, X) pairs: left insertion end gaps (global) or zeros."""
@@ -472,16 +513,6 @@ def _copy_buffer(rt: Runtime, src, nbytes: int):
     dst = rt.empty(nbytes)
     cl.enqueue_copy(rt.queue, dst, src, byte_count=nbytes)
     return dst
-
-
-def _start_states(ends: np.ndarray, local: bool) -> np.ndarray:
-    """Traceback start: the end cell, in state M (local maximum) or H-pending (global)."""
-    states = np.zeros((len(ends), 4), dtype=np.int32)
-    states[:, 0:2] = ends
-    states[:, 2] = 0 if local else 3
-    if local:  # a local score of 0 is the empty alignment
-        states[(ends[:, 0] == 0) | (ends[:, 1] == 0), 2] = -1
-    return states
 
 
 def _coordinates(ops: np.ndarray, end) -> np.ndarray:
