@@ -18,6 +18,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 from Bio.Seq import Seq  # noqa: E402
 from Bio.SeqRecord import SeqRecord  # noqa: E402
+from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 
@@ -83,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load {t_load * 1e3:.0f} ms, colouring + first layout {t_colour * 1e3:.0f} ms")
     print(f"repaint median {med:.2f} ms (min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f}, "
           f"n={len(times)}); target < 30 ms: {'OK' if med < 30 else 'SLOW'}")
+    view.close()
+    view.deleteLater()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # tidy teardown before exit
     return 0
 
 

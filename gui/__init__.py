@@ -21,6 +21,13 @@ GUI_MISSING = (
 
 __all__ = ["MainWindow"]
 
+try:  # PySide6 6.12 + Python 3.11 reference fault (see _compat); no-op without PySide6
+    from ._compat import guard_none_refcount as _guard
+
+    _guard()
+except ImportError:  # pragma: no cover
+    pass
+
 
 def __getattr__(name: str):
     if name == "MainWindow":

@@ -477,7 +477,7 @@ class ConservationTrack(pg.PlotWidget):
         c = self.canvas
         w = c.cell.width()
         x0 = c.horizontalScrollBar().value() / w
-        span = c.viewport().width() / w
+        span = max(self.getPlotItem().vb.width(), 1.0) / w
         self.getPlotItem().setXRange(x0, x0 + span, padding=0)
 
 
@@ -541,7 +541,11 @@ class AlignmentView(QWidget):
         grid.addWidget(cons_label, 2, 0)
         grid.addWidget(self.consensus_row, 2, 1)
         grid.addWidget(QLabel(" Conservation"), 3, 0)
-        grid.addWidget(self.track, 3, 1)
+        # The track spans the canvas's viewport only (not its vertical scroll bar).
+        track_box = QHBoxLayout()
+        track_box.setContentsMargins(0, 0, self.canvas.verticalScrollBar().sizeHint().width(), 0)
+        track_box.addWidget(self.track)
+        grid.addLayout(track_box, 3, 1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         outer.addLayout(bar)
@@ -549,6 +553,7 @@ class AlignmentView(QWidget):
         self.names.rowClicked.connect(self._row_clicked)
         self.canvas.cellClicked.connect(self._cell_clicked)
         self.canvas.viewChanged.connect(self._update_status)
+        self.track.getPlotItem().vb.sigResized.connect(self.track.follow)
 
     # -- content ------------------------------------------------------------------------
     def set_data(self, data: AlignmentData) -> None:

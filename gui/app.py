@@ -29,12 +29,15 @@ def main(argv: list[str] | None = None) -> int:
         print("bioplug-gui: error: PySide6 is not installed; install it with "
               "`pip install 'bioplug[gui]'`", file=sys.stderr)
         return 2
+    from PySide6.QtCore import Qt
+
     from .main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("bioplug")
     app.setApplicationName("bioplug")
     window = MainWindow()
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # tidy Qt teardown at exit
     if args.device:
         try:
             window.devices_panel.select_spec(args.device)

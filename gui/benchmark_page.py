@@ -55,6 +55,7 @@ BENCHMARKS = {
     "nj": ("Neighbor-joining", "s", False),
     "msa": ("Multiple alignment", "s", False),
 }
+BAR_COLOURS = [(70, 110, 200), (230, 130, 40), (60, 160, 90), (190, 70, 70), (130, 90, 180)]
 CSV_FIELDS = ["when", "device", "device_name", "benchmark", "value", "unit", "size", "repeats"]
 
 
@@ -276,6 +277,11 @@ class BenchmarkPage(QWidget):
         self._describe()
 
     # -- devices ------------------------------------------------------------------------
+    def set_sizes(self, sizes: BenchSizes) -> None:
+        """Input sizes of the next runs."""
+        self.sizes = sizes
+        self._describe()
+
     def set_devices(self, devices, checked_spec: str | None = None) -> None:
         """List devices (``DeviceInfo``); ``checked_spec`` is ticked (the panel's choice)."""
         self.device_list.clear()
@@ -328,7 +334,8 @@ class BenchmarkPage(QWidget):
             x = np.arange(len(rows), dtype=float)
             heights = np.array([r.value for r in rows])
             bar = pg.BarGraphItem(x=x, height=heights, width=0.6,
-                                  brushes=[pg.intColor(i, hues=8) for i in range(len(rows))])
+                                  brushes=[pg.mkBrush(BAR_COLOURS[i % len(BAR_COLOURS)])
+                                           for i in range(len(rows))])
             plot.addItem(bar)
             self.bars[key] = bar
             for xi, r in zip(x, rows, strict=True):

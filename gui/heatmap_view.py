@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bioplug.errors import InputError
@@ -49,6 +50,12 @@ class HeatMapView(QWidget):
             else []
         for axis in ("left", "bottom"):
             self.plot.getAxis(axis).setTicks([ticks] if ticks else None)
+        if ticks:
+            fm = QFontMetrics(self.plot.getAxis("left").font() if hasattr(
+                self.plot.getAxis("left"), "font") else self.font())
+            self.plot.getAxis("left").setWidth(max(fm.horizontalAdvance(t) for _, t in ticks) + 16)
+        else:
+            self.plot.getAxis("left").setWidth(None)
         self.plot.getAxis("bottom").setStyle(tickTextOffset=4)
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
         self.info.setText(title or f"{n} × {n} scores")

@@ -227,7 +227,6 @@ def all_vs_all_task(records, device: str | None, mode: str = "global",
         aligner = make_pairwise_aligner(device, mode, matrix)
         progress("all-vs-all scores", 0, 1)
         scores = aligner.score_matrix(list(records), progress=progress)
-        progress("all-vs-all scores", 1, 1)
         return MatrixResult([r.id for r in records], np.asarray(scores), mode, matrix)
 
     return fn

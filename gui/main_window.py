@@ -88,12 +88,15 @@ class MainWindow(QMainWindow):
         An error was shown to the user (the message, as the CLI prints it).
     dataLoaded(object)
         New :class:`~bioplug.gui.documents.AlignmentData` in the viewer.
+    jobStarted(object)
+        A :class:`~bioplug.gui.jobs.Job` is about to start (its signals can be connected).
     jobFinished(str, str)
         A job ended: its name and ``done``, ``cancelled`` or ``failed``.
     """
 
     errorShown = Signal(str)
     dataLoaded = Signal(object)
+    jobStarted = Signal(object)
     jobFinished = Signal(str, str)
 
     #: Set False to record errors without opening a message box (scripts, tests).
@@ -146,6 +149,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, pdock)
         self.splitDockWidget(dock, pdock, Qt.Orientation.Horizontal)
         self.devices_dock, self.progress_dock = dock, pdock
+        self.resizeDocks([dock, pdock], [200, 200], Qt.Orientation.Vertical)
 
         self.progress_view.cancelRequested.connect(self.cancel_job)
         self.tree_view.leavesSelected.connect(self._tree_selected)
@@ -429,6 +433,7 @@ class MainWindow(QMainWindow):
         self.progress_dock.show()
         self._update_actions()
         self.statusBar().showMessage(f"{name} running on {self.device or 'default device'}")
+        self.jobStarted.emit(job)
         job.start(self.pool)
         return job
 
@@ -538,7 +543,9 @@ class MainWindow(QMainWindow):
         if not devices or not names:
             self.show_error("tick at least one device and one benchmark")
             return None
-        sizes = sizes or self.benchmark_page.sizes
+        if sizes is not None:
+            self.benchmark_page.set_sizes(sizes)
+        sizes = self.benchmark_page.sizes
 
         def done(results) -> None:
             self.benchmark_page.add_results(results)

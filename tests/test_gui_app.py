@@ -1,0 +1,340 @@
+"""The desktop application end to end, offscreen, on the PoCL CPU device.
+
+Open a FASTA file, run the jobs (MSA, tree, pairwise, all-vs-all, benchmarks) off the GUI
+thread, check progress events, cancel, error dialogs, exports and the selection link between
+the tree and the alignment; write a PNG screenshot of every main view.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from Bio import Align  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+
+from bioplug.errors import InputError  # noqa: E402
+from bioplug.io import read_records  # noqa: E402
+
+JOB_TIMEOUT_MS = 180_000
+# Four related ~30-residue proteins (BAliBASE BB11001 starts, trimmed).
+FASTA = """>1aab_
+GKGDPKKPRGKMSSYAFFVQTSREEHKKKH
+>1j46_A
+MQDRVKRPMNAFIVWSRDQRRKMALENPRM
+>1k99_A
+MKKLKKHPDFPKKPLTPYFRFFMEKRAKYA
+>2lef_A
+MHIKKPLNAFMLYMKEMRANVVAESTLKES
+"""
+MSA_STAGES = ["I posteriors", "II guide tree", "III consistency", "IV progressive",
+              "IV refinement"]
+
+
+def cpu_spec():
+    from bioplug.runtime import list_devices
+
+    cpus = [d for d in list_devices() if d.kind == "CPU"]
+    if not cpus:
+        pytest.skip("no CPU (PoCL) OpenCL device")
+    return cpus[0].spec
+
+
+@pytest.fixture
+def fasta(tmp_path):
+    path = tmp_path / "four.fasta"
+    path.write_text(FASTA)
+    return path
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from bioplug.gui import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(w)
+    w.resize(1280, 860)
+    w.show()
+    qtbot.waitExposed(w)
+    w.devices_panel.select_spec(cpu_spec())
+    return w
+
+
+def run_job(qtbot, window, start, *args, **kwargs):
+    """Start a job, record its stage events, wait for the end; returns (status, events)."""
+    events = []
+
+    def hook(job):
+        job.signals.stage.connect(lambda s, d, t: events.append((s, d, t)))
+
+    window.jobStarted.connect(hook)
+    try:
+        with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
+            assert start(*args, **kwargs) is not None
+    finally:
+        window.jobStarted.disconnect(hook)
+    qtbot.wait(10)  # deliver the last queued stage events
+    return blocker.args[1], events
+
+
+def test_open_fasta_shows_sequences(window, fasta, qtbot):
+    with qtbot.waitSignal(window.dataLoaded):
+        assert window.open_file(fasta)
+    data = window.data
+    assert data.names == ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
+    assert data.shape == (4, 30) and not data.aligned
+    assert window.alignment_view.visible_rows() == data.names
+    r0, r1, c0, c1 = window.alignment_view.canvas.visible_cells()
+    assert (r0, r1, c0, c1) == (0, 4, 0, 30)
+    assert window.recent_files()[0] == str(fasta.resolve())
+    assert window.act_msa.isEnabled()
+    assert not window.act_three.isEnabled() and "not available" in window.act_three.toolTip()
+
+
+def test_msa_progress_in_stage_order_and_viewer(window, fasta, qtbot):
+    before = fasta.read_bytes()
+    window.open_file(fasta)
+    status, events = run_job(qtbot, window, window.run_msa)
+    assert status == "done", window.last_error
+    # stages arrive in pipeline order, each stage contiguous
+    order = []
+    for stage, _, _ in events:
+        if not order or order[-1] != stage:
+            assert stage not in order, f"stage {stage} came back: {events}"
+            order.append(stage)
+    assert [s for s in MSA_STAGES if s in order] == [s for s in order if s in MSA_STAGES]
+    assert order[0] == "I posteriors" and order[-1] in MSA_STAGES
+    for stage in order:  # the fraction done never goes backwards within a stage
+        fractions = [d / t if t else 1.0 for s, d, t in events if s == stage]
+        assert fractions == sorted(fractions), (stage, events)
+    last = events[-1]
+    assert last[1] == last[2]  # the last event is complete
+    assert all(p == 100 for _, p in window.progress_view.stages())
+    assert "done" in window.progress_view.title.text()
+    # the viewer shows the alignment: same rows, in input order, the right columns
+    data = window.data
+    assert data.aligned and data.names == ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
+    length = data.alignment.shape[1]
+    assert data.shape == (4, length)
+    for i in range(4):
+        assert data.row_text(i) == data.alignment[i]
+        assert data.row_text(i).replace("-", "") == str(read_records(fasta)[i].seq)
+    r0, r1, c0, c1 = window.alignment_view.canvas.visible_cells()
+    assert (r0, r1, c0, c1) == (0, 4, 0, length)
+    assert fasta.read_bytes() == before  # nothing the user opened is modified
+
+
+def test_cancel_stops_the_job(window, fasta, qtbot):
+    window.open_file(fasta)
+
+    def press_cancel(job):
+        assert window.progress_view.cancel_button.isEnabled()
+        window.progress_view.cancel_button.click()
+
+    window.jobStarted.connect(press_cancel)
+    status, events = run_job(qtbot, window, window.run_msa)
+    assert status == "cancelled"
+    assert "cancelled" in window.progress_view.title.text()
+    assert not window.data.aligned  # the sequences stay as they were
+    assert window.job is None and window.act_msa.isEnabled()
+
+
+def test_cancel_between_launches(window, fasta, qtbot):
+    """Cancel after the first engine event: the engine stops at its next report."""
+    window.open_file(fasta)
+
+    def cancel_on_first_event(job):
+        job.signals.stage.connect(lambda *a: job.cancel(), Qt.ConnectionType.DirectConnection)
+
+    window.jobStarted.connect(cancel_on_first_event)
+    status, events = run_job(qtbot, window, window.run_msa)
+    assert status == "cancelled"
+    assert len(events) == 1 and events[0][0] == "I posteriors"
+    assert not window.data.aligned
+
+
+def test_bad_file_shows_error_dialog(window, tmp_path, fasta, qtbot):
+    window.open_file(fasta)
+    bad = tmp_path / "notes.fasta"
+    bad.write_text("this is not a sequence file\n")
+    with pytest.raises(InputError) as cli_error:  # what the command line would print
+        read_records(bad)
+    with qtbot.waitSignal(window.errorShown) as blocker:
+        assert not window.open_file(bad)
+    assert blocker.args == [str(cli_error.value)]
+    box = window.last_error_box
+    assert box is not None and box.isVisible() and box.text() == str(cli_error.value)
+    box.close()
+    assert window.data.source == fasta  # the open document is unchanged
+    assert bad.read_text() == "this is not a sequence file\n"
+    with qtbot.waitSignal(window.errorShown) as blocker:
+        window.open_file(tmp_path / "missing.fasta")
+    assert "no such file" in blocker.args[0]
+
+
+def test_exports_and_input_protection(window, fasta, tmp_path, qtbot):
+    window.open_file(fasta)
+    status, _ = run_job(qtbot, window, window.run_msa)
+    assert status == "done"
+    rows = [window.data.row_text(i) for i in range(4)]
+    for name, fmt in [("out.fasta", "fasta"), ("out.aln", "clustal"), ("out.sto", "stockholm")]:
+        path = window.export_alignment(tmp_path / name)
+        assert path is not None
+        back = Align.read(str(path), fmt)
+        assert [back[i] for i in range(4)] == rows
+        assert [s.id for s in back.sequences] == window.data.names
+    before = fasta.read_bytes()
+    with qtbot.waitSignal(window.errorShown) as blocker:
+        assert window.export_alignment(fasta) is None
+    assert "refusing to overwrite an input file" in blocker.args[0]
+    assert fasta.read_bytes() == before
+    window.last_error_box.close()
+    window.tabs.setCurrentWidget(window.alignment_view)
+    assert window.export_view_image(tmp_path / "aln.svg").read_text().count("<svg") == 1
+
+
+def test_tree_selection_highlights_alignment_rows(window, fasta, tmp_path, qtbot):
+    window.open_file(fasta)
+    assert run_job(qtbot, window, window.run_msa)[0] == "done"
+    status, events = run_job(qtbot, window, window.run_tree, "nj")
+    assert status == "done", window.last_error
+    tree = window.tree_view.tree
+    assert sorted(t.name for t in tree.tips()) == sorted(window.data.names)
+    window.tree_view.select_leaves(["1k99_A", "1aab_"])
+    assert window.alignment_view.highlighted_names() == ["1aab_", "1k99_A"]
+    label = window.tree_view.labels["2lef_A"]
+    label.setSelected(True)  # as a click does
+    assert "2lef_A" in window.alignment_view.highlighted_names()
+    newick = window.export_newick(tmp_path / "tree.nwk")
+    from skbio import TreeNode
+
+    back = TreeNode.read(str(newick))
+    assert sorted(t.name for t in back.tips()) == sorted(window.data.names)
+    window.tabs.setCurrentWidget(window.tree_view)
+    assert window.export_view_image(tmp_path / "tree.png").stat().st_size > 1000
+    status, _ = run_job(qtbot, window, window.run_tree, "upgma")
+    assert status == "done"
+
+
+def test_pairwise_and_heat_map(window, fasta, qtbot):
+    window.open_file(fasta)
+    status, _ = run_job(qtbot, window, window.run_pairwise, 0, 2, "local", "BLOSUM62")
+    assert status == "done", window.last_error
+    text = window.pair_text.toPlainText()
+    assert "1aab_ × 1k99_A" in text and "score" in text
+    status, _ = run_job(qtbot, window, window.run_all_vs_all)
+    assert status == "done", window.last_error
+    scores = window.heatmap.scores
+    assert scores.shape == (4, 4) and (scores == scores.T).all()
+    assert all(scores[i, i] >= scores[i].max() for i in range(4))
+    assert window.heatmap.image.image.shape == (4, 4)
+
+
+def test_benchmark_page_figure_and_history(window, tmp_path, qtbot):
+    from bioplug.gui.benchmark_page import BenchSizes
+
+    spec = cpu_spec()
+    page = window.benchmark_page
+    assert (spec, window.devices_panel.current().name) in page.checked_devices()
+    status, events = run_job(qtbot, window, window.run_benchmarks, [(spec, "cpu")],
+                             ["pairwise", "nj", "msa"], BenchSizes.small())
+    assert status == "done", window.last_error
+    values = page.figure_values()
+    assert set(values) == {"pairwise", "nj", "msa"}
+    assert all(v > 0 for rows in values.values() for _, v in rows)
+    assert set(page.bars) == {"pairwise", "nj", "msa"}
+    history = json.loads(page.history_path.read_text())
+    assert len(history) == 3 and history[0]["device"] == spec
+    csv_path = page.export_csv(tmp_path / "bench.csv")
+    assert csv_path.read_text().splitlines()[0].startswith("when,device")
+    window.tabs.setCurrentWidget(page)
+    assert window.export_view_image(tmp_path / "bench.png").stat().st_size > 1000
+
+
+def test_device_choice_remembered(window, tmp_path, qtbot):
+    from bioplug.gui import MainWindow
+
+    spec = cpu_spec()
+    window.devices_panel.select_spec(spec)
+    assert window.settings.value("device/spec") == spec
+    again = MainWindow(settings=window.settings, data_dir=tmp_path / "data")
+    qtbot.addWidget(again)
+    assert again.device == spec
+    table = again.devices_panel.table
+    assert table.rowCount() == len(again.devices_panel.devices) >= 1
+    assert table.horizontalHeaderItem(3).text() == "Compute units"
+
+
+def test_screenshots_of_each_view(window, fasta, tmp_path, qtbot):
+    from bioplug.gui.benchmark_page import BenchSizes
+
+    window.open_file(fasta)
+    assert run_job(qtbot, window, window.run_msa)[0] == "done"
+    shots = {"alignment": window.alignment_view}
+    assert run_job(qtbot, window, window.run_tree, "nj")[0] == "done"
+    shots["tree"] = window.tree_view
+    assert run_job(qtbot, window, window.run_all_vs_all)[0] == "done"
+    shots["heatmap"] = window.heatmap
+    assert run_job(qtbot, window, window.run_benchmarks, [(cpu_spec(), "cpu")], ["nj"],
+                   BenchSizes.small())[0] == "done"
+    shots["benchmarks"] = window.benchmark_page
+    for name, widget in shots.items():
+        window.tabs.setCurrentWidget(widget)
+        qtbot.wait(20)
+        image = window.grab().toImage()
+        path = tmp_path / f"{name}.png"
+        assert image.save(str(path))
+        assert path.stat().st_size > 5000
+        # not blank: some pixel differs from the top-left one
+        corner = image.pixel(0, 0)
+        assert any(image.pixel(x, y) != corner for x in range(0, image.width(), 37)
+                   for y in range(0, image.height(), 23))
+
+
+def test_import_without_pyside6_gives_clear_error():
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('PySide6', 'pyqtgraph'):\n"
+        "            raise ImportError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import bioplug.gui\n"
+        "try:\n"
+        "    bioplug.gui.MainWindow\n"
+        "except ImportError as exc:\n"
+        "    print('ERR', exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "ERR" in out.stdout and "pip install 'bioplug[gui]'" in out.stdout
+
+
+def test_module_entry_point_help():
+    out = subprocess.run([sys.executable, "-m", "bioplug.gui", "--help"], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and "bioplug-gui" in out.stdout
+
+
+def test_void_calls_do_not_exhaust_none_refcount():
+    """PySide6 6.12 on Python 3.11 drops a reference to None per void call (see _compat)."""
+    code = (
+        "import bioplug.gui\n"
+        "from PySide6.QtCore import QRect\n"
+        "r = QRect()\n"
+        "for _ in range(300_000):\n"
+        "    r.setWidth(1)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-500:]
