@@ -31,7 +31,7 @@ any other letter, empty records and duplicate ids raise InputError naming the re
 One sequence is returned as it is.
 
 Large families (see :mod:`bioplug.msa.pipeline`): above ~4 GiB of estimated sparse storage or
-500 sequences, consistency runs against 32 anchor sequences and each profile alignment uses at
+300 sequences, consistency runs against 32 anchor sequences and each profile alignment uses at
 most 128 sampled cross pairs per tree node (QuickProbs 2-style subset), so host memory stays
 O(k (anchors + pairs per node) n) instead of O(k^2 n).
 """

@@ -87,6 +87,13 @@ class MultipleSequenceAligner:
         Seed of the refinement splits (same input, seed and device give the same alignment).
     device : optional
         OpenCL device specification or Runtime (see ``bioplug devices``).
+    anchors, node_pairs : int, keyword-only
+        Large-family (anchor) mode: number of anchor sequences for consistency, and sampled
+        cross pairs per guide-tree node (see :mod:`bioplug.msa.pipeline`).
+    max_full : int, keyword-only
+        Most sequences aligned in full mode (all k^2 matrices, O(k^3) consistency).
+    host_budget_gb : float, keyword-only
+        Estimated sparse-matrix storage above which anchor mode is used.
 
     Attributes
     ----------
@@ -97,7 +104,8 @@ class MultipleSequenceAligner:
     """
 
     def __init__(self, consistency: int = 2, refinement: int = 10, accurate: bool = False,
-                 seed: int = 0, device=None):
+                 seed: int = 0, device=None, *, anchors: int = 32, node_pairs: int = 128,
+                 max_full: int = 300, host_budget_gb: float = 4.0):
         if consistency < 0 or refinement < 0:
             raise InputError("consistency and refinement must be >= 0")
         self.consistency = int(consistency)
@@ -105,6 +113,8 @@ class MultipleSequenceAligner:
         self.accurate = bool(accurate)
         self.seed = int(seed)
         self.device = device
+        self.options = {"anchors": int(anchors), "node_pairs": int(node_pairs),
+                        "max_full_k": int(max_full), "host_budget": float(host_budget_gb) * 2**30}
         self.last_times: dict = {}
         self.last_mode = "full"
 
@@ -133,7 +143,7 @@ class MultipleSequenceAligner:
         result = pipeline.run(
             [str(r.seq) for r in records], [r.id for r in records],
             consistency=self.consistency, refinement=self.refinement, accurate=self.accurate,
-            seed=self.seed, device=self.device, progress=Progress(progress),
+            seed=self.seed, device=self.device, progress=Progress(progress), **self.options,
         )
         self.last_times = result.times
         self.last_mode = result.mode

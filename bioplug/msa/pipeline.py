@@ -4,7 +4,8 @@ Full mode (the paper): posteriors of every pair kept in both orientations, consi
 z, progressive alignment and refinement with every cross pair.
 
 Large families: when the estimated size of all k^2 sparse matrices exceeds ``host_budget``
-(default 4 GiB), the pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
+(default 4 GiB) or k > ``max_full_k`` (default 300; full consistency costs O(k^3)), the
+pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
 
 1. stage I runs over every pair for the distances only (nothing is stored);
 2. the guide tree and weights are built as usual;
@@ -101,7 +102,7 @@ def run(
     anchors: int = 32,
     node_pairs: int = 128,
     link: np.ndarray | None = None,
-    max_full_k: int = 500,
+    max_full_k: int = 300,
 ) -> PipelineResult:
     """Align gap-free protein sequences; see the module docstring for the stages and modes.
 
