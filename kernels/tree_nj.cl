@@ -280,7 +280,9 @@ void join(__global real *D, __global float *F, __global real *R, __global uint *
     li[lid] = bi;
     lj[lid] = bj;
     reduce_local(lq, li, lj, lid);
-    const uint i = li[0], j = lj[0], last = r - 1;
+    /* No finite criterion cannot happen for validated input; stay in bounds regardless. */
+    const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
+    const uint last = r - 1;
     const real dij = D[tri(j, i)];
     const real si = sizes[i], sj = sizes[j];
 #if METHOD == 0

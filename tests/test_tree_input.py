@@ -107,6 +107,14 @@ def test_bad_matrices(matrix: np.ndarray, match: str) -> None:
             fn(matrix, device=DEVICE)
 
 
+def test_huge_values_rejected() -> None:
+    d = data(5) / data(5).max() * 1e307
+    with pytest.raises(InputError, match="too large"):
+        bt.nj(d, device=DEVICE)
+    with pytest.raises(InputError, match="too large"):
+        bt.nj(data(5) * 1e36, device=DEVICE, dtype=np.float32)
+
+
 def test_bad_ids_and_input_left_unchanged() -> None:
     d = data(4)
     before = d.copy()

@@ -172,6 +172,11 @@ def run_agglomerative(
             except InputError:
                 shadow = False
     check_fits(n, rt, dtype.itemsize, shadow=bool(shadow) and dtype == np.float64)
+    if dtype == np.float32 and packed.size and float(packed.max()) > 1e37 / n:
+        raise InputError(
+            f"distances up to {float(packed.max()):.3g} are too large for float32 with {n} "
+            "taxa; use float64 or rescale"
+        )
     kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow))
     q = rt.queue
     ctx = rt.context

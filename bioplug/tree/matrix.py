@@ -54,6 +54,8 @@ def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> n
     if data.ndim != 2 or data.shape[0] != data.shape[1]:
         raise InputError(f"a distance matrix must be square; got shape {data.shape}")
     n = data.shape[0]
+    # criterion values reach about 3 n max(d): keep them finite in float64
+    limit = 1e307 / max(n, 1)
     for s in range(0, n, tile):  # one row block per step (glue)
         e = min(n, s + tile)
         rows = data[s:e]
@@ -65,6 +67,11 @@ def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> n
                 raise InputError(f"distance matrix has NaN or infinite values at {where}")
             where = _describe_cells(rows < 0, ids, offset=s)
             raise InputError(f"distance matrix has negative distances at {where}")
+        if hi > limit:
+            raise InputError(
+                f"distance matrix values up to {hi:.3g} are too large for {n} taxa "
+                f"(at most {limit:.3g}); rescale the distances"
+            )
         diag = rows[np.arange(e - s), np.arange(s, e)]
         if np.any(diag != 0):
             k = s + int(np.flatnonzero(diag)[0])
