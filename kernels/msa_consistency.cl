@@ -9,6 +9,8 @@
  *
  * pair_id: k*k ints (-1 absent); row_base: first global row of each pair; indptr: row starts.
  * tasks: pair ids to relax, this launch; zlist: the z sequences (all k, or the anchors).
+ * Defines: WG (work-group size); optional CMAX: rows of at most CMAX entries are kept in local
+ * memory while they are accumulated (wider rows use the global path).
  */
 
 __kernel void relax(__global const int *tasks,
@@ -38,9 +40,53 @@ __kernel void relax(__global const int *tasks,
         if (z != x && z != y) total += weights[z];
     }
     const float inv = 1.0f / total;
+#ifdef CMAX
+    /* C rows of up to CMAX entries are searched and accumulated in local memory
+     * (interleaved by work-item: entry e of work-item lid at e * WG + lid) */
+    __local int lcol[CMAX * WG];
+    __local float lacc[CMAX * WG];
+#endif
     for (int i = lid; i < n; i += lsz) {
         const long c0 = indptr[rb + i], c1 = indptr[rb + i + 1];
-        if (c1 == c0) continue;
+        const int width = (int)(c1 - c0);
+        if (width == 0) continue;
+#ifdef CMAX
+        if (width <= CMAX) {
+            for (int e = 0; e < width; ++e) {
+                lcol[e * WG + lid] = cols[c0 + e];
+                lacc[e * WG + lid] = wxy * vals[c0 + e];
+            }
+            for (int t = 0; t < nz; ++t) {
+                const int z = zlist[t];
+                if (z == x || z == y) continue;
+                const int pxz = pair_id[x * k + z];
+                const int pzy = pair_id[z * k + y];
+                if (pxz < 0 || pzy < 0) continue;
+                const float wz = weights[z];
+                const long ra = row_base[pxz] + i;
+                const long a0 = indptr[ra], a1 = indptr[ra + 1];
+                const long zb = row_base[pzy];
+                for (long qa = a0; qa < a1; ++qa) {
+                    const int j = cols[qa];
+                    const float wa = wz * vals[qa];
+                    const long b0 = indptr[zb + j], b1 = indptr[zb + j + 1];
+                    int lo = 0;
+                    for (long qb = b0; qb < b1; ++qb) {
+                        const int l = cols[qb];
+                        int hi = width;
+                        while (lo < hi) {
+                            const int mid = (lo + hi) >> 1;
+                            if (lcol[mid * WG + lid] < l) lo = mid + 1; else hi = mid;
+                        }
+                        if (lo == width) break;
+                        if (lcol[lo * WG + lid] == l) lacc[lo * WG + lid] += wa * vals[qb];
+                    }
+                }
+            }
+            for (int e = 0; e < width; ++e) out[c0 + e] = lacc[e * WG + lid] * inv;
+            continue;
+        }
+#endif
         for (long q = c0; q < c1; ++q) out[q] = wxy * vals[q];
         for (int t = 0; t < nz; ++t) {
             const int z = zlist[t];

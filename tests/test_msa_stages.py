@@ -114,7 +114,11 @@ def test_accurate_keeps_more(rt):
     assert abs((dense > 0).sum() - 0.3 * n * m) <= 0.02 * n * m + 2
 
 
-def test_consistency_one_pass(rt):
+@pytest.mark.parametrize("local_rows", [True, False])
+def test_consistency_one_pass(rt, local_rows, monkeypatch):
+    import bioplug.msa.consistency as cons
+
+    monkeypatch.setattr(cons, "LOCAL_ROWS", local_rows)
     seqs = family(4, 4, 35)
     codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
     k = len(codes)

@@ -20,6 +20,9 @@ from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
 
+#: Accumulate output rows of up to CMAX entries in local memory (else in global memory).
+LOCAL_ROWS = True
+
 
 def relax(
     rt,
@@ -58,7 +61,13 @@ def relax(
     k = store.lengths.size
     wg = 64 if rt.is_gpu else 8
     wg = min(wg, rt.max_work_group)
-    knl = kernel(rt, "msa_consistency.cl", "relax")
+    defines: dict = {"WG": wg}
+    cmax = 48
+    while cmax >= 8 and 8 * cmax * wg + 1024 > rt.local_mem:
+        cmax //= 2
+    if LOCAL_ROWS and cmax >= 8:
+        defines["CMAX"] = cmax
+    knl = kernel(rt, "msa_consistency.cl", "relax", defines)
     q = rt.queue
     d_px = rt.to_device(store.pair_x.astype(np.int32))
     d_py = rt.to_device(store.pair_y.astype(np.int32))
