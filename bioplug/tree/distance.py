@@ -151,7 +151,7 @@ def ktuple_counts(texts: Sequence[str], k: int, letters: str) -> np.ndarray:
     joined = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8)
     codes = lut[joined].astype(np.int64)
     owner = np.repeat(np.arange(len(texts)), lengths)
-    counts = np.zeros((len(texts), size), dtype=np.uint32)
+    counts = np.zeros((len(texts), size), dtype=np.int64)
     total = codes.shape[0]
     if total >= k:
         m = total - k + 1
@@ -161,7 +161,8 @@ def ktuple_counts(texts: Sequence[str], k: int, letters: str) -> np.ndarray:
             window = codes[s : s + m]
             ok &= window != 255
             key = key * len(letters) + np.where(window == 255, 0, window)
-        np.add.at(counts, (owner[:m][ok], key[ok]), 1)
+        flat = owner[:m][ok] * size + key[ok]
+        counts = np.bincount(flat, minlength=len(texts) * size).reshape(len(texts), size)
     if counts.max(initial=0) > 65535:
         raise InputError("a k-tuple occurs more than 65535 times in one sequence; use a larger k")
     return counts.astype(np.uint16)
