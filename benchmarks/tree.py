@@ -58,6 +58,8 @@ def random_matrix(n: int, seed: int = 0, dim: int = 20, block: int = 2048) -> np
         e = min(n, s + block)
         for c in range(0, s, block):
             d[c : min(c + block, n), s:e] = d[s:e, c : min(c + block, n)].T
+        tile = d[s:e, s:e]
+        tile[:] = np.tril(tile, -1) + np.tril(tile, -1).T
     np.fill_diagonal(d, 0.0)
     return d
 
