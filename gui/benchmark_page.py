@@ -222,7 +222,7 @@ class BenchmarkPage(QWidget):
         self.latest: list[BenchResult] = []
 
         self.device_list = QListWidget()
-        self.device_list.setMaximumHeight(110)
+        self.device_list.setMaximumHeight(80)
         self.checks = {}
         checks_row = QHBoxLayout()
         for key, (label, unit, _) in BENCHMARKS.items():
@@ -344,7 +344,7 @@ class BenchmarkPage(QWidget):
                 plot.addItem(text)
             plot.getAxis("bottom").setTicks([[(xi, r.device_name[:18] + f" ({r.device})")
                                               for xi, r in zip(x, rows, strict=True)]])
-            plot.setXRange(-0.7, len(rows) - 0.3, padding=0)
+            plot.setXRange(-0.7, max(len(rows), 3) - 0.3, padding=0)
             plot.setYRange(0, float(heights.max()) * 1.2 if heights.max() > 0 else 1, padding=0)
 
     def figure_values(self) -> dict[str, list[tuple[str, float]]]:

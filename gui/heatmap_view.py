@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from bioplug.errors import InputError
 
@@ -25,14 +25,20 @@ class HeatMapView(QWidget):
         self.plot.invertY(True)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
-        self.colorbar = pg.ColorBarItem(colorMap=pg.colormap.get("viridis"), interactive=False,
-                                        label="score")
+        self.colorbar = pg.ColorBarItem(colorMap=pg.colormap.get("viridis"), interactive=False)
         self.colorbar.setImageItem(self.image, insert_in=self.plot.getPlotItem())
         self.info = QLabel("Run Jobs ▸ All-vs-all scores to fill the heat map.")
+        self.normalise = QCheckBox("Normalise (s_ij / √(s_ii·s_jj))")
+        self.normalise.setChecked(True)
+        self.normalise.toggled.connect(lambda _: self.names and self._show())
+        self.title = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.plot, 1)
-        layout.addWidget(self.info)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.info, 1)
+        bottom.addWidget(self.normalise)
+        layout.addLayout(bottom)
         self.names: list[str] = []
         self.scores = np.zeros((0, 0))
         self.plot.scene().sigMouseMoved.connect(self._hover)
@@ -41,24 +47,36 @@ class HeatMapView(QWidget):
         """Show the scores; ``scores[i, j]`` aligns ``names[i]`` with ``names[j]``."""
         self.names = list(names)
         self.scores = np.asarray(scores, dtype=np.float64)
+        self.title = title
+        self._show()
+
+    def shown_values(self) -> np.ndarray:
+        """What the image shows: raw scores, or normalised ``s_ij / sqrt(s_ii * s_jj)``."""
+        if not self.normalise.isChecked() or self.scores.size == 0:
+            return self.scores
+        diag = np.sqrt(np.clip(np.diag(self.scores), 1e-12, None))
+        return self.scores / diag[:, None] / diag[None, :]
+
+    def _show(self) -> None:
         n = len(self.names)
-        self.image.setImage(self.scores.astype(np.float32))
+        values = self.shown_values()
+        self.image.setImage(values.astype(np.float32))
         self.image.setRect(0, 0, n, n)
-        lo, hi = (float(self.scores.min()), float(self.scores.max())) if n else (0.0, 1.0)
+        lo, hi = (float(values.min()), float(values.max())) if n else (0.0, 1.0)
         self.colorbar.setLevels((lo, hi if hi > lo else lo + 1))
-        ticks = [(i + 0.5, name) for i, name in enumerate(self.names)] if n <= self.MAX_TICKS \
+        label = "normalised score" if self.normalise.isChecked() else "score"
+        self.colorbar.getAxis("left").setLabel(label)
+        left = [(i + 0.5, name) for i, name in enumerate(self.names)] if n <= self.MAX_TICKS \
             else []
-        for axis in ("left", "bottom"):
-            self.plot.getAxis(axis).setTicks([ticks] if ticks else None)
-        if ticks:
-            fm = QFontMetrics(self.plot.getAxis("left").font() if hasattr(
-                self.plot.getAxis("left"), "font") else self.font())
-            self.plot.getAxis("left").setWidth(max(fm.horizontalAdvance(t) for _, t in ticks) + 16)
-        else:
-            self.plot.getAxis("left").setWidth(None)
-        self.plot.getAxis("bottom").setStyle(tickTextOffset=4)
+        # Names across the bottom only while they fit; numbers otherwise.
+        bottom = left if n <= 12 else [(i + 0.5, str(i + 1)) for i in range(0, n, max(1, n // 20))]
+        self.plot.getAxis("left").setTicks([left] if left else None)
+        self.plot.getAxis("bottom").setTicks([bottom] if bottom else None)
+        if left:
+            fm = QFontMetrics(self.font())
+            self.plot.getAxis("left").setWidth(max(fm.horizontalAdvance(t) for _, t in left) + 16)
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
-        self.info.setText(title or f"{n} × {n} scores")
+        self.info.setText(self.title or f"{n} × {n} scores")
 
     def _hover(self, pos) -> None:
         if not self.names:
@@ -66,7 +84,10 @@ class HeatMapView(QWidget):
         p = self.plot.getPlotItem().vb.mapSceneToView(pos)
         i, j = int(np.floor(p.y())), int(np.floor(p.x()))
         if 0 <= i < len(self.names) and 0 <= j < len(self.names):
-            self.info.setText(f"{self.names[i]} × {self.names[j]}: {self.scores[i, j]:g}")
+            self.info.setText(f"{self.names[i]} × {self.names[j]}: score {self.scores[i, j]:g}"
+                              f" (normalised {self.shown_values()[i, j]:.3f})"
+                              if self.normalise.isChecked() else
+                              f"{self.names[i]} × {self.names[j]}: score {self.scores[i, j]:g}")
 
     def export_image(self, path: str | os.PathLike, inputs=()) -> Path:
         """The heat map as PNG or SVG (pyqtgraph's exporters, written atomically)."""

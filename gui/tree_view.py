@@ -79,9 +79,6 @@ class LeafLabel(QGraphicsSimpleTextItem):
     def itemChange(self, change, value):  # noqa: N802
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
             self.setBrush(SELECTED if value else QColor(0, 0, 0))
-            font = self.font()
-            font.setBold(bool(value))
-            self.setFont(font)
         return super().itemChange(change, value)
 
 
@@ -141,7 +138,10 @@ class TreeView(QGraphicsView):
                     text = scene.addSimpleText(f"{_length(node):.3g}", small)
                     text.setBrush(QColor(90, 90, 160))
                     br = text.boundingRect()
-                    text.setPos((px + nx - br.width()) / 2, ny - br.height() - 0.5)
+                    if nx - px < br.width() + 4:  # no room on this branch
+                        scene.removeItem(text)
+                    else:
+                        text.setPos((px + nx - br.width()) / 2, ny - br.height() - 0.5)
             if node.children:
                 ys = [y[id(c)] * LEAF_SPACING for c in node.children]
                 scene.addLine(nx, min(ys), nx, max(ys), pen)

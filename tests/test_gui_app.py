@@ -12,6 +12,7 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
@@ -236,6 +237,10 @@ def test_pairwise_and_heat_map(window, fasta, qtbot):
     assert scores.shape == (4, 4) and (scores == scores.T).all()
     assert all(scores[i, i] >= scores[i].max() for i in range(4))
     assert window.heatmap.image.image.shape == (4, 4)
+    shown = window.heatmap.shown_values()  # normalised by default: 1 on the diagonal
+    assert np.allclose(np.diag(shown), 1.0) and shown.max() <= 1.0 + 1e-9
+    window.heatmap.normalise.setChecked(False)
+    assert (window.heatmap.image.image == scores.astype(np.float32)).all()
 
 
 def test_benchmark_page_figure_and_history(window, tmp_path, qtbot):
