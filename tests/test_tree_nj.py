@@ -144,3 +144,16 @@ def test_small_inputs() -> None:
     two = bt.nj(np.array([[0, 3.0], [3.0, 0]]), ids=["a", "b"], device=DEVICE)
     assert two.find("a").distance(two.find("b")) == pytest.approx(3.0)
     assert bt.upgma(np.zeros((1, 1)), device=DEVICE).is_tip()
+
+
+def test_progress_and_cancel() -> None:
+    from bioplug.progress import Cancelled
+
+    dm = random_dm(300, 5, 3)
+    seen: list[tuple[str, int, int]] = []
+    bt.nj(dm, device=DEVICE, progress=lambda *a: seen.append(a))
+    assert seen[-1] == ("tree", 297, 297) and len(seen) >= 2
+    with pytest.raises(Cancelled):
+        bt.upgma(dm, device=DEVICE, progress=lambda *a: False)
+    # the device is still usable afterwards
+    assert_same_tree(bt.nj(dm, device=DEVICE), skbio_nj(dm))
