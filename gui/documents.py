@@ -19,7 +19,7 @@ from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import InputError
-from bioplug.io import atomic_output, guess_format, read_records
+from bioplug.io import EXTENSION_FORMATS, atomic_output, guess_format, read_records
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
 ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
@@ -171,6 +171,25 @@ def alignment_codes(alignment: Alignment) -> np.ndarray:
     return out
 
 
+def sniff_format(path: Path) -> str | None:
+    """A format name from a file's first line (for files without a known extension)."""
+    try:
+        with open(path, errors="replace") as handle:
+            head = handle.readline().strip()
+    except OSError:
+        return None
+    rules = [(">", "fasta"), ("CLUSTAL", "clustal"), ("# STOCKHOLM", "stockholm"),
+             ("#NEXUS", "nexus"), ("LOCUS", "genbank"), ("ID ", "embl"), ("@", "fastq"),
+             ("PileUp", "msf"), ("!!AA_MULTIPLE_ALIGNMENT", "msf")]
+    for prefix, fmt in rules:
+        if head.upper().startswith(prefix.upper()):
+            return fmt
+    parts = head.split()
+    if len(parts) == 2 and all(p.isdigit() for p in parts):
+        return "phylip"
+    return None
+
+
 def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
     """Read a sequence or alignment file (any Bio.SeqIO / Bio.Align format).
 
@@ -191,6 +210,9 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
         Missing, empty or unparsable file, with the same words as the command line.
     """
     path = Path(path)
+    if fmt is None and path.suffix.lower() not in EXTENSION_FORMATS and path.is_file() \
+            and path.stat().st_size > 0:
+        fmt = sniff_format(path)
     fmt = fmt or guess_format(path)
     if fmt in ALIGNMENT_FORMATS:
         if not path.exists():

@@ -160,6 +160,10 @@ class MainWindow(QMainWindow):
                                         self.devices_panel.current_spec())
         self._build_actions()
         self._update_actions()
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+            self.restoreState(self.settings.value("window/state"))
         if self.devices_panel.error:
             self.statusBar().showMessage(self.devices_panel.error)
 
@@ -569,4 +573,7 @@ class MainWindow(QMainWindow):
         if self.job is not None:
             self.job.cancel()
         self.pool.waitForDone(10_000)
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
         super().closeEvent(event)

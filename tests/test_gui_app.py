@@ -343,3 +343,39 @@ def test_void_calls_do_not_exhaust_none_refcount():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-500:]
+
+
+def test_failed_job_shows_the_cli_message(window, tmp_path, qtbot):
+    bad = tmp_path / "digits.fasta"
+    bad.write_text(">a\nMKV123LLKV\n>b\nMKVLLKVAA\n>c\nMKVLLKV\n")
+    assert window.open_file(bad)
+    errors = []
+    window.errorShown.connect(errors.append)
+    status, _ = run_job(qtbot, window, window.run_msa)
+    assert status == "failed"
+    from bioplug import MultipleSequenceAligner
+
+    with pytest.raises(InputError) as cli_error:  # the message `bioplug msa` prints
+        MultipleSequenceAligner(device=cpu_spec()).align(read_records(bad))
+    assert errors == [str(cli_error.value)]
+    assert window.last_error_box.text() == str(cli_error.value)
+    window.last_error_box.close()
+    assert "failed" in window.progress_view.title.text()
+
+
+def test_drop_opens_file_and_unknown_extension_is_sniffed(window, tmp_path, qtbot):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    path = tmp_path / "family.seqs"  # no known extension: format read from the first line
+    path.write_text(FASTA)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.dataLoaded):
+        window.dropEvent(event)
+    assert window.data.source == path and window.data.shape == (4, 30)
+    assert window.recent_files()[0] == str(path.resolve())
+    window.close()  # geometry saved for next time
+    assert window.settings.value("window/geometry") is not None
