@@ -65,3 +65,18 @@ def test_bad_method() -> None:
 
     with pytest.raises(InputError):
         bt.linkage(np.zeros((3, 3)), method="single", device=DEVICE)
+
+
+def test_negative_distances_accepted_like_scipy() -> None:
+    y = pdist(np.random.default_rng(9).random((12, 3)))
+    y[[3, 20]] = [-1e-7, -0.5]
+    assert_same_linkage(bt.linkage(y, device=DEVICE), scipy_linkage(y, "average"))
+
+
+def test_linkage_rejects_nan() -> None:
+    from bioplug.errors import InputError
+
+    y = pdist(np.random.default_rng(9).random((5, 3)))
+    y[2] = np.nan
+    with pytest.raises(InputError, match="NaN"):
+        bt.linkage(y, device=DEVICE)

@@ -53,7 +53,7 @@ def scipy_relabel(raw: np.ndarray, n: int) -> np.ndarray:
 
 
 def _prepare(dm, ids, method: str, dtype) -> tuple[np.ndarray, list[str]]:
-    data, names = as_matrix(dm, ids)
+    data, names = as_matrix(dm, ids, allow_negative=True)
     n = len(names)
     if n == 0:
         raise InputError("the distance matrix is empty (no taxa)")
@@ -72,7 +72,8 @@ def linkage(
     Parameters
     ----------
     dm : ndarray, skbio.DistanceMatrix or Bio.Phylo.TreeConstruction.DistanceMatrix
-        Square or condensed distances of ``k`` items.
+        Square or condensed distances of ``k`` items (negative values are accepted, as
+        scipy does; NaN/inf, asymmetry and a non-zero diagonal are :class:`InputError`).
     method : {"average", "weighted"}
         ``"average"`` = UPGMA, ``"weighted"`` = WPGMA.
     device : optional

@@ -43,8 +43,12 @@ def check_ids(ids: Sequence[str], n: int) -> list[str]:
     return ids
 
 
-def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> np.ndarray:
+def validate_square(
+    data: np.ndarray, ids: Sequence[str], tile: int = 2048, allow_negative: bool = False
+) -> np.ndarray:
     """Check a square matrix: finite, non-negative, symmetric, zero diagonal.
+
+    ``allow_negative`` accepts negative values (as ``scipy.cluster.hierarchy.linkage`` does).
 
     Works on row blocks and ``tile x tile`` blocks (cache-friendly transposes), so a
     50,000-taxon matrix is checked without full-size temporaries. Returns the matrix as
@@ -60,13 +64,15 @@ def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> n
         e = min(n, s + tile)
         rows = data[s:e]
         lo, hi = rows.min(initial=0.0), rows.max(initial=0.0)
-        if not (lo >= 0 and hi < np.inf):  # NaN fails both comparisons
+        floor = -np.inf if allow_negative else 0.0
+        if not (lo >= floor and lo > -np.inf and hi < np.inf):  # NaN fails every comparison
             bad = ~np.isfinite(rows)
             if bad.any():
                 where = _describe_cells(bad, ids, offset=s)
                 raise InputError(f"distance matrix has NaN or infinite values at {where}")
             where = _describe_cells(rows < 0, ids, offset=s)
             raise InputError(f"distance matrix has negative distances at {where}")
+        hi = max(hi, -lo)
         if hi > limit:
             raise InputError(
                 f"distance matrix values up to {hi:.3g} are too large for {n} taxa "
@@ -83,7 +89,7 @@ def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> n
             b = data[c : min(c + tile, n), s:e].T
             if np.array_equal(a, b):
                 continue
-            asym = np.abs(a - b) > SYMMETRY_RTOL * np.maximum(a, b)
+            asym = np.abs(a - b) > SYMMETRY_RTOL * np.maximum(np.abs(a), np.abs(b))
             if asym.any():
                 r, k = np.nonzero(asym)
                 pairs = ", ".join(
@@ -93,7 +99,9 @@ def validate_square(data: np.ndarray, ids: Sequence[str], tile: int = 2048) -> n
     return data
 
 
-def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
+def as_matrix(
+    dm, ids: Sequence[str] | None = None, allow_negative: bool = False
+) -> tuple[np.ndarray, list[str]]:
     """A validated square float64 matrix and its ids from any supported input.
 
     Parameters
@@ -103,6 +111,8 @@ def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[st
         ``DistanceMatrix`` or a Biopython ``DistanceMatrix``.
     ids : sequence of str, optional
         Names for numpy input (default ``"0"``, ``"1"``, ...).
+    allow_negative : bool
+        Accept negative distances (scipy-style linkage); trees reject them.
 
     Returns
     -------
@@ -124,7 +134,7 @@ def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[st
             data[a, : a + 1] = rows[a]
         data = data + np.tril(data, -1).T
         names = check_ids(ids if ids is not None else names, n)
-        return validate_square(data, names), names
+        return validate_square(data, names, allow_negative=allow_negative), names
     if hasattr(dm, "ids") and hasattr(dm, "data"):  # scikit-bio
         names = check_ids(ids if ids is not None else dm.ids, len(dm.ids))
         data = np.asarray(dm.data, dtype=np.float64)
@@ -132,7 +142,7 @@ def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[st
             from scipy.spatial.distance import squareform
 
             data = squareform(data, checks=False)
-        return validate_square(data, names), names
+        return validate_square(data, names, allow_negative=allow_negative), names
     try:
         data = np.asarray(dm, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -151,7 +161,7 @@ def as_matrix(dm, ids: Sequence[str] | None = None) -> tuple[np.ndarray, list[st
         raise InputError(f"a distance matrix must be square; got shape {data.shape}")
     n = data.shape[0]
     names = check_ids(ids if ids is not None else [str(k) for k in range(n)], n)
-    return validate_square(data, names), names
+    return validate_square(data, names, allow_negative=allow_negative), names
 
 
 def to_skbio(data: np.ndarray, ids: Sequence[str]):
