@@ -52,7 +52,8 @@ def scipy_relabel(raw: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _prepare(dm, ids, method: str, dtype) -> tuple[np.ndarray, list[str]]:
+def _prepare(dm, ids) -> tuple[np.ndarray, list[str]]:
+    """Validated matrix and ids for linkage (negative values allowed, as in scipy)."""
     data, names = as_matrix(dm, ids, allow_negative=True)
     n = len(names)
     if n == 0:
@@ -92,7 +93,7 @@ def linkage(
     """
     if method not in ("average", "weighted"):
         raise InputError(f"linkage method must be 'average' or 'weighted', not {method!r}")
-    data, names = _prepare(dm, None, method, dtype)
+    data, names = _prepare(dm, None)
     n = len(names)
     if n < 2:
         return np.empty((0, 4))
