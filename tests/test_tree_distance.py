@@ -164,3 +164,18 @@ def test_bad_inputs() -> None:
         ktuple_distances(["ACD", "ACE"], correction="bogus", device=DEVICE)
     with pytest.raises(InputError, match="method"):
         distance_matrix(["ACD"], method="bogus")
+
+
+def test_alignment_object_inputs() -> None:
+    from Bio.Align import Alignment
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+    from skbio import Protein, TabularMSA
+
+    records = [SeqRecord(Seq("ACDEF"), id="a"), SeqRecord(Seq("ACEW"), id="b")]
+    aln = Alignment(records, np.array([[0, 1, 2, 3, 5], [0, 1, 2, 2, 4]]))  # AC-EW
+    d = msa_distances(aln, device=DEVICE)
+    assert d.ids == ["a", "b"] and d.data[0, 1] == pytest.approx(1 / 4)
+    msa = TabularMSA([Protein("AC-DE"), Protein("ACQDW")], index=["x", "y"])
+    d = msa_distances(msa, device=DEVICE)
+    assert d.ids == ["x", "y"] and d.data[0, 1] == pytest.approx(1 / 4)
