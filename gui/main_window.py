@@ -153,6 +153,7 @@ class MainWindow(QMainWindow):
 
         self.progress_view.cancelRequested.connect(self.cancel_job)
         self.tree_view.leavesSelected.connect(self._tree_selected)
+        self.alignment_view.rowsHighlighted.connect(self._rows_highlighted)
         self.benchmark_page.runRequested.connect(self.run_benchmarks)
         self.benchmark_page.export_button.clicked.connect(self._ask_export_csv)
         self.devices_panel.deviceChanged.connect(self._device_changed)
@@ -566,6 +567,15 @@ class MainWindow(QMainWindow):
         self._syncing = True
         try:
             self.alignment_view.highlight_names(list(names))
+        finally:
+            self._syncing = False
+
+    def _rows_highlighted(self, names: list) -> None:
+        if self._syncing or self.tree_view.tree is None:
+            return
+        self._syncing = True
+        try:
+            self.tree_view.select_leaves(list(names))
         finally:
             self._syncing = False
 

@@ -214,6 +214,11 @@ def test_tree_selection_highlights_alignment_rows(window, fasta, tmp_path, qtbot
     label = window.tree_view.labels["2lef_A"]
     label.setSelected(True)  # as a click does
     assert "2lef_A" in window.alignment_view.highlighted_names()
+    window.alignment_view.find("1j46")  # and back: rows picked in the alignment
+    assert window.tree_view.selected_leaves() == ["1j46_A"]
+    scale = window.tree_view.transform().m11()
+    window.tree_view.zoom(2.0)
+    assert window.tree_view.transform().m11() == pytest.approx(2 * scale)
     newick = window.export_newick(tmp_path / "tree.nwk")
     from skbio import TreeNode
 

@@ -79,6 +79,8 @@ def main(argv: list[str]) -> int:
     w.alignment_view.set_scheme("Clustal X")
     run(w.run_all_vs_all)
     shot("heatmap")
+    run(w.run_pairwise, 0, 7, "local", "BLOSUM62")
+    shot("pairwise")
     sizes = BenchSizes(pairwise_n=16, pairwise_len=150, nj_n=200, msa_n=6, msa_len=80,
                        repeats=3)
     run(w.run_benchmarks, [(d.spec, d.name) for d in devices], ["pairwise", "nj", "msa"], sizes)
