@@ -13,8 +13,9 @@ size. For each size:
 * **quicktree**: ``quicktree -in m -out t`` on a PHYLIP file (its time includes parsing the
   file; writing the file is not timed).
 
-A peer is skipped (and the table says so) when it is not installed or when its time,
-extrapolated as n^3 from its last measured size, exceeds ``--peer-limit`` seconds.
+A peer is skipped (and the table says so) when it is not installed, when n exceeds
+``--peer-max-n``, or when its time, extrapolated as n^3 from its last measured size, exceeds
+``--peer-limit`` seconds.
 Medians of ``--repeats`` runs after a warm-up (kernel builds); sizes above 4,000 run once.
 
 k-tuple distances: ``--ktuple-sizes`` random proteins of ~300 residues (250-350), k = 2,
@@ -96,13 +97,16 @@ def loop_bytes(n: int, shadow: bool, itemsize: int = 8) -> float:
 class Peer:
     """A peer timed at growing sizes, skipped when the n^3 extrapolation is too slow."""
 
-    def __init__(self, name: str, available: bool, why: str, limit: float):
+    def __init__(self, name: str, available: bool, why: str, limit: float, max_n: int):
         self.name, self.available, self.why, self.limit = name, available, why, limit
+        self.max_n = max_n
         self.last: tuple[int, float] | None = None
 
     def skip_reason(self, n: int) -> str | None:
         if not self.available:
             return self.why
+        if n > self.max_n:
+            return f"skipped: n > --peer-max-n {self.max_n} (O(n^3), would take too long)"
         if self.last is not None:
             m, t = self.last
             guess = t * (n / m) ** 3
@@ -149,10 +153,11 @@ def run_nj(args, rt) -> list[dict]:
         have_skbio, skbio_why = False, "scikit-bio not installed"
     qt = shutil.which("quicktree")
     peers = {
-        "skbio": Peer("scikit-bio nj", have_skbio, skbio_why, args.peer_limit),
+        "skbio": Peer("scikit-bio nj", have_skbio, skbio_why, args.peer_limit,
+                      args.peer_max_n),
         "quicktree": Peer("quicktree", qt is not None,
                           "quicktree not installed (apt-get install quicktree)",
-                          args.peer_limit),
+                          args.peer_limit, args.peer_max_n),
     }
     # warm-up: kernel builds and caches
     bt.nj(random_matrix(64, 1), device=rt)
@@ -271,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--peer-limit", type=float, default=200.0,
                         help="skip a peer whose extrapolated time exceeds this (seconds)")
+    parser.add_argument("--peer-max-n", type=int, default=10000,
+                        help="never run a peer above this many taxa (default 10000)")
     parser.add_argument("--json", default=None, help="write the results as JSON here")
     args = parser.parse_args(argv)
 
