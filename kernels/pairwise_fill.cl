@@ -14,14 +14,19 @@
  * Q = max(M, Ix) and Y = Iy. Each work-item sweeps a strip of R rows left to right
  * (seed 001, Figure 2), so global traffic is one read and one write of (P, X) per R cells.
  *
- * With TRACE, each cell leaves one byte (R bytes per strip column: a uint2 for R = 8, a uint4
- * for R = 16, interleaved by task like the column state):
+ * With TRACE, each cell leaves BITS = 4 or 8 bits; a strip column's R cells fill NW = R*BITS/32
+ * uints, interleaved by task like the column state:
  *   bit0 xe: Ix came by extension      bit1 ye: Iy came by extension
- *   bit2 pm: in P, M >= Iy             bit3 qm: in Q, M >= Ix
- *   bit4 hq: in H = max(Q, Iy), Q wins bit5 hz: the diagonal predecessor H was 0 (local start)
+ *   bit2 qm: in Q = max(M, Ix), M wins bit3 hq: in H = max(Q, Iy), Q wins
+ *   bit4 pm: in P = max(M, Iy), M wins bit5 hz: the diagonal predecessor H was 0 (local start)
+ * With BITS = 4 (the seed's four flags per cell) pm and hz are not stored: when extending a
+ * gap scores no less than opening one, a gap never opens from a cell whose maximum is the
+ * same gap, so pm follows from hq/qm; and the local start is found by the traceback's
+ * running score reaching 0. The host chooses BITS = 8 for the other gap settings.
  * The 3-state traceback (pairwise_traceback.cl) follows these bits.
  *
- * Defines: LOCAL (0/1), TRACE (0/1), R (rows per strip, 8), MAXK (matrix side in local memory).
+ * Defines: LOCAL, TRACE, BITS, R (rows per strip), MAXK (matrix side in local memory),
+ * SCORE_FLOAT, PROFILE.
  */
 #include "common.h"
 
@@ -38,12 +43,12 @@
 #define TRACE 0
 #endif
 
-#if R == 8
-typedef uint2 bits_t;
-#elif R == 16
-typedef uint4 bits_t;
-#elif TRACE
-#error "directions are packed for R = 8 or 16 rows per strip"
+#ifndef BITS
+#define BITS 8
+#endif
+#define NW ((R * BITS) / 32) /* uints of directions per strip column */
+#if TRACE && (NW != 1 && NW != 2 && NW != 4 && NW != 8)
+#error "directions need R * BITS / 32 in {1, 2, 4, 8}"
 #endif
 #ifndef SCORE_FLOAT
 #define SCORE_FLOAT 0
@@ -110,21 +115,33 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 #define CLAMP_M(m)
 #endif
 
-#if R == 8
-#define SET_BITS(r, v) if ((r) < 4) bits.s0 |= (v) << (8 * (r)); else bits.s1 |= (v) << (8 * ((r) - 4));
+#define SET_BITS(r, v) bw[((r) * BITS) / 32] |= (v) << (((r) * BITS) % 32);
+
+#if NW == 1
+#define STORE_BITS(index) dirs[index] = bw[0];
+#elif NW == 2
+#define STORE_BITS(index) vstore2((uint2)(bw[0], bw[1]), (index), dirs);
+#elif NW == 4
+#define STORE_BITS(index) vstore4((uint4)(bw[0], bw[1], bw[2], bw[3]), (index), dirs);
 #else
-#define SET_BITS(r, v)                                                                        \
-    if ((r) < 4) bits.s0 |= (v) << (8 * (r));                                                 \
-    else if ((r) < 8) bits.s1 |= (v) << (8 * ((r) - 4));                                      \
-    else if ((r) < 12) bits.s2 |= (v) << (8 * ((r) - 8));                                     \
-    else bits.s3 |= (v) << (8 * ((r) - 12));
+#define STORE_BITS(index)                                                                     \
+    vstore8((uint8)(bw[0], bw[1], bw[2], bw[3], bw[4], bw[5], bw[6], bw[7]), (index), dirs);
 #endif
+#define CLEAR_BITS()                                                                          \
+    uint bw[NW];                                                                              \
+    _Pragma("unroll") for (int w_ = 0; w_ < NW; w_++) bw[w_] = 0u;
 
 #if TRACE
+#if BITS == 4
+#define EXTRA_BITS(MV, YV, HZ) 0u
+#else
+#define EXTRA_BITS(MV, YV, HZ) (((uint)((MV) >= (YV)) << 4) | ((uint)(HZ) << 5))
+#endif
 #define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)                                    \
     {                                                                                         \
-        uint b_ = (uint)((XE) >= (XO)) | ((uint)((YE) >= (YO)) << 1) | ((uint)((MV) >= (YV)) << 2) \
-                | ((uint)((MV) >= (XV)) << 3) | ((uint)((QV) >= (YV)) << 4) | ((uint)(HZ) << 5); \
+        const uint b_ = (uint)((XE) >= (XO)) | ((uint)((YE) >= (YO)) << 1)                    \
+                      | ((uint)((MV) >= (XV)) << 2) | ((uint)((QV) >= (YV)) << 3)             \
+                      | EXTRA_BITS(MV, YV, HZ);                                               \
         SET_BITS(r, b_)                                                                       \
     }
 #if LOCAL
@@ -228,9 +245,9 @@ __kernel void fill_pairs(__global const uchar *seqs,
                          const int K,
                          __global const int *gaps,
                          __global score2_t *work,
-                         __global score_t *scores,
+                         __global int *scores,
 #if TRACE
-                         __global bits_t *dirs,
+                         __global uint *dirs,
                          const int maxB,
                          __global int2 *ends,
 #endif
@@ -278,24 +295,24 @@ __kernel void fill_pairs(__global const uchar *seqs,
             score_t up_P = up.x, up_X = up.y;
             const score_t diag_next = max(up_P, up_X);
 #if TRACE
-            bits_t bits = (bits_t)(0u);
+            CLEAR_BITS()
 #endif
             STRIP_COLUMN()
             work[(size_t)j * T + t] = (score2_t)(up_P, up_X);
 #if TRACE
-            dirs[((size_t)s * maxB + (j - 1)) * T + t] = bits;
+            STORE_BITS(((size_t)s * maxB + (j - 1)) * T + t)
 #endif
             diag = diag_next;
         }
         if (last) { LAST_ROW_H(result) }
     }
 #if LOCAL
-    scores[t] = best;
+    scores[t] = (int)best;
 #if TRACE
     ends[t] = (int2)(best_i, best_j);
 #endif
 #else
-    scores[t] = result;
+    scores[t] = (int)result;
 #if TRACE
     ends[t] = (int2)(nA, nB);
 #endif
@@ -321,7 +338,7 @@ __kernel void fill_wavefront(__global const uchar *seqs,
                              const int row_end,
                              __global score_t *result_out,
 #if TRACE
-                             __global bits_t *dirs,
+                             __global uint *dirs,
 #endif
                              __local score_t *lmat,
                              __local score2_t *pass
@@ -370,11 +387,11 @@ __kernel void fill_wavefront(__global const uchar *seqs,
                 score_t up_P = up.x, up_X = up.y;
                 const score_t diag_next = max(up_P, up_X);
 #if TRACE
-                bits_t bits = (bits_t)(0u);
+                CLEAR_BITS()
 #endif
                 STRIP_COLUMN()
 #if TRACE
-                dirs[(size_t)(s - row_begin / R) * nB + (j - 1)] = bits;
+                STORE_BITS((size_t)(s - row_begin / R) * nB + (j - 1))
 #endif
                 pass[(k & 1) * W + w] = (score2_t)(up_P, up_X);
                 if (w == nw - 1) border[j] = (score2_t)(up_P, up_X);

@@ -1,4 +1,4 @@
-/* Three-state traceback over the direction bytes of pairwise_fill.cl (seed 001, §3.3).
+/* Three-state traceback over the direction bits of pairwise_fill.cl (seed 001, §3.3).
  *
  * The printed pseudocode of the seed is off by one and mixes the states; this follows the
  * Gotoh states exactly. A state is M (0), Ix (1) or Iy (2), or "pending": the cell we moved
@@ -12,10 +12,12 @@
  *
  * state[t] = (i, j, state, n_ops) on entry (or, with `init`, the start from ends[t]: the end
  * cell in state M for a local maximum, H-pending for a global end) and on exit; the walk
- * stops at row `stop_row`
- * (exclusive, > 0 for a band of a long pair), at the border (global: leading gaps are
- * emitted), or where a local alignment starts (state becomes -1 when finished).
+ * stops at row `stop_row` (exclusive, > 0 for a band of a long pair), at the border
+ * (global: leading gaps are emitted), or where a local alignment starts (state -1).
+ * Local walks with BITS = 4 carry the score still to explain (running[t]): the alignment
+ * starts where it reaches 0, which is where the stored hz bit would have said so.
  */
+#include "common.h"
 
 #ifndef LOCAL
 #define LOCAL 0
@@ -23,6 +25,10 @@
 #ifndef R
 #define R 8
 #endif
+#ifndef BITS
+#define BITS 8
+#endif
+#define NW ((R * BITS) / 32)
 
 #define ST_M 0
 #define ST_X 1
@@ -32,17 +38,17 @@
 #define ST_Q 5
 #define ST_DONE (-1)
 
-/* Byte of cell (i, j) (1-based, i > row0) in the layout of fill_pairs / fill_wavefront. */
-inline uint cell_bits(__global const uchar *dirs, const ulong base, const int i, const int j,
-                      const int row0, const int maxB, const int T, const int t)
+/* Bits of cell (i, j) (1-based, i > row0) in the layout of fill_pairs / fill_wavefront. */
+inline uint cell_bits(__global const uint *dirs, const int i, const int j, const int row0,
+                      const int maxB, const int T, const int t)
 {
     const int rr = i - 1 - row0;
-    const ulong word = ((ulong)(rr / R) * maxB + (j - 1)) * T + t;
-    return dirs[base + word * R + (rr % R)];
+    const ulong column = ((ulong)(rr / R) * maxB + (j - 1)) * T + t;
+    const int bit = (rr % R) * BITS;
+    return (dirs[column * NW + bit / 32] >> (bit % 32)) & ((1u << BITS) - 1u);
 }
 
-__kernel void traceback(__global const uchar *dirs,
-                        __global const ulong *dir_base,
+__kernel void traceback(__global const uint *dirs,
                         const int maxB,
                         const int T,
                         const int row0,
@@ -52,7 +58,14 @@ __kernel void traceback(__global const uchar *dirs,
                         __global const int2 *ends,
                         const int init,
                         __global uchar *ops,
-                        __global const ulong *ops_base)
+                        __global const ulong *ops_base,
+                        __global int *running,
+                        __global const int *scores,
+                        __global const int4 *tasks,
+                        __global const uchar *seqs,
+                        __global const int *matrix,
+                        const int K,
+                        __global const int *gaps)
 {
     const int t = get_global_id(0);
     if (t >= ntasks) return;
@@ -65,9 +78,17 @@ __kernel void traceback(__global const uchar *dirs,
         st = state[t];
     }
     int i = st.x, j = st.y, s = st.z, n = st.w;
-    if (s == ST_DONE) return;
-    const ulong base = dir_base[t];
+    if (s == ST_DONE) {
+        state[t] = st;
+        return;
+    }
     __global uchar *out = ops + ops_base[t];
+#if LOCAL && BITS == 4
+    const int4 task = tasks[t];
+    __global const uchar *seqA = seqs + task.x;
+    __global const uchar *seqB = seqs + task.z;
+    int left = init ? scores[t] : running[t];
+#endif
     while (true) {
         if (i == 0 || j == 0) {
 #if !LOCAL
@@ -78,27 +99,48 @@ __kernel void traceback(__global const uchar *dirs,
             break;
         }
         if (i <= stop_row) break;
-        const uint b = cell_bits(dirs, base, i, j, row0, maxB, T, t);
-        if (s == ST_H) s = (b & 16u) ? ((b & 8u) ? ST_M : ST_X) : ST_Y;
-        else if (s == ST_P) s = (b & 4u) ? ST_M : ST_Y;
-        else if (s == ST_Q) s = (b & 8u) ? ST_M : ST_X;
+        const uint b = cell_bits(dirs, i, j, row0, maxB, T, t);
+        const bool xe = b & 1u, ye = b & 2u, qm = b & 4u, hq = b & 8u;
+#if BITS == 4
+        const bool pm = hq;  /* see pairwise_fill.cl: a gap never opens from its own gap */
+#else
+        const bool pm = b & 16u;
+#endif
+        if (s == ST_H) s = hq ? (qm ? ST_M : ST_X) : ST_Y;
+        else if (s == ST_P) s = pm ? ST_M : ST_Y;
+        else if (s == ST_Q) s = qm ? ST_M : ST_X;
         if (s == ST_M) {
             out[n++] = 0;
+#if LOCAL && BITS == 4
+            left -= matrix[seqA[i - 1] * K + seqB[j - 1]];
+            const bool start = (left == 0);
+#elif LOCAL
+            const bool start = b & 32u;
+#endif
             i--;
             j--;
             s = ST_H;
 #if LOCAL
-            if (b & 32u) { s = ST_DONE; break; }
+            if (start) { s = ST_DONE; break; }
 #endif
         } else if (s == ST_X) {
             out[n++] = 1;
+#if LOCAL && BITS == 4
+            left -= xe ? gaps[3] : gaps[2];
+#endif
             i--;
-            s = (b & 1u) ? ST_X : ST_P;
+            s = xe ? ST_X : ST_P;
         } else {
             out[n++] = 2;
+#if LOCAL && BITS == 4
+            left -= ye ? gaps[1] : gaps[0];
+#endif
             j--;
-            s = (b & 2u) ? ST_Y : ST_Q;
+            s = ye ? ST_Y : ST_Q;
         }
     }
+#if LOCAL && BITS == 4
+    running[t] = left;
+#endif
     state[t] = (int4)(i, j, s, n);
 }

@@ -54,6 +54,18 @@ class _Variant:
 
 
 @dataclass
+class _Walk:
+    """Device buffers the traceback of local alignments reads to keep its running score."""
+
+    tasks: cl.Buffer
+    seqs: cl.Buffer
+    matrix: cl.Buffer
+    gaps: cl.Buffer
+    running: cl.Buffer
+    scores: cl.Buffer
+
+
+@dataclass
 class _Paths:
     """The paths of one launch: operations (reversed), per-pair offsets, counts and ends."""
 
@@ -149,6 +161,10 @@ class PairwiseEngine:
         self.score_rows: int = SCORE_ROWS
         self.trace_rows: int = TRACE_ROWS
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
+        # Four direction bits per cell when extending a gap never scores below opening one
+        # (internal and right end gaps; pairwise_fill.cl says why), else eight.
+        g = self._gaps
+        self._bits = 4 if all(g[k + 1] >= g[k] for k in (0, 2, 8, 10)) else 8
         #: Seconds per kernel, accumulated when set to a dict (waits on each launch).
         self.timings: dict[str, float] | None = None
 
@@ -326,7 +342,8 @@ class PairwiseEngine:
         use_profile = use_profile and fits_byte and not use_float and name == "fill_pairs"
         rows = 8 if use_profile else self.trace_rows if trace else self.score_rows
         defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
-                   "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile)}
+                   "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile),
+                   "BITS": self._bits}
         return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
                         np.float32 if use_float else np.int32, rows, use_profile)
 
@@ -361,20 +378,23 @@ class PairwiseEngine:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
         head = (seq_buf, rt.to_device(tasks), np.int32(n), mat_buf,
                 np.int32(len(self.scoring.letters)), gap_buf, work, scores)
-        out = np.empty(n, dtype=var.dtype)
+        out = np.empty(n, dtype=np.int32)
         if not trace:
             self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
             ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
             return _Pending([ev], lambda: (out.astype(np.int64), None))
-        dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T)
+        dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T
+                             * self._bits // 8)
         ends_buf = rt.empty(n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
         capacity = (tasks[:, 1] + tasks[:, 3]).astype(np.int64)
         ops_buf, base = _ops_buffer(rt, capacity)
         states = np.empty((n, 4), dtype=np.int32)
-        state_buf = self._traceback(rt, var.rows, dirs, np.zeros(n, np.uint64), maxB, T, 0,
-                                    states, ops_buf, base, ends_buf)
+        walk = _Walk(tasks=rt.to_device(tasks), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
+                     running=rt.empty(4 * n), scores=scores)
+        state_buf = self._traceback(rt, var.rows, dirs, maxB, T, 0, states, ops_buf, base,
+                                    walk, ends_buf)
         ends = np.empty((n, 2), dtype=np.int32)
         ops = np.empty(int(capacity.sum()), dtype=np.uint8)
         events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False) for host, buf in
@@ -382,8 +402,8 @@ class PairwiseEngine:
         return _Pending(events, lambda: (out.astype(np.int64),
                                          _Paths(ops, base, states[:, 3].copy(), ends)))
 
-    def _traceback(self, rt: Runtime, rows: int, dirs, dir_base, maxB: int, T: int, row0: int,
-                   states: np.ndarray, ops_buf, base: np.ndarray, ends_buf=None):
+    def _traceback(self, rt: Runtime, rows: int, dirs, maxB: int, T: int, row0: int,
+                   states: np.ndarray, ops_buf, base: np.ndarray, walk: _Walk, ends_buf=None):
         """Walk the directions of rows > ``row0`` for every task.
 
         With ``ends_buf`` the walks start from the fill's end cells and the state buffer is
@@ -391,17 +411,18 @@ class PairwiseEngine:
         ``states`` and the new states are returned.
         """
         knl = rt.kernel("pairwise_traceback.cl", "traceback",
-                        {"LOCAL": int(self.scoring.local), "R": rows})
+                        {"LOCAL": int(self.scoring.local), "R": rows, "BITS": self._bits})
         n = len(states)
         state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
                               hostbuf=np.ascontiguousarray(states, dtype=np.int32))
         group = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
         init = ends_buf is not None
         self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
-                     rt.to_device(dir_base), np.int32(maxB), np.int32(T), np.int32(row0),
-                     np.int32(row0), np.int32(n), state_buf,
-                     ends_buf if init else state_buf, np.int32(init), ops_buf,
-                     rt.to_device(base.astype(np.uint64)))
+                     np.int32(maxB), np.int32(T), np.int32(row0), np.int32(row0), np.int32(n),
+                     state_buf, ends_buf if init else state_buf, np.int32(init), ops_buf,
+                     rt.to_device(base.astype(np.uint64)), walk.running, walk.scores,
+                     walk.tasks, walk.seqs, walk.matrix, np.int32(len(self.scoring.letters)),
+                     walk.gaps)
         if init:
             return state_buf
         new_states = np.empty((n, 4), dtype=np.int32)
@@ -444,7 +465,7 @@ class PairwiseEngine:
         strips = max(1, min(budget // (var.rows * nB), -(-nA // var.rows)))
         band = strips * var.rows
         bands = list(range(0, nA, band))
-        dirs = rt.empty(strips * nB * var.rows)
+        dirs = rt.empty(strips * nB * var.rows * self._bits // 8)
         checkpoints, best = [], []
         name = "fill+directions (wavefront)"
         for b0 in bands:  # score pass; the last band's directions stay in `dirs`
@@ -461,14 +482,19 @@ class PairwiseEngine:
             score, end = int(best[-1][0]), np.array([nA, nB], dtype=np.int32)
             state = np.array([[nA, nB, 3, 0]], dtype=np.int32)
         ops_buf, base = _ops_buffer(rt, np.array([nA + nB]))
+        running = np.array([score], dtype=np.int32)  # carried from band to band
+        walk = _Walk(tasks=rt.to_device(tasks[:1]), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
+                     running=cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
+                                       | cl.mem_flags.COPY_HOST_PTR, hostbuf=running),
+                     scores=rt.to_device(running))
         for k in range(first, -1, -1):
             if state[0, 2] < 0:
                 break
             if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
                 again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
                 fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
-            state = self._traceback(rt, var.rows, dirs, np.zeros(1, np.uint64), nB, 1, bands[k],
-                                    state, ops_buf, base)
+            state = self._traceback(rt, var.rows, dirs, nB, 1, bands[k], state, ops_buf, base,
+                                    walk)
         ops = np.empty(nA + nB, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
         return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
