@@ -68,18 +68,26 @@ class GlyphAtlas:
     font : QFont
         Residue font.
     cell : QSize
-        Tile size in pixels; below 6 pixels wide the tiles are plain colour (no letters).
+        Tile size in logical pixels; below 6 pixels wide the tiles are plain colour.
+    ratio : float
+        Device pixel ratio (HiDPI screens): tiles are rendered at ``cell * ratio`` pixels.
     """
 
-    def __init__(self, palette: list[tuple[int, int, int]], font: QFont, cell: QSize):
-        self.cell = QSize(cell)
-        w, h = cell.width(), cell.height()
+    def __init__(self, palette: list[tuple[int, int, int]], font: QFont, cell: QSize,
+                 ratio: float = 1.0):
+        self.ratio = float(ratio)
+        self.logical = QSize(cell)
+        draw_text = cell.width() >= 6 and cell.height() >= 7
+        self.cell = QSize(max(1, round(cell.width() * ratio)), max(1, round(cell.height() * ratio)))
+        if self.ratio != 1.0:
+            font = QFont(font)
+            font.setPixelSize(max(1, round(font.pixelSize() * ratio)))
+        w, h = self.cell.width(), self.cell.height()
         ncls = len(palette)
         image = QImage(w * NSYM, h * ncls, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(QColor(255, 255, 255))
         painter = QPainter(image)
         painter.setFont(font)
-        draw_text = w >= 6 and h >= 7
         for cls, rgb in enumerate(palette):
             fg = _text_colour(rgb)
             for s, sym in enumerate(SYMBOLS):
@@ -256,7 +264,11 @@ class AlignmentCanvas(QAbstractScrollArea):
     def atlas(self) -> GlyphAtlas:
         """The glyph atlas for the current palette and zoom (built on demand)."""
         if self._atlas is None:
-            self._atlas = GlyphAtlas(self.palette_rgb, self.residue_font, self.cell)
+            self._atlas = GlyphAtlas(self.palette_rgb, self.residue_font, self.cell,
+                                     self.viewport().devicePixelRatioF())
+        elif self._atlas.ratio != self.viewport().devicePixelRatioF():  # moved to another screen
+            self._atlas = None
+            return self.atlas()
         return self._atlas
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
@@ -271,6 +283,7 @@ class AlignmentCanvas(QAbstractScrollArea):
                 buf.data, buf.shape[1], buf.shape[0], buf.strides[0],
                 QImage.Format.Format_ARGB32_Premultiplied,
             )
+            image.setDevicePixelRatio(self._atlas.ratio)
             ox, oy = c0 * w - x0, r0 * h - y0
             painter.drawImage(ox, oy, image)
             rows = np.flatnonzero(self.highlighted[r0:r1])

@@ -434,7 +434,7 @@ class MainWindow(QMainWindow):
         job.signals.failed.connect(lambda msg: self._job_done(job, "failed", msg, None))
         job.signals.cancelled.connect(lambda: self._job_done(job, "cancelled", None, None))
         self.job = job
-        self.progress_view.start(name)
+        self.progress_view.start(f"{name} on {self.device or 'the default device'}")
         self.progress_dock.show()
         self._update_actions()
         self.statusBar().showMessage(f"{name} running on {self.device or 'default device'}")

@@ -384,3 +384,20 @@ def test_drop_opens_file_and_unknown_extension_is_sniffed(window, tmp_path, qtbo
     assert window.recent_files()[0] == str(path.resolve())
     window.close()  # geometry saved for next time
     assert window.settings.value("window/geometry") is not None
+
+
+def test_no_opencl_platform_is_explained(qtbot, tmp_path, monkeypatch):
+    from bioplug.gui import devices_panel
+
+    from bioplug.errors import NoOpenCLError
+    from bioplug.runtime.devices import NO_PLATFORM_HELP
+
+    def none():
+        raise NoOpenCLError(NO_PLATFORM_HELP)
+
+    monkeypatch.setattr(devices_panel, "list_devices", none)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    panel = devices_panel.DevicesPanel(settings)
+    qtbot.addWidget(panel)
+    assert panel.devices == [] and panel.current_spec() is None
+    assert panel.message.text() == NO_PLATFORM_HELP
