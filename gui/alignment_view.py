@@ -520,7 +520,7 @@ class AlignmentView(QWidget):
         self.scheme_box.setCurrentText(self.scheme)
         self.scheme_box.currentTextChanged.connect(self.set_scheme)
         self.find_edit = QLineEdit()
-        self.find_edit.setPlaceholderText("Find sequence…")
+        self.find_edit.setPlaceholderText("Find a sequence name or a residue motif…")
         self.find_edit.returnPressed.connect(lambda: self.find(self.find_edit.text()))
         self.column_box = QSpinBox()
         self.column_box.setRange(1, 1)
@@ -597,21 +597,59 @@ class AlignmentView(QWidget):
     def find(self, text: str) -> int:
         """Highlight and scroll to the first row whose name contains ``text``.
 
+        When no name matches and ``text`` is made of letters, it is searched as a residue
+        motif (gaps ignored): the first row holding it is highlighted and its first column
+        marked.
+
         Returns
         -------
         int
-            The row, or -1 when no name matches.
+            The row, or -1 when nothing matches.
         """
-        text = text.strip().lower()
+        text = text.strip()
         if not text or self.data is None:
             return -1
+        low = text.lower()
         for i, name in enumerate(self.data.names):
-            if text in name.lower():
+            if low in name.lower():
                 self.highlight_rows([i])
                 self.canvas.center_on(row=i)
                 return i
-        self.status.setText(f"no sequence matches {text!r}")
+        hit = self.find_motif(text) if text.isalpha() else None
+        if hit is not None:
+            row, column = hit
+            self.highlight_rows([row])
+            self.canvas.marked_column = column
+            self.canvas.center_on(row=row, column=column)
+            self.canvas.viewport().update()
+            self.status.setText(f"motif {text.upper()} in {self.data.names[row]} at column "
+                                f"{column + 1}")
+            return row
+        self.status.setText(f"no sequence name or motif matches {text!r}")
         return -1
+
+    def find_motif(self, motif: str) -> tuple[int, int] | None:
+        """First ``(row, column)`` where ``motif`` starts in the ungapped residues of a row."""
+        if self.data is None:
+            return None
+        motif = motif.upper()
+        up = colors.upper_codes(self.data.codes)
+        for row in range(up.shape[0]):
+            residues = np.flatnonzero(~np.isin(up[row], np.frombuffer(b"-. ", np.uint8)))
+            text = up[row, residues].tobytes().decode("ascii", "replace")
+            pos = text.find(motif)
+            if pos >= 0:
+                return row, int(residues[pos])
+        return None
+
+    def residue_number(self, row: int, column: int) -> int | None:
+        """1-based position in the ungapped sequence of the residue at a cell (None: a gap)."""
+        if self.data is None:
+            return None
+        cells = self.data.codes[row, : column + 1]
+        if chr(int(cells[-1])) in "-. ":
+            return None
+        return int((~np.isin(cells, np.frombuffer(b"-. ", np.uint8))).sum())
 
     def jump_to_column(self, column: int) -> None:
         """Mark a column (1-based, as the ruler counts) and bring it to the middle."""
@@ -662,7 +700,9 @@ class AlignmentView(QWidget):
     def _cell_clicked(self, row: int, column: int) -> None:
         if self.data is not None:
             ch = chr(int(self.data.codes[row, column]))
-            self.status.setText(f"{self.data.names[row]}  column {column + 1}  {ch}")
+            number = self.residue_number(row, column)
+            where = f"residue {ch}{number}" if number is not None else "gap"
+            self.status.setText(f"{self.data.names[row]}  column {column + 1}  {where}")
 
     def _update_status(self) -> None:
         if self.data is None:

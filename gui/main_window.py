@@ -201,6 +201,8 @@ class MainWindow(QMainWindow):
         self.act_three = a("Three-sequence alignment", lambda: None, None, THREE_WAY_TIP)
         self.act_three.setEnabled(False)
         self.act_cancel = a("&Cancel job", self.cancel_job, QKeySequence("Esc"))
+        self.act_find = a("&Find…", self._focus_find, QKeySequence.StandardKey.Find,
+                          "Find a sequence by name or residue motif")
         self.act_zoom_in = a("Zoom &in", self.alignment_view.canvas.zoom_in,
                              QKeySequence.StandardKey.ZoomIn)
         self.act_zoom_out = a("Zoom &out", self.alignment_view.canvas.zoom_out,
@@ -221,6 +223,7 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.act_cancel)
         menu = self.menuBar().addMenu("&View")
+        menu.addAction(self.act_find)
         menu.addAction(self.act_zoom_in)
         menu.addAction(self.act_zoom_out)
         menu.addAction(self.devices_dock.toggleViewAction())
@@ -245,6 +248,11 @@ class MainWindow(QMainWindow):
         self.act_export_aln.setEnabled(has)
         self.act_open.setEnabled(True)
         self.benchmark_page.run_button.setEnabled(not busy)
+
+    def _focus_find(self) -> None:
+        self.tabs.setCurrentWidget(self.alignment_view)
+        self.alignment_view.find_edit.setFocus()
+        self.alignment_view.find_edit.selectAll()
 
     # -- errors -------------------------------------------------------------------------
     def show_error(self, message: str, title: str = "bioplug") -> None:

@@ -97,6 +97,19 @@ def test_find_jump_and_highlight(view, qtbot):
     assert view.highlighted_names() == ["s3", "s7"]
 
 
+def test_motif_search_and_residue_numbers(view):
+    recs = [SeqRecord(Seq(t), id=n, description="") for n, t in
+            [("alpha", "MK--VLWQ-T"), ("beta", "MKAAV-W--T"), ("gamma", "--AAVLWQ-T")]]
+    view.set_data(AlignmentData.from_records(recs, aligned=True))
+    assert view.find("vlwq") == 0  # no name matches: residue motif, gaps ignored
+    assert view.canvas.marked_column == 4 and view.highlighted_names() == ["alpha"]
+    assert view.find("AVW") == 1 and view.canvas.marked_column == 3
+    assert view.find("zzz") == -1
+    assert view.residue_number(0, 4) == 3  # alpha: M K - - V -> V is residue 3
+    assert view.residue_number(0, 2) is None
+    assert view.residue_number(2, 9) == 7
+
+
 def test_schemes_and_zoom(view):
     data, _ = make_data(20, 100)
     view.set_data(data)
