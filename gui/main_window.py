@@ -37,10 +37,23 @@ log = logging.getLogger(__name__)
 
 RECENT_KEY = "recentFiles"
 MAX_RECENT = 10
-OPEN_FILTER = (
-    "Sequences and alignments (*.fa *.fasta *.faa *.fna *.fas *.tfa *.aln *.clustal *.sto "
-    "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m);;"
-    "All files (*)"
+#: File-dialog filters; choosing one of the named formats reads the file as that format.
+FORMAT_FILTERS = {
+    "FASTA (*.fa *.fasta *.faa *.fna *.fas *.tfa)": "fasta",
+    "Clustal (*.aln *.clustal)": "clustal",
+    "Stockholm (*.sto *.stockholm)": "stockholm",
+    "PHYLIP (*.phy *.phylip)": "phylip",
+    "MSF (*.msf)": "msf",
+    "NEXUS (*.nex *.nexus)": "nexus",
+    "A2M (*.a2m)": "a2m",
+    "GenBank (*.gb *.gbk)": "genbank",
+    "EMBL (*.embl)": "embl",
+    "FASTQ (*.fastq *.fq)": "fastq",
+}
+OPEN_FILTER = ";;".join(
+    ["Sequences and alignments (*.fa *.fasta *.faa *.fna *.fas *.tfa *.aln *.clustal *.sto "
+     "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m)"]
+    + list(FORMAT_FILTERS) + ["All files (*)"]
 )
 THREE_WAY_TIP = "Three-sequence alignment is not available yet in bioplug."
 
@@ -336,10 +349,10 @@ class MainWindow(QMainWindow):
                 return
 
     def _ask_open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open sequences or an alignment", "",
+        path, chosen = QFileDialog.getOpenFileName(self, "Open sequences or an alignment", "",
                                               OPEN_FILTER)
         if path:
-            self.open_file(path)
+            self.open_file(path, FORMAT_FILTERS.get(chosen))
 
     # -- exports ------------------------------------------------------------------------
     def _guarded(self, fn, *args) -> Path | None:

@@ -151,6 +151,14 @@ def test_load_formats_and_bad_files(tmp_path):
     aln = tmp_path / "c.aln"
     aln.write_text("CLUSTAL W multiple sequence alignment\n\nx   AC-GT\ny   ACGGT\n\n")
     assert load_file(aln).aligned
+    sto = tmp_path / "d.txt"  # unknown extension: format given (as the Open dialog's filter)
+    sto.write_text("# STOCKHOLM 1.0\nx AC-GT\ny ACGGT\n//\n")
+    data = load_file(sto, "stockholm")
+    assert data.aligned and data.row_text(0) == "AC-GT"
+    assert load_file(sto).aligned  # also sniffed from the first line
+    phy = tmp_path / "f.phy"
+    phy.write_text(" 2 5\nx         AC-GT\ny         ACGGT\n")
+    assert load_file(phy).row_text(1) == "ACGGT"
     empty = tmp_path / "e.fasta"
     empty.write_text("")
     with pytest.raises(InputError, match="empty"):
