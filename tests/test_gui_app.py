@@ -253,7 +253,10 @@ def test_benchmark_page_figure_and_history(window, tmp_path, qtbot):
 
     spec = cpu_spec()
     page = window.benchmark_page
-    assert (spec, window.devices_panel.current().name) in page.checked_devices()
+    listed = [page.device_list.item(i).data(Qt.ItemDataRole.UserRole)[0]
+              for i in range(page.device_list.count())]
+    assert listed == [d.spec for d in window.devices_panel.devices]  # every device offered
+    assert len(page.checked_devices()) == 1  # the panel's choice ticked at start
     status, events = run_job(qtbot, window, window.run_benchmarks, [(spec, "cpu")],
                              ["pairwise", "nj", "msa"], BenchSizes.small())
     assert status == "done", window.last_error
