@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
+    QSpinBox,
     QTabWidget,
     QWidget,
 )
@@ -78,6 +80,62 @@ class PairDialog(QDialog):
         form.addRow("Query", self.b)
         form.addRow("Mode", self.mode)
         form.addRow("Matrix", self.matrix)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+class MsaDialog(QDialog):
+    """Options of :class:`bioplug.MultipleSequenceAligner`."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Multiple alignment")
+        self.consistency = QSpinBox()
+        self.consistency.setRange(0, 10)
+        self.consistency.setValue(2)
+        self.refinement = QSpinBox()
+        self.refinement.setRange(0, 100)
+        self.refinement.setValue(10)
+        self.accurate = QCheckBox("QuickProbs-acc (per-matrix posterior threshold)")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        form = QFormLayout(self)
+        form.addRow("Consistency passes", self.consistency)
+        form.addRow("Refinement passes", self.refinement)
+        form.addRow("", self.accurate)
+        form.addRow("Seed", self.seed)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def options(self) -> dict:
+        """Keyword arguments for :meth:`MainWindow.run_msa`."""
+        return {"seed": self.seed.value(), "consistency": self.consistency.value(),
+                "refinement": self.refinement.value(), "accurate": self.accurate.isChecked()}
+
+
+class TreeDialog(QDialog):
+    """Tree method and distance kind."""
+
+    def __init__(self, aligned: bool, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Tree")
+        self.method = QComboBox()
+        self.method.addItem("Neighbor-joining", "nj")
+        self.method.addItem("UPGMA", "upgma")
+        self.distance = QComboBox()
+        for key, text in jobs.DISTANCES.items():
+            if key == "msa" and not aligned:
+                continue
+            self.distance.addItem(text, key)
+        form = QFormLayout(self)
+        form.addRow("Method", self.method)
+        form.addRow("Distance", self.distance)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -211,6 +269,10 @@ class MainWindow(QMainWindow):
         self.act_nj = a("Tree (&NJ)", lambda: self.run_tree("nj"), QKeySequence("Ctrl+T"),
                         "Neighbor-joining tree")
         self.act_upgma = a("Tree (&UPGMA)", lambda: self.run_tree("upgma"), None, "UPGMA tree")
+        self.act_msa_opts = a("Multiple alignment with &options…", self._ask_msa, None,
+                              "Consistency and refinement passes, accurate mode, seed")
+        self.act_tree_opts = a("Tree with o&ptions…", self._ask_tree, None,
+                               "Tree method and distance")
         self.act_three = a("Three-sequence alignment", lambda: None, None, THREE_WAY_TIP)
         self.act_three.setEnabled(False)
         self.act_cancel = a("&Cancel job", self.cancel_job, QKeySequence("Esc"))
@@ -230,7 +292,8 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.act_quit)
         menu = self.menuBar().addMenu("&Jobs")
-        for act in (self.act_pair, self.act_all, self.act_msa, self.act_nj, self.act_upgma,
+        for act in (self.act_pair, self.act_all, self.act_msa, self.act_msa_opts, self.act_nj,
+                    self.act_upgma, self.act_tree_opts,
                     self.act_three):
             menu.addAction(act)
         menu.addSeparator()
@@ -257,6 +320,8 @@ class MainWindow(QMainWindow):
         self.act_all.setEnabled(not busy and n >= 2)
         self.act_nj.setEnabled(not busy and n >= 2)
         self.act_upgma.setEnabled(not busy and n >= 2)
+        self.act_msa_opts.setEnabled(not busy and n >= 2)
+        self.act_tree_opts.setEnabled(not busy and n >= 2)
         self.act_cancel.setEnabled(busy)
         self.act_export_aln.setEnabled(has)
         self.act_open.setEnabled(True)
@@ -484,8 +549,17 @@ class MainWindow(QMainWindow):
             self.job.cancel()
             self.statusBar().showMessage(f"cancelling {self.job.name}…")
 
-    def run_msa(self, seed: int = 0) -> jobs.Job | None:
-        """Multiple alignment of the open sequences; the result replaces the view."""
+    def run_msa(self, seed: int = 0, **options) -> jobs.Job | None:
+        """Multiple alignment of the open sequences; the result replaces the view.
+
+        Parameters
+        ----------
+        seed : int
+            Refinement seed.
+        **options
+            ``consistency``, ``refinement``, ``accurate`` of
+            :class:`bioplug.MultipleSequenceAligner`.
+        """
         data = self._need_data(2)
         if data is None:
             return None
@@ -497,7 +571,21 @@ class MainWindow(QMainWindow):
             self.set_data(result)
 
         return self._start_job("Multiple alignment",
-                               jobs.msa_task(data.records, self.device, seed), done)
+                               jobs.msa_task(data.records, self.device, seed, **options), done)
+
+    def _ask_msa(self) -> None:
+        if self._need_data(2) is None:
+            return
+        dialog = MsaDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.run_msa(**dialog.options())
+
+    def _ask_tree(self) -> None:
+        if self._need_data(2) is None:
+            return
+        dialog = TreeDialog(self.data.aligned, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.run_tree(dialog.method.currentData(), dialog.distance.currentData())
 
     def _ask_pairwise(self) -> None:
         data = self._need_data(2)

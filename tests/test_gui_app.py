@@ -226,8 +226,26 @@ def test_tree_selection_highlights_alignment_rows(window, fasta, tmp_path, qtbot
     assert sorted(t.name for t in back.tips()) == sorted(window.data.names)
     window.tabs.setCurrentWidget(window.tree_view)
     assert window.export_view_image(tmp_path / "tree.png").stat().st_size > 1000
-    status, _ = run_job(qtbot, window, window.run_tree, "upgma")
-    assert status == "done"
+    status, _ = run_job(qtbot, window, window.run_tree, "upgma", "ktuple")
+    assert status == "done", window.last_error
+    assert window.tree_view.tree.count(tips=True) == 4
+
+
+def test_job_option_dialogs(window, fasta, qtbot):
+    from bioplug.gui.main_window import MsaDialog, TreeDialog
+
+    dialog = MsaDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.refinement.setValue(0)
+    dialog.seed.setValue(7)
+    options = dialog.options()
+    assert options == {"seed": 7, "consistency": 2, "refinement": 0, "accurate": False}
+    window.open_file(fasta)
+    status, events = run_job(qtbot, window, window.run_msa, **options)
+    assert status == "done" and "IV refinement" not in {s for s, _, _ in events}
+    tree = TreeDialog(aligned=False, parent=window)
+    qtbot.addWidget(tree)
+    assert "msa" not in [tree.distance.itemData(i) for i in range(tree.distance.count())]
 
 
 def test_pairwise_and_heat_map(window, fasta, qtbot):
