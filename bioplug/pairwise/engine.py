@@ -31,10 +31,11 @@ from bioplug.runtime import Runtime, get_runtimes, run_lpt
 
 log = logging.getLogger(__name__)
 
-#: Rows per strip when directions are kept (8 or 16; one byte per cell).
-TRACE_ROWS = 16
-#: Rows per strip for score-only fills (fewer global reads and writes per cell).
-SCORE_ROWS = 16
+#: Rows per strip (GPU, CPU): more rows mean fewer global reads and writes per cell and more
+#: registers per work-item; measured best on an H100 (benchmarks/RESULTS.md).
+SCORE_ROWS = {"gpu": 64, "cpu": 16}
+#: ... when directions are kept (R * bits per cell must fill 1, 2, 4 or 8 uints).
+TRACE_ROWS = {"gpu": 32, "cpu": 16}
 #: Pairs with more cells than this go to the one-work-group-per-pair kernel.
 LONG_CELLS = 1 << 22
 #: ... and so do pairs with a sequence longer than this (bounds the per-item column buffer).
@@ -154,12 +155,13 @@ class PairwiseEngine:
         self._gaps = np.ascontiguousarray(scoring.gaps, dtype=np.int32)
         # Largest score step: every DP value is within _bound * (nA + nB) of zero.
         self._bound = int(max(np.abs(self._matrix).max(initial=0), np.abs(self._gaps).max()))
-        #: Kernel variants; None chooses per device (float arithmetic and 16-row strips on
-        #: GPUs). Tests set them to check every variant against the same oracle.
-        self.use_float: bool | None = None
+        #: Kernel variants; None chooses per device. Integer arithmetic without the packed
+        #: profile measured fastest on an H100; tests set these to check every variant
+        #: against the same oracle.
+        self.use_float: bool | None = False
         self.use_profile: bool | None = False
-        self.score_rows: int = SCORE_ROWS
-        self.trace_rows: int = TRACE_ROWS
+        self.score_rows: int | None = None
+        self.trace_rows: int | None = None
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         # Four direction bits per cell when extending a gap never scores below opening one
         # (internal and right end gaps; pairwise_fill.cl says why), else eight.
@@ -242,7 +244,6 @@ class PairwiseEngine:
             ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
         la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
-        tasks = np.stack([offsets[ia], la, offsets[ib], lb], axis=1).astype(np.int32)
         is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
         jobs = [(np.array([k]), True) for k in np.flatnonzero(is_long)]
         jobs += [(w, False) for w in self._windows(np.flatnonzero(~is_long), la, lb, trace)]
@@ -265,8 +266,13 @@ class PairwiseEngine:
                 shared[id(rt)] = (rt.to_device(flat), rt.to_device(self._matrix),
                                   rt.to_device(self._gaps))
             run = self._run_long if is_long_job else self._run_window
+            # (offset of A, nA, offset of B, nB) per pair, built per launch so that this
+            # host work overlaps the device's work on the previous launch.
+            tasks = np.empty((len(idx), 4), dtype=np.int32)
+            tasks[:, 0], tasks[:, 1] = offsets[ia[idx]], la[idx]
+            tasks[:, 2], tasks[:, 3] = offsets[ib[idx]], lb[idx]
             previous = in_flight.pop(id(rt), None)
-            in_flight[id(rt)] = (idx, run(rt, *shared[id(rt)], tasks[idx], trace))
+            in_flight[id(rt)] = (idx, run(rt, *shared[id(rt)], tasks, trace))
             return None if previous is None else (previous[0], *previous[1].result())
 
         def on_done(_i, out):  # device threads report one at a time (_serialised)
@@ -313,7 +319,8 @@ class PairwiseEngine:
         windows, start = [], 0
         while start < order.size:
             rows = int(la[order[start]])
-            directions = -(-rows // self.trace_rows) * self.trace_rows * maxB if trace else 0
+            # Direction bytes per pair, padded to whole strips of the widest strip used.
+            directions = (-(-rows // 32) * 32 * maxB * self._bits // 8) if trace else 0
             size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
             if directions:
                 size = min(size, max_alloc // directions)
@@ -340,7 +347,14 @@ class PairwiseEngine:
         fits_byte = bool(np.abs(self.scoring.matrix).max(initial=0) < 128)
         use_profile = bool(self.use_profile if self.use_profile is not None else rt.is_gpu)
         use_profile = use_profile and fits_byte and not use_float and name == "fill_pairs"
-        rows = 8 if use_profile else self.trace_rows if trace else self.score_rows
+        kind = "gpu" if rt.is_gpu else "cpu"
+        if use_profile:
+            rows = 8
+        elif trace:
+            rows = self.trace_rows or TRACE_ROWS[kind]
+            rows = min(rows, 32)  # directions of a strip column fill at most 8 uints
+        else:
+            rows = self.score_rows or SCORE_ROWS[kind]
         defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
                    "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile),
                    "BITS": self._bits}
