@@ -196,12 +196,17 @@ def compute_posteriors(
             cl.enqueue_copy(q, thresh, d_thresh)
         else:
             d_thresh = rt.to_device(thresh)
-        counts = np.empty(max(nrows, 1), dtype=np.int32)
-        cl.enqueue_copy(q, counts, d_counts)
-        counts = counts[:nrows]
         bdist = np.empty(batch.size, dtype=np.float32)
         cl.enqueue_copy(q, bdist, d_dist)
         dist[batch] = bdist
+        if not (keep_rows[batch].any() or keep_cols[batch].any()):  # distances only
+            done += batch.size
+            if report is not None:
+                report(done, ntask)
+            continue
+        counts = np.empty(max(nrows, 1), dtype=np.int32)
+        cl.enqueue_copy(q, counts, d_counts)
+        counts = counts[:nrows]
         keep_seg = np.empty(2 * batch.size, dtype=bool)
         keep_seg[0::2], keep_seg[1::2] = keep_rows[batch], keep_cols[batch]
         row_keep = np.repeat(keep_seg, seg)
