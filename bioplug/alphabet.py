@@ -73,17 +73,34 @@ class Scoring:
 
     def encode(self, text, name: str = "sequence") -> np.ndarray:
         """Codes of a sequence; raise :class:`InputError` naming the first unknown letter."""
-        index = self.index
-        try:
-            return np.fromiter((index[c] for c in text), dtype=np.uint8, count=len(text))
-        except KeyError:
-            for pos, c in enumerate(text):
-                if c not in index:
-                    raise InputError(
-                        f"{name}: letter {c!r} at position {pos + 1} is not in the scoring "
-                        f"alphabet ({''.join(map(str, self.letters))})"
-                    ) from None
-            raise
+        table = self._byte_table()
+        if table is not None and isinstance(text, str) and text.isascii():
+            codes = table[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+            if len(codes) == 0 or codes.max() < 255:
+                return codes
+        else:
+            index = self.index
+            codes = np.fromiter((index.get(c, 255) for c in text), dtype=np.uint8,
+                                count=len(text))
+        bad = np.flatnonzero(codes == 255)
+        if bad.size:
+            pos = int(bad[0])
+            raise InputError(
+                f"{name}: letter {text[pos]!r} at position {pos + 1} is not in the scoring "
+                f"alphabet ({''.join(map(str, self.letters))})"
+            )
+        return codes
+
+    def _byte_table(self) -> np.ndarray | None:
+        """Code of every ASCII byte (255: not in the alphabet), when all letters are ASCII."""
+        table = self.__dict__.get("_table")
+        if table is None and all(isinstance(c, str) and len(c) == 1 and c.isascii()
+                                 for c in self.letters):
+            table = np.full(256, 255, dtype=np.uint8)
+            for code, c in enumerate(self.letters):
+                table[ord(c)] = code
+            object.__setattr__(self, "_table", table)  # cached on the frozen instance
+        return table
 
     def unscale(self, values):
         """Device integers back to Biopython's float scores."""

@@ -7,8 +7,8 @@
  * opening Iy from it). Deciding on arrival lets the walk stop at any row and resume later,
  * which the checkpointed (memory-split) traceback of long pairs needs.
  *
- * Operations are written from the end backwards: 0 = A_i aligned with B_j, 1 = A_i against
- * a gap (Ix), 2 = B_j against a gap (Iy).
+ * Operations are written from the end backwards, four 2-bit codes a byte (low bits first):
+ * 0 = A_i aligned with B_j, 1 = A_i against a gap (Ix), 2 = B_j against a gap (Iy).
  *
  * state[t] = (i, j, state, n_ops) on entry (or, with `init`, the start from ends[t]: the end
  * cell in state M for a local maximum, H-pending for a global end) and on exit; the walk
@@ -37,6 +37,15 @@
 #define ST_P 4
 #define ST_Q 5
 #define ST_DONE (-1)
+
+/* Append operation `op` as the n-th 2-bit code (the walk is sequential, so the first code of
+ * a byte can assign it and no clearing pass is needed). */
+#define EMIT(op)                                                                              \
+    {                                                                                         \
+        if ((n & 3) == 0) out[n >> 2] = (uchar)(op);                                          \
+        else out[n >> 2] |= (uchar)((op) << (2 * (n & 3)));                                   \
+        n++;                                                                                  \
+    }
 
 /* Bits of cell (i, j) (1-based, i > row0) in the layout of fill_pairs / fill_wavefront. */
 inline uint cell_bits(__global const uint *dirs, const int i, const int j, const int row0,
@@ -92,8 +101,8 @@ __kernel void traceback(__global const uint *dirs,
     while (true) {
         if (i == 0 || j == 0) {
 #if !LOCAL
-            for (; i > 0; i--) out[n++] = 1;
-            for (; j > 0; j--) out[n++] = 2;
+            for (; i > 0; i--) EMIT(1)
+            for (; j > 0; j--) EMIT(2)
 #endif
             s = ST_DONE;
             break;
@@ -110,7 +119,7 @@ __kernel void traceback(__global const uint *dirs,
         else if (s == ST_P) s = pm ? ST_M : ST_Y;
         else if (s == ST_Q) s = qm ? ST_M : ST_X;
         if (s == ST_M) {
-            out[n++] = 0;
+            EMIT(0)
 #if LOCAL && BITS == 4
             left -= matrix[seqA[i - 1] * K + seqB[j - 1]];
             const bool start = (left == 0);
@@ -124,14 +133,14 @@ __kernel void traceback(__global const uint *dirs,
             if (start) { s = ST_DONE; break; }
 #endif
         } else if (s == ST_X) {
-            out[n++] = 1;
+            EMIT(1)
 #if LOCAL && BITS == 4
             left -= xe ? gaps[3] : gaps[2];
 #endif
             i--;
             s = xe ? ST_X : ST_P;
         } else {
-            out[n++] = 2;
+            EMIT(2)
 #if LOCAL && BITS == 4
             left -= ye ? gaps[1] : gaps[0];
 #endif

@@ -504,7 +504,7 @@ class PairwiseAligner(Align.PairwiseAligner):
             longest = max(len(t) for t in texts)
             if not self._fits(scoring, longest, longest):
                 scoring = None
-        if scoring is not None and not _symmetric(scoring):
+        if scoring is not None and not scoring.symmetric:
             # score_all assumes score(i, j) == score(j, i); use pairs for the whole square
             ii, jj = np.divmod(np.arange(n * n), n)
             flat = self.score_many([seqs[i] for i in ii], [seqs[j] for j in jj], progress)
@@ -526,14 +526,6 @@ def _label(item, index: int, what: str) -> str:
     name = sequence_name(item, index)
     base = f"{what} {index + 1}"
     return base if name == f"sequence {index + 1}" else f"{base} ({name})"
-
-
-def _symmetric(scoring: Scoring) -> bool:
-    """True when swapping target and query never changes a score."""
-    g = scoring.gaps.reshape(3, 2, 2)  # (internal/left/right, insertion/deletion, open/extend)
-    return bool(
-        np.array_equal(scoring.matrix, scoring.matrix.T) and np.array_equal(g[:, 0], g[:, 1])
-    )
 
 
 def _as_alignable(item):

@@ -115,8 +115,11 @@ class Traces:
     def _path(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         paths = self._launches[self._launch[k]]
         s = self._slot[k]
+        count = int(paths.counts[s])
         start = int(paths.base[s])
-        return paths.ops[start: start + int(paths.counts[s])], paths.ends[s]
+        packed = paths.ops[start: start + (count + 3) // 4]  # four 2-bit operations a byte
+        ops = ((packed[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & 3).ravel()
+        return ops[:count], paths.ends[s]
 
     def operations(self, k: int) -> np.ndarray:
         """Pair k's path in alignment order: 0 aligned pair, 1 deletion, 2 insertion."""
@@ -308,8 +311,14 @@ class PairwiseEngine:
         """
         if short.size == 0:
             return []
-        key = la[short] * (int(lb[short].max()) + 1) + lb[short]
-        order = short if np.all(key[:-1] >= key[1:]) else short[np.argsort(-key, kind="stable")]
+        # Already ordered by rows (as score_all makes them): keep it, each block of one
+        # target is ordered by columns too.
+        rows = la[short]
+        if np.all(rows[:-1] >= rows[1:]):
+            order = short
+        else:
+            key = rows * (int(lb[short].max()) + 1) + lb[short]
+            order = short[np.argsort(-key, kind="stable")]
         maxB = int(lb[short].max())
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
@@ -402,7 +411,7 @@ class PairwiseEngine:
         ends_buf = rt.empty(n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
-        capacity = (tasks[:, 1] + tasks[:, 3]).astype(np.int64)
+        capacity = (tasks[:, 1] + tasks[:, 3] + 3).astype(np.int64) // 4
         ops_buf, base = _ops_buffer(rt, capacity)
         states = np.empty((n, 4), dtype=np.int32)
         walk = _Walk(tasks=rt.to_device(tasks), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
@@ -495,7 +504,7 @@ class PairwiseEngine:
             first = len(bands) - 1
             score, end = int(best[-1][0]), np.array([nA, nB], dtype=np.int32)
             state = np.array([[nA, nB, 3, 0]], dtype=np.int32)
-        ops_buf, base = _ops_buffer(rt, np.array([nA + nB]))
+        ops_buf, base = _ops_buffer(rt, np.array([(nA + nB + 3) // 4]))
         running = np.array([score], dtype=np.int32)  # carried from band to band
         walk = _Walk(tasks=rt.to_device(tasks[:1]), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
                      running=cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
@@ -509,7 +518,7 @@ class PairwiseEngine:
                 fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
             state = self._traceback(rt, var.rows, dirs, nB, 1, bands[k], state, ops_buf, base,
                                     walk)
-        ops = np.empty(nA + nB, dtype=np.uint8)
+        ops = np.empty((nA + nB + 3) // 4, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
         return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
 
