@@ -151,6 +151,11 @@ def test_cli_msa_and_score(tmp_path, capsys):
     assert cli_main(["score", str(fa), str(fa)]) == 0
     text = capsys.readouterr().out
     assert "SP 100.00" in text and "TC 100.00" in text
+    for fmt in ("stockholm", "phylip", "nexus", "a2m"):
+        assert cli_main(["-q", "msa", str(src), "-o", str(tmp_path / f"o.{fmt}"), "--format",
+                         fmt, "--device", "cpu"]) == 0
+    assert cli_main(["-q", "msa", str(src), "-o", str(tmp_path / "o.x"), "--format", "bogus",
+                     "--device", "cpu"]) == 2
     assert cli_main(["msa", str(src), "-o", str(src), "--device", "cpu"]) == 2
     assert cli_main(["msa", str(tmp_path / "none.fa"), "-o", str(fa)]) == 2
 

@@ -69,7 +69,11 @@ def rows_to_alignment(records: list[SeqRecord], rows: list[str]) -> Alignment:
     else:
         change = np.zeros(0, dtype=np.int64)
     cols = np.concatenate([[0], change, [L]]) if L else np.array([0])
-    return Alignment(records, steps[:, cols])
+    for rec in records:
+        rec.annotations.setdefault("molecule_type", "protein")
+    alignment = Alignment(records, steps[:, cols])
+    alignment.column_annotations = {}
+    return alignment
 
 
 class MultipleSequenceAligner:

@@ -68,10 +68,12 @@ def run_msa(args) -> int:
         alignment = aligner.align(args.input, progress=bar)
     finally:
         bar.close()
+    if args.format == "a2m":  # every column is a match state
+        alignment.column_annotations["state"] = "D" * alignment.length
     try:
         with atomic_output(args.output, inputs=[args.input]) as handle:
             Align.write(alignment, handle, args.format)
-    except ValueError as exc:
+    except (ValueError, AttributeError, KeyError) as exc:
         raise InputError(f"cannot write format {args.format!r}: {exc}") from exc
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
     log.info("aligned %d sequences (%s mode): %s", len(alignment.sequences),
