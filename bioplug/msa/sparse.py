@@ -69,18 +69,18 @@ class SparseStore:
 
     def filtered(self, new_vals: np.ndarray) -> SparseStore:
         """A store with the same rows, values replaced and entries below the threshold dropped."""
-        nrows = self.indptr.size - 1
-        row_len = np.diff(self.indptr)
-        pair_of_row = np.repeat(np.arange(self.pair_x.size, dtype=np.int32),
-                                np.diff(self.row_base).astype(np.int64))
-        th = self.thresh[np.repeat(pair_of_row, row_len)]
-        keep = new_vals >= th
-        del th
-        row_of = np.repeat(np.arange(nrows, dtype=np.int32), row_len)
-        counts = np.bincount(row_of[keep], minlength=nrows)
-        del row_of
-        indptr = np.zeros(nrows + 1, dtype=np.int64)
-        np.cumsum(counts, out=indptr[1:])
+        if self.thresh.size and np.all(self.thresh == self.thresh[0]):
+            keep = new_vals >= self.thresh[0]
+        else:  # per-pair thresholds (accurate mode)
+            row_len = np.diff(self.indptr)
+            pair_of_row = np.repeat(np.arange(self.pair_x.size, dtype=np.int32),
+                                    np.diff(self.row_base).astype(np.int64))
+            keep = new_vals >= self.thresh[np.repeat(pair_of_row, row_len)]
+            del pair_of_row, row_len
+        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept_before[1:])
+        indptr = kept_before[self.indptr]
+        del kept_before
         return SparseStore(
             lengths=self.lengths, pair_id=self.pair_id, pair_x=self.pair_x, pair_y=self.pair_y,
             row_base=self.row_base, indptr=indptr, cols=self.cols[keep],
