@@ -104,6 +104,9 @@ def main(argv=None) -> int:
     ap.add_argument("--peers", default="probcons,muscle,mafft,clustalo,kalign")
     ap.add_argument("--limit", type=int, default=None, help="first N sets only")
     ap.add_argument("--accurate", action="store_true", help="bioplug QuickProbs-acc mode")
+    ap.add_argument("--baseline", action="append", default=[], metavar="NAME=SECONDS",
+                    help="a peer time measured elsewhere (e.g. probcons=131), for the ratio "
+                         "column when the peer is not installed here")
     args = ap.parse_args(argv)
     sets = find_sets(args.setdirs, args.limit)
     if not sets:
@@ -126,12 +129,18 @@ def main(argv=None) -> int:
                 print(f"# {name}: not on PATH, skipped")
                 continue
             results[name] = r
+    for item in args.baseline:
+        name, _, secs = item.partition("=")
+        if name and name not in results:
+            results[f"{name}*"] = {"sp": float("nan"), "tc": float("nan"), "time": float(secs)}
     base = next(iter(results.values()))["time"]
     print(f"{'tool':<12} {'SP':>6} {'TC':>6} {'time s':>9} {'x bioplug':>9}")
     for name, r in results.items():
         extra = f"  ({r['failed']} failed)" if r.get("failed") else ""
         print(f"{name:<12} {100 * r['sp']:6.2f} {100 * r['tc']:6.2f} {r['time']:9.2f} "
               f"{r['time'] / base:9.2f}{extra}")
+    if args.baseline:
+        print("* time given with --baseline (measured elsewhere)")
     st = next(iter(results.values()))["stages"]
     print("bioplug stages (s): " + ", ".join(f"{k} {v:.2f}" for k, v in st.items()))
     return 0
