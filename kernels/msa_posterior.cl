@@ -17,7 +17,8 @@
  * Storage of full matrices uses the jagged layout of the paper (blocks of J columns, skewed so
  * that one anti-diagonal inside a block is J consecutive words).
  *
- * Defines: WG (work-group size), J (jag width), optional ROLL_LOCAL with MAXCOLS.
+ * Defines: WG (work-group size), J (jag width), optional ROLL_LOCAL with MAXCOLS, optional
+ * HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
  */
 #include "common.h"
 
@@ -110,6 +111,7 @@ __kernel void posterior(__global const uchar *codes,
     const double bgo = pf[441], bge = pf[442];
     const int ndiag = n + m + 1;
 
+#ifndef HMM_ONLY
     /* ---- pass 1: partition-function forward ------------------------------------------- */
     /* roll (double): state s in {m,e,f}, diagonal t%3 -> rolld[(s*3 + t%3)*cols + j] */
     for (int t = 0; t < ndiag; ++t) {
@@ -194,6 +196,7 @@ __kernel void posterior(__global const uchar *codes,
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
 
+#endif
     /* ---- pass 3: pair-HMM forward (states M, Ix, Iy, Ix2, Iy2) ------------------------ */
     /* roll (float): state s, diagonal t%3 -> rollf[(s*3 + t%3)*cols + j] */
     __constant float *li = hmm;          /* log init */
@@ -303,8 +306,12 @@ __kernel void posterior(__global const uchar *codes,
             float p = 0.0f;
             if (i > 0 && j > 0) {
                 const float pa = fmin(exp(fbuf[q] + b0 - lp), 1.0f);
+#ifdef HMM_ONLY
+                p = pa;
+#else
                 const float pb = fmin(pbuf[q], 1.0f);
                 p = sqrt(0.5f * (pa * pa + pb * pb));
+#endif
                 pbuf[q] = p;
                 if (p >= cutoff) {   /* one cell per row and per column on a diagonal */
                     rowcount[i - 1] += 1;

@@ -91,6 +91,18 @@ def test_posteriors_match_numpy(rt, roll_local, monkeypatch):
             assert np.all(np.diff(c) > 0)
 
 
+def test_hmm_only_distances(rt):
+    seqs = family(7, 3, 40)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(3)
+    none = np.zeros(3, bool)
+    dist, store = compute_posteriors(rt, codes, pairs, none, none, hmm_only=True)
+    assert store.nnz == 0
+    for (a, b), d in zip(pairs, dist, strict=True):
+        pa = np.minimum(ref.hmm_posterior(codes[a], codes[b]), 1.0)
+        assert d == pytest.approx(ref.gapfree_distance(pa), abs=2e-4)
+
+
 def test_posterior_probabilities_bounded():
     x, y = (encode(s, "s") for s in family(2, 2, 40))
     pa, pb = ref.hmm_posterior(x, y), ref.partition_posterior(x, y)

@@ -98,6 +98,9 @@ class MultipleSequenceAligner:
         Most sequences aligned in full mode (all k^2 matrices, O(k^3) consistency).
     host_budget_gb : float, keyword-only
         Estimated sparse-matrix storage above which anchor mode is used.
+    fast_distances : bool, keyword-only
+        Anchor mode only: guide-tree distances from the pair-HMM posterior alone (skips the
+        partition function for the all-pairs pass; off by default).
 
     Attributes
     ----------
@@ -109,7 +112,8 @@ class MultipleSequenceAligner:
 
     def __init__(self, consistency: int = 2, refinement: int = 10, accurate: bool = False,
                  seed: int = 0, device=None, *, anchors: int = 32, node_pairs: int = 128,
-                 max_full: int = 300, host_budget_gb: float = 4.0):
+                 max_full: int = 300, host_budget_gb: float = 4.0,
+                 fast_distances: bool = False):
         if consistency < 0 or refinement < 0:
             raise InputError("consistency and refinement must be >= 0")
         self.consistency = int(consistency)
@@ -118,7 +122,8 @@ class MultipleSequenceAligner:
         self.seed = int(seed)
         self.device = device
         self.options = {"anchors": int(anchors), "node_pairs": int(node_pairs),
-                        "max_full_k": int(max_full), "host_budget": float(host_budget_gb) * 2**30}
+                        "max_full_k": int(max_full), "host_budget": float(host_budget_gb) * 2**30,
+                        "fast_distances": bool(fast_distances)}
         self.last_times: dict = {}
         self.last_mode = "full"
 

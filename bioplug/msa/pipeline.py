@@ -103,12 +103,15 @@ def run(
     node_pairs: int = 128,
     link: np.ndarray | None = None,
     max_full_k: int = 300,
+    fast_distances: bool = False,
 ) -> PipelineResult:
     """Align gap-free protein sequences; see the module docstring for the stages and modes.
 
     ``link`` (a scipy-format linkage over the k sequences) replaces the UPGMA guide tree.
     Anchor mode is used when the estimated sparse storage exceeds ``host_budget`` bytes or
-    k > ``max_full_k`` (full consistency is O(k^3)).
+    k > ``max_full_k`` (full consistency is O(k^3)). ``fast_distances`` (anchor mode only)
+    computes the all-pairs guide-tree distances from the pair-HMM posterior alone, skipping
+    the double-precision partition function in that first pass (about half of stage I).
     """
     progress = progress or Progress()
     k = len(texts)
@@ -132,7 +135,7 @@ def run(
     progress.report("I posteriors", 0, len(all_pairs))
     keep = np.full(len(all_pairs), full)
     dist, store = compute_posteriors(rt, codes, all_pairs, keep, keep, accurate,
-                                     rep("I posteriors"))
+                                     rep("I posteriors"), hmm_only=fast_distances and not full)
     times["I"] = time.perf_counter() - t0
 
     # ---- stage II ----------------------------------------------------------------------

@@ -58,7 +58,7 @@ def _bucket(cols: int) -> int:
         b *= 2
 
 
-def build_options(rt, widest: int) -> dict:
+def build_options(rt, widest: int, hmm_only: bool = False) -> dict:
     """-D defines of the stage I program for a batch whose widest task has ``widest`` columns.
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
@@ -67,16 +67,18 @@ def build_options(rt, widest: int) -> dict:
     wg = group_size(rt, widest)
     bucket = _bucket(widest + 1)
     defs: dict = {"WG": wg, "J": JAG}
+    if hmm_only:
+        defs["HMM_ONLY"] = 1
     if ROLL_LOCAL and 72 * bucket + 4 * wg + 1024 <= rt.local_mem:
         defs.update(ROLL_LOCAL=1, MAXCOLS=bucket)
     return defs
 
 
-def prebuild(rt, longest: int = 2048) -> None:
+def prebuild(rt, longest: int = 2048, hmm_only: bool = False) -> None:
     """Build every stage I program variant up to ``longest`` columns (benchmark warm-up)."""
     cols = 64
     while True:
-        defs = build_options(rt, cols - 1)
+        defs = build_options(rt, cols - 1, hmm_only)
         for name in ("posterior", "sparsify", "adaptive_threshold"):
             kernel(rt, "msa_posterior.cl", name, defs)
         if cols >= longest:
@@ -92,6 +94,7 @@ def compute_posteriors(
     keep_ba: np.ndarray,
     accurate: bool = False,
     report: Callable[[int, int], None] | None = None,
+    hmm_only: bool = False,
 ) -> tuple[np.ndarray, SparseStore]:
     """Posteriors of the given pairs on one device.
 
@@ -109,6 +112,9 @@ def compute_posteriors(
         Adaptive per-matrix threshold keeping the top 30 % (QuickProbs-acc) instead of 0.01.
     report : callable, optional
         ``report(done, total)`` between batches (may raise to cancel).
+    hmm_only : bool
+        Skip the partition function (P = pair-HMM posterior); a cheaper approximation used only
+        for guide-tree distances of large families when asked for.
 
     Returns
     -------
@@ -160,7 +166,7 @@ def compute_posteriors(
     done = 0
     for batch in batches:
         nb, mb = n[batch], m[batch]
-        defs = build_options(rt, int(mb.max()))
+        defs = build_options(rt, int(mb.max()), hmm_only)
         wg = int(defs["WG"])
         k_post = kernel(rt, "msa_posterior.cl", "posterior", defs)
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
