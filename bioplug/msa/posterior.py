@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
+from bioplug.errors import KernelBuildError
 from bioplug.msa._kernels import kernel
 from bioplug.msa.model import load_model
 from bioplug.msa.sparse import SparseStore
@@ -168,7 +169,6 @@ def compute_posteriors(
         nb, mb = n[batch], m[batch]
         defs = build_options(rt, int(mb.max()), hmm_only)
         wg = int(defs["WG"])
-        k_post = kernel(rt, "msa_posterior.cl", "posterior", defs)
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
         tasks[:, 0] = starts[row_seq[batch]]
         tasks[:, 1] = nb
@@ -190,8 +190,16 @@ def compute_posteriors(
         d_counts = rt.empty(max(nrows, 1) * 4)
         d_dist = rt.empty(batch.size * 4)
         q = rt.queue
-        k_post(q, (batch.size * wg,), (wg,), d_codes, d_tasks, d_offs, d_scratch, d_hmm,
-                       d_pf, np.float32(CUTOFF), d_counts, d_dist)
+        args = (d_codes, d_tasks, d_offs, d_scratch, d_hmm, d_pf, np.float32(CUTOFF), d_counts,
+                d_dist)
+        try:
+            kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
+        except (cl.Error, KernelBuildError) as exc:
+            if "ROLL_LOCAL" not in defs:
+                raise
+            log.warning("stage I with local rolling diagonals failed (%s); using global", exc)
+            defs = {k: v for k, v in defs.items() if k not in ("ROLL_LOCAL", "MAXCOLS")}
+            kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
         thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
         if accurate:
             d_thresh = rt.empty(batch.size * 4)
