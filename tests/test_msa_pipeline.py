@@ -93,6 +93,8 @@ def test_edge_cases(aligner):
     check_alignment(two, FAMILY[:2])
     same = aligner.align([FAMILY[0]] * 3)
     assert rows(same) == [FAMILY[0]] * 3
+    tiny = ["M", "MKV", "MKVL"]
+    check_alignment(aligner.align(tiny), tiny)
     uneven = [FAMILY[0], "MKV", FAMILY[1] * 4]
     check_alignment(aligner.align(uneven), uneven)
     gapped = aligner.align(["MKV-LAA", "MK.VLA"])
