@@ -13,10 +13,11 @@ _lock = threading.Lock()
 def kernel(rt, source: str, name: str, defines: dict | None = None) -> cl.Kernel:
     """The kernel ``name`` of ``kernels/<source>`` built on ``rt`` with ``defines`` (cached).
 
-    Note: a cached kernel is shared, so set its arguments and enqueue it in one call
-    (``knl(queue, global, local, *args)``), from one thread per device.
+    Kernel objects hold their arguments, so the cache is per thread (two alignments running in
+    two threads never share one); set the arguments and enqueue in one call
+    (``knl(queue, global, local, *args)``).
     """
-    key = (id(rt), source, tuple(sorted((defines or {}).items())), name)
+    key = (id(rt), threading.get_ident(), source, tuple(sorted((defines or {}).items())), name)
     with _lock:
         knl = _cache.get(key)
         if knl is None:
