@@ -108,13 +108,20 @@ class Scoring:
 
 
 def _scale_for(values) -> int | None:
-    """Smallest integer that turns every value into an exact, small integer (or None)."""
+    """Smallest power of two that turns every value into an exact, small integer (or None).
+
+    Only dyadic fractions (-0.5, 0.25, ...) qualify: Biopython sums scores in double
+    precision, where sums of such values are exact, while a value like -0.1 already carries a
+    rounding error that an integer engine would not reproduce.
+    """
     denominators = 1
     for v in values:
-        f = Fraction(float(v)).limit_denominator(1000)
-        if float(f) != float(v):
+        if not np.isfinite(v):
             return None
-        denominators = np.lcm(denominators, f.denominator)
+        f = Fraction(float(v))
+        if f.denominator & (f.denominator - 1) or f.denominator > 1024:
+            return None
+        denominators = max(denominators, f.denominator)
     scale = int(denominators)
     if max((abs(float(v)) * scale for v in values), default=0) > _MAX_SCALED:
         return None

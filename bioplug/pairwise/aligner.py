@@ -250,13 +250,9 @@ class PairwiseAligner(Align.PairwiseAligner):
                     local=local,
                     letters=letters,
                 )
-        except (OverflowError, ValueError, TypeError):  # inf / nan scores
+        except (OverflowError, ValueError, TypeError):  # scores of a type Fraction rejects
             return None
-        if scoring is not None and scoring.scale & (scoring.scale - 1):
-            # Only a power-of-two scale makes Biopython's float sums exact too (with -0.1,
-            # Biopython's own score is not the decimal the device would report).
-            return None
-        return scoring
+        return scoring  # None when no exact power-of-two scale exists (make_scoring)
 
     def _engine(self, scoring: Scoring):
         """A cached :class:`PairwiseEngine` for this scheme and device choice."""
