@@ -57,6 +57,8 @@ OPEN_FILTER = ";;".join(
      "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m)"]
     + list(FORMAT_FILTERS) + ["All files (*)"]
 )
+#: Alignments larger than this are exported on a worker thread.
+EXPORT_JOB_CELLS = 1_000_000
 THREE_WAY_TIP = "Three-sequence alignment is not available yet in bioplug."
 
 
@@ -432,18 +434,50 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"wrote {out}", 5000)
         return out
 
-    def export_alignment(self, path: str | os.PathLike, fmt: str | None = None) -> Path | None:
-        """Write the alignment (FASTA / Clustal / Stockholm), never over an opened file."""
+    def export_alignment(self, path: str | os.PathLike, fmt: str | None = None,
+                         background: bool | None = None) -> Path | None:
+        """Write the alignment (FASTA / Clustal / Stockholm), never over an opened file.
+
+        Parameters
+        ----------
+        path : path-like
+        fmt : str, optional
+            Guessed from the extension.
+        background : bool, optional
+            Write on a worker thread (as a job, with progress); default: for alignments of
+            more than :data:`EXPORT_JOB_CELLS` cells, which Biopython takes seconds to write.
+
+        Returns
+        -------
+        pathlib.Path or None
+            The file; None on error or when written in the background (see
+            :attr:`jobFinished`).
+        """
         if self.data is None:
             self.show_error("nothing to export: open sequences first", "Export failed")
             return None
-        return self._guarded(self._write_alignment, path, fmt)
+        n, length = self.data.shape
+        if background is None:
+            background = n * length > EXPORT_JOB_CELLS
+        if not background:
+            return self._guarded(self._write_alignment, path, fmt)
+        data = self.data
 
-    def _write_alignment(self, path, fmt):
+        def task(progress):
+            progress(f"write {Path(path).name}", 0, 1)
+            out = self._write_alignment(path, fmt, data)
+            progress(f"write {Path(path).name}", 1, 1)
+            return out
+
+        self._start_job("Export", task,
+                        lambda out: self.statusBar().showMessage(f"wrote {out}", 5000))
+        return None
+
+    def _write_alignment(self, path, fmt, data: AlignmentData | None = None):
         for src in self.inputs:
             if Path(path).resolve() == src:
                 raise InputError(f"{path}: refusing to overwrite an input file")
-        return write_alignment(self.data, path, fmt)
+        return write_alignment(data or self.data, path, fmt)
 
     def export_view_image(self, path: str | os.PathLike) -> Path | None:
         """PNG or SVG of the current tab (alignment, heat map, tree or benchmark charts)."""

@@ -198,6 +198,12 @@ def test_exports_and_input_protection(window, fasta, tmp_path, qtbot):
     assert "refusing to overwrite an input file" in blocker.args[0]
     assert fasta.read_bytes() == before
     window.last_error_box.close()
+    # large alignments are written by a job (off the GUI thread): same file
+    status, events = run_job(
+        qtbot, window, lambda: window.export_alignment(tmp_path / "bg.aln", background=True)
+        or window.job)
+    assert status == "done" and events[-1] == ("write bg.aln", 1, 1)
+    assert (tmp_path / "bg.aln").read_text() == (tmp_path / "out.aln").read_text()
     window.tabs.setCurrentWidget(window.alignment_view)
     assert window.export_view_image(tmp_path / "aln.svg").read_text().count("<svg") == 1
 

@@ -1,5 +1,6 @@
 """The alignment viewer: visible rows/columns, colours on screen, find, jump, exports."""
 
+import io
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -51,6 +52,25 @@ def test_alignment_codes_match_biopython_rows():
     alignment = Align.Alignment(recs, coords)
     assert [r.tobytes().decode() for r in alignment_codes(alignment)] == \
         [alignment[i] for i in range(6)]
+
+
+@pytest.mark.parametrize("fmt", ["fasta", "clustal", "stockholm"])
+def test_fast_export_writes_the_same_text(tmp_path, fmt):
+    from bioplug.gui.documents import printed_alignment, write_alignment
+
+    data, _ = make_data(30, 400, seed=5)  # scattered gaps: hundreds of coordinate blocks
+    assert data.alignment.coordinates.shape[1] > 256
+    slow = io.StringIO()
+    alignment = data.alignment
+    alignment.column_annotations = {}
+    Align.write(alignment, slow, fmt)
+    fast = printed_alignment(data)
+    fast.column_annotations = {}
+    quick = io.StringIO()
+    Align.write(fast, quick, fmt)
+    assert quick.getvalue() == slow.getvalue()
+    path = write_alignment(data, tmp_path / f"out.{fmt}", fmt)
+    assert path.read_text() == slow.getvalue()
 
 
 def test_viewer_paints_only_visible_cells_with_scheme_colours(view, qtbot):
