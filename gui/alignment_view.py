@@ -46,8 +46,9 @@ _SYM_LUT = np.full(256, SYMBOLS.index("?"), dtype=np.uint16)
 for _i, _s in enumerate(SYMBOLS):
     _SYM_LUT[ord(_s)] = _i
 NSYM = len(SYMBOLS)
-#: Largest whole alignment exported as an image; bigger ones export the visible part.
-MAX_EXPORT_CELLS = 400_000
+#: Largest whole alignment exported as an image (PNG, SVG); bigger ones export the visible
+#: part. SVG keeps one text element per residue, so it gets the smaller limit (~10 MB).
+MAX_EXPORT_CELLS = {".png": 400_000, ".svg": 60_000}
 HIGHLIGHT = QColor(255, 200, 0, 90)
 MARK = QColor(220, 0, 0)
 RULER_STEPS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
@@ -717,6 +718,8 @@ class AlignmentView(QWidget):
     def export_image(self, path: str | Path) -> Path:
         """Write the alignment as PNG or SVG (whole if small, else the visible part).
 
+        See :data:`MAX_EXPORT_CELLS` for "small".
+
         Parameters
         ----------
         path : path-like
@@ -727,7 +730,7 @@ class AlignmentView(QWidget):
         if self.data is None:
             raise InputError("nothing to export: open sequences first")
         n, length = self.data.shape
-        if n * length <= MAX_EXPORT_CELLS:
+        if n * length <= MAX_EXPORT_CELLS.get(Path(path).suffix.lower(), 0):
             r0, r1, c0, c1 = 0, n, 0, length
         else:
             r0, r1, c0, c1 = self.canvas.visible_cells()

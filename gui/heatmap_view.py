@@ -73,7 +73,7 @@ class HeatMapView(QWidget):
         self.plot.getAxis("left").setTicks([left] if left else None)
         self.plot.getAxis("bottom").setTicks([bottom] if bottom else None)
         if left:
-            fm = QFontMetrics(self.font())
+            fm = QFontMetrics(self.plot.getAxis("left").style.get("tickFont") or self.font())
             self.plot.getAxis("left").setWidth(max(fm.horizontalAdvance(t) for _, t in left) + 16)
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
         self.info.setText(self.title or f"{n} × {n} scores")
@@ -90,7 +90,7 @@ class HeatMapView(QWidget):
                               f"{self.names[i]} × {self.names[j]}: score {self.scores[i, j]:g}")
 
     def export_image(self, path: str | os.PathLike, inputs=()) -> Path:
-        """The heat map as PNG or SVG (pyqtgraph's exporters, written atomically)."""
+        """The heat map as PNG or SVG, written atomically."""
         from PySide6.QtCore import QRectF, QSize
         from PySide6.QtGui import QColor
 
@@ -104,7 +104,6 @@ class HeatMapView(QWidget):
         def paint(painter) -> None:
             painter.fillRect(QRectF(0, 0, size.width(), size.height()), QColor(255, 255, 255))
             widget.scene().render(painter, QRectF(0, 0, size.width(), size.height()),
-                                  widget.sceneRect() if hasattr(widget, "sceneRect")
-                                  else QRectF(0, 0, widget.width(), widget.height()))
+                                  widget.sceneRect())
 
         return paint_to_file(path, size, paint, inputs, title="bioplug heat map")
