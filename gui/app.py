@@ -8,6 +8,7 @@ import sys
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Command-line options of ``bioplug-gui``."""
     parser = argparse.ArgumentParser(
         prog="bioplug-gui", description="bioplug desktop application (alignment on OpenCL)."
     )
@@ -24,14 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2),
                         format="%(levelname)s: %(message)s")
     try:
+        from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QApplication
-    except ImportError:
-        print("bioplug-gui: error: PySide6 is not installed; install it with "
-              "`pip install 'bioplug[gui]'`", file=sys.stderr)
-        return 2
-    from PySide6.QtCore import Qt
 
-    from .main_window import MainWindow
+        from . import MainWindow
+    except ImportError as exc:
+        print(f"bioplug-gui: error: {exc}", file=sys.stderr)
+        return 2
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("bioplug")

@@ -428,3 +428,20 @@ def test_no_opencl_platform_is_explained(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(panel)
     assert panel.devices == [] and panel.current_spec() is None
     assert panel.message.text() == NO_PLATFORM_HELP
+
+
+def test_entry_point_without_pyqtgraph_explains():
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'pyqtgraph':\n"
+        "            raise ImportError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from bioplug.gui.app import main\n"
+        "sys.exit(main([]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 2
+    assert "bioplug-gui: error:" in out.stderr and "pip install 'bioplug[gui]'" in out.stderr
