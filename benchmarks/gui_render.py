@@ -95,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load {t_load * 1e3:.0f} ms, colouring + first layout {t_colour * 1e3:.0f} ms")
     print(f"repaint median {med:.2f} ms (min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f}, "
           f"n={len(times)}); target < 30 ms: {'OK' if med < 30 else 'SLOW'}")
-    print(f"whole viewer render (grab) after a scroll (names, ruler, consensus, conservation track): "
-          f"median {statistics.median(full) * 1e3:.2f} ms (n={len(full)})")
+    print("whole viewer render (grab) after a scroll (names, ruler, consensus, conservation "
+          f"track): median {statistics.median(full) * 1e3:.2f} ms (n={len(full)})")
     view.close()
     view.deleteLater()
     app.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # tidy teardown before exit
