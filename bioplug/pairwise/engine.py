@@ -79,9 +79,10 @@ class _Paths:
 class _Pending:
     """A launch in flight: host arrays that non-blocking reads fill, and how to finish."""
 
-    def __init__(self, events, finish):
+    def __init__(self, events, finish, keep=None):
         self.events = events
         self.finish = finish
+        self.keep = keep  # host arrays that non-blocking writes still read
 
     def result(self):
         if self.events:
@@ -379,6 +380,12 @@ class PairwiseEngine:
             buf = self._scratch_buffers[key] = rt.empty(nbytes)
         return buf
 
+    def _upload(self, rt: Runtime, name: str, array: np.ndarray) -> cl.Buffer:
+        """``array`` into a scratch buffer by a non-blocking write (keep ``array`` alive)."""
+        buf = self._scratch(rt, name, array.nbytes)
+        cl.enqueue_copy(rt.queue, buf, array, is_blocking=False)
+        return buf
+
     def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> None:
         event = knl(rt.queue, gsize, lsize, *args)
         if self.timings is not None:
@@ -394,63 +401,61 @@ class PairwiseEngine:
         var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
+        # Every buffer of a launch is a reused scratch buffer filled by non-blocking writes:
+        # creating a buffer from host memory waits for the busy device (and holds Python's
+        # lock meanwhile), which would serialise launches and the devices' threads.
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        scores = rt.empty(n * 4)
+        scores = self._scratch(rt, "scores", n * 4)
+        task_buf = self._upload(rt, "tasks", tasks)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
-        head = (seq_buf, rt.to_device(tasks), np.int32(n), mat_buf,
+        head = (seq_buf, task_buf, np.int32(n), mat_buf,
                 np.int32(len(self.scoring.letters)), gap_buf, work, scores)
         out = np.empty(n, dtype=np.int32)
         if not trace:
             self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
             ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
-            return _Pending([ev], lambda: (out.astype(np.int64), None))
+            return _Pending([ev], lambda: (out.astype(np.int64), None), keep=tasks)
         dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T
                              * self._bits // 8)
-        ends_buf = rt.empty(n * 8)
+        ends_buf = self._scratch(rt, "ends", n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
         capacity = (tasks[:, 1] + tasks[:, 3] + 3).astype(np.int64) // 4
-        ops_buf, base = _ops_buffer(rt, capacity)
+        base = np.zeros(n, dtype=np.uint64)
+        base[1:] = np.cumsum(capacity)[:-1]
+        ops_buf = self._scratch(rt, "ops", int(capacity.sum()))
+        walk = _Walk(tasks=task_buf, seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
+                     running=self._scratch(rt, "running", 4 * n), scores=scores)
+        state_buf = self._scratch(rt, "states", 16 * n)
+        self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
+                        self._upload(rt, "ops_base", base), walk, ends_buf)
         states = np.empty((n, 4), dtype=np.int32)
-        walk = _Walk(tasks=rt.to_device(tasks), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
-                     running=rt.empty(4 * n), scores=scores)
-        state_buf = self._traceback(rt, var.rows, dirs, maxB, T, 0, states, ops_buf, base,
-                                    walk, ends_buf)
         ends = np.empty((n, 2), dtype=np.int32)
         ops = np.empty(int(capacity.sum()), dtype=np.uint8)
         events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False) for host, buf in
                   ((out, scores), (ends, ends_buf), (states, state_buf), (ops, ops_buf))]
         return _Pending(events, lambda: (out.astype(np.int64),
-                                         _Paths(ops, base, states[:, 3].copy(), ends)))
+                                         _Paths(ops, base, states[:, 3].copy(), ends)),
+                        keep=(tasks, base))
 
     def _traceback(self, rt: Runtime, rows: int, dirs, maxB: int, T: int, row0: int,
-                   states: np.ndarray, ops_buf, base: np.ndarray, walk: _Walk, ends_buf=None):
-        """Walk the directions of rows > ``row0`` for every task.
+                   state_buf, n: int, ops_buf, base_buf, walk: _Walk, ends_buf=None) -> None:
+        """Enqueue the walk over the directions of rows > ``row0`` for ``n`` tasks.
 
-        With ``ends_buf`` the walks start from the fill's end cells and the state buffer is
-        returned unread (the caller reads it without blocking); otherwise they resume from
-        ``states`` and the new states are returned.
+        With ``ends_buf`` the walks start from the fill's end cells; otherwise they resume
+        from the states in ``state_buf``. The new states are left in ``state_buf``.
         """
         knl = rt.kernel("pairwise_traceback.cl", "traceback",
                         {"LOCAL": int(self.scoring.local), "R": rows, "BITS": self._bits})
-        n = len(states)
-        state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
-                              hostbuf=np.ascontiguousarray(states, dtype=np.int32))
         group = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
         init = ends_buf is not None
         self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
                      np.int32(maxB), np.int32(T), np.int32(row0), np.int32(row0), np.int32(n),
                      state_buf, ends_buf if init else state_buf, np.int32(init), ops_buf,
-                     rt.to_device(base.astype(np.uint64)), walk.running, walk.scores,
-                     walk.tasks, walk.seqs, walk.matrix, np.int32(len(self.scoring.letters)),
-                     walk.gaps)
-        if init:
-            return state_buf
-        new_states = np.empty((n, 4), dtype=np.int32)
-        cl.enqueue_copy(rt.queue, new_states, state_buf)
-        return new_states
+                     base_buf, walk.running, walk.scores, walk.tasks, walk.seqs, walk.matrix,
+                     np.int32(len(self.scoring.letters)), walk.gaps)
 
     def _run_long(self, rt: Runtime, seq_buf, mat_buf, gap_buf, tasks: np.ndarray,
                   trace: bool):
@@ -504,7 +509,8 @@ class PairwiseEngine:
             first = len(bands) - 1
             score, end = int(best[-1][0]), np.array([nA, nB], dtype=np.int32)
             state = np.array([[nA, nB, 3, 0]], dtype=np.int32)
-        ops_buf, base = _ops_buffer(rt, np.array([(nA + nB + 3) // 4]))
+        base = np.zeros(1, dtype=np.uint64)
+        ops_buf = rt.empty((nA + nB + 3) // 4)
         running = np.array([score], dtype=np.int32)  # carried from band to band
         walk = _Walk(tasks=rt.to_device(tasks[:1]), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
                      running=cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
@@ -516,8 +522,11 @@ class PairwiseEngine:
             if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
                 again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
                 fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
-            state = self._traceback(rt, var.rows, dirs, nB, 1, bands[k], state, ops_buf, base,
-                                    walk)
+            state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
+                                  | cl.mem_flags.COPY_HOST_PTR, hostbuf=state)
+            self._traceback(rt, var.rows, dirs, nB, 1, bands[k], state_buf, 1, ops_buf,
+                            rt.to_device(base), walk)
+            cl.enqueue_copy(rt.queue, state, state_buf)
         ops = np.empty((nA + nB + 3) // 4, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
         return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
@@ -549,13 +558,6 @@ def _pairs(targets, queries):
                          "queries")
     n = len(targets)
     return list(targets) + list(queries), np.arange(n), np.arange(n, 2 * n)
-
-
-def _ops_buffer(rt: Runtime, capacity: np.ndarray):
-    """One device buffer for the operations of several tasks, and each task's offset."""
-    base = np.zeros(len(capacity), dtype=np.int64)
-    base[1:] = np.cumsum(capacity)[:-1]
-    return rt.empty(int(np.sum(capacity))), base
 
 
 def _copy_buffer(rt: Runtime, src, nbytes: int):
