@@ -6,17 +6,26 @@
  * so the live triangle is always the prefix of length r(r-1)/2 and removed rows are never
  * read again.
  *
- * One iteration = two launches and no host read:
- *   scan_min : every work-group takes a contiguous chunk of the live triangle, computes the
- *              criterion and reduces it to one (value, i, j) candidate;
- *   join     : one work-group reduces the candidates, writes the linkage row, computes the
- *              joined row, updates the row sums (NJ), moves the last slot, and sums the new row.
- * Ties are broken on the smallest (i, j) slot pair, so the result does not depend on the
- * number or size of work-groups.
+ * One iteration = one launch of `iterate`, no host read and no kernel argument change: the
+ * iteration number lives on the device (state[0]) and each launch advances it.
+ *   - every work-group takes a contiguous chunk of the live triangle (chunk size from the
+ *     number of groups in the launch), computes the criterion and reduces it to one
+ *     (value, i, j) candidate, which it writes to cand_q / cand_ij;
+ *   - "last work-group finishes the job": each group then bumps a global counter
+ *     (state[1]) after a global memory fence; the group that sees ngroups - 1 reduces the
+ *     candidates, writes the linkage row, computes the joined row, updates the row sums (NJ),
+ *     moves the last slot, sums the new row, advances state[0] and resets the counter.
+ * `iterate_tail` runs all remaining iterations of a small live matrix (r(r-1)/2 cells of a
+ * few dozen per work-item) in ONE launch of ONE work-group (barriers between iterations).
+ * Ties are broken on the smallest (i, j) slot pair everywhere, so the result does not depend
+ * on the number or size of work-groups or on where the tail starts.
  *
- * With SHADOW (float64 runs), a float32 copy of the triangle is scanned first and only the
- * chunks that can hold the exact minimum are rescanned in float64 (three launches, about half
- * the bytes of a float64 scan); see scan_bound / rescan.
+ * With SHADOW (float64 runs), the scan reads a float32 copy F of the triangle (built on the
+ * device by `to_shadow`) and keeps, per work-item, the smallest upper bound of the exact
+ * criterion seen so far; only cells whose lower bound is not above it are read in float64 and
+ * compared exactly.  The exact minimum (and every tie of it) always passes that test, so the
+ * result is the float64 one while the scan moves about half the bytes; on random data a
+ * work-item reads only a handful of float64 cells per iteration (running-minimum records).
  *
  * Defines: REAL_IS_DOUBLE, METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
  *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
@@ -97,7 +106,7 @@ inline uint2 cell_of(ulong t) {
 #define CRITERION(d) (d)
 #endif
 
-#define EXACT_STEP(d)                                                                      \
+#define CONSIDER(d)                                                                        \
     do {                                                                                   \
         real q_ = CRITERION(d);                                                            \
         if (better(q_, b, a, *bq, *bi, *bj)) {                                             \
@@ -105,6 +114,11 @@ inline uint2 cell_of(ulong t) {
             *bi = b;                                                                       \
             *bj = a;                                                                       \
         }                                                                                  \
+    } while (0)
+
+#define EXACT_STEP(d)                                                                      \
+    do {                                                                                   \
+        CONSIDER(d);                                                                       \
         ADVANCE();                                                                         \
     } while (0)
 
@@ -130,158 +144,92 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
     }
 }
 
-inline void write_candidate(__local real *lq, __local uint *li, __local uint *lj, uint lid,
-                            uint g, real bq, uint bi, uint bj, __global real *cand_q,
-                            __global uint *cand_ij) {
-    lq[lid] = bq;
-    li[lid] = bi;
-    lj[lid] = bj;
-    reduce_local(lq, li, lj, lid);
-    if (lid == 0) {
-        cand_q[g] = lq[0];
-        cand_ij[2 * g] = li[0];
-        cand_ij[2 * g + 1] = lj[0];
-    }
-}
-
-/* Criterion over the live triangle (total = r(r-1)/2 cells), one candidate per group. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_min(__global const real *D, __global const real *R, uint r, ulong total,
-              ulong chunk, __global real *cand_q, __global uint *cand_ij) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG];
-    uint lid = get_local_id(0), g = get_group_id(0);
-    ulong start = (ulong)g * chunk;
-    real bq = INFINITY;
-    uint bi = NO_INDEX, bj = NO_INDEX;
-    scan_exact(D, R, r, start, min(start + chunk, total), lid, &bq, &bi, &bj);
-    write_candidate(lq, li, lj, lid, g, bq, bi, bj, cand_q, cand_ij);
-}
-
 #if SHADOW
-/* Bounds of the exact criterion from a float32 value: relative error <= 2^-24, plus TINY for
- * values that became float32 subnormals; a value that overflowed to inf forces a rescan. */
-#define TINY ((real)1e-44)
+/* Bounds of the exact criterion from a float32 value f: relative error <= 2^-24 (SHADOW_EPS is
+ * 2^-22, generous), plus TINY = FLT_MIN absolute for values that became float32 subnormals or
+ * were flushed to zero.  A value that overflowed to +-inf gives a NaN or infinite bound and
+ * always goes to the exact test (comparisons are written so that NaN means "check"). */
+#define TINY ((real)1.1754943508222875e-38)
 #if METHOD == 0
-#define BOUND_STEP(d)                                                                      \
+#define SHADOW_STEP(f, tt)                                                                 \
     do {                                                                                   \
-        real base_ = (d) * n2;                                                             \
-        real q_ = (base_ - R[a]) - R[b];                                                   \
-        real e_ = (fabs(base_) + fabs(R[a]) + fabs(R[b])) * SHADOW_EPS + n2 * TINY;        \
-        lo = isinf(d) ? -INFINITY : min(lo, q_ - e_);                                      \
-        hi = min(hi, q_ + e_);                                                             \
+        real base_ = (real)(f) * n2;                                                       \
+        real ra_ = R[a], rb_ = R[b];                                                       \
+        real qs_ = (base_ - ra_) - rb_;                                                    \
+        real e_ = (fabs(base_) + fabs(ra_) + fabs(rb_)) * SHADOW_EPS + n2 * TINY;          \
+        real up_ = qs_ + e_;                                                               \
+        if (up_ < hi) hi = up_;                                                            \
+        if (!(qs_ - e_ > hi)) {                                                            \
+            real d_ = D[tt];                                                               \
+            real q_ = (d_ * n2 - ra_) - rb_;                                               \
+            if (better(q_, b, a, *bq, *bi, *bj)) {                                         \
+                *bq = q_;                                                                  \
+                *bi = b;                                                                   \
+                *bj = a;                                                                   \
+            }                                                                              \
+        }                                                                                  \
         ADVANCE();                                                                         \
     } while (0)
 #else
-#define BOUND_STEP(d)                                                                      \
+#define SHADOW_STEP(f, tt)                                                                 \
     do {                                                                                   \
-        real e_ = fabs(d) * SHADOW_EPS + TINY;                                             \
-        lo = isinf(d) ? -INFINITY : min(lo, (d) - e_);                                     \
-        hi = min(hi, (d) + e_);                                                            \
+        real qs_ = (real)(f);                                                              \
+        real e_ = fabs(qs_) * SHADOW_EPS + TINY;                                           \
+        real up_ = qs_ + e_;                                                               \
+        if (up_ < hi) hi = up_;                                                            \
+        if (!(qs_ - e_ > hi)) {                                                            \
+            real d_ = D[tt];                                                               \
+            CONSIDER(d_);                                                                  \
+        }                                                                                  \
         ADVANCE();                                                                         \
     } while (0)
 #endif
 
-/* Shadow search for float64 runs: a float32 copy F of D is scanned first (half the bytes);
- * each group keeps lower and upper bounds of the exact criterion over its chunk.  Only the
- * groups whose lower bound is not above the smallest upper bound can hold the exact minimum
- * (or a tie of it); `rescan` scans just those chunks in float64 with the exact tie-break. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_bound(__global const float *F, __global const real *R, uint r, ulong total,
-                ulong chunk, __global real *lo_out, __global real *hi_out) {
-    __local real llo[WG], lhi[WG];
-    uint lid = get_local_id(0), g = get_group_id(0);
-    ulong start = (ulong)g * chunk;
-    ulong end = min(start + chunk, total);
-    real lo = INFINITY, hi = INFINITY;
+/* Same result as scan_exact, reading F (float32) and only the few D cells that can matter. */
+inline void scan_shadow(__global const float *F, __global const real *D,
+                        __global const real *R, uint r, ulong start, ulong end, uint lid,
+                        real seed, real *bq, uint *bi, uint *bj) {
     ulong t = start + lid;
-    if (t < end) {
-        real n2 = (real)r - (real)2;
-        uint2 ab = cell_of(t);
-        uint a = ab.x, b = ab.y;
-        for (; t + 3 * WG < end; t += 4 * WG) {
-            real d0 = F[t], d1 = F[t + WG], d2 = F[t + 2 * WG], d3 = F[t + 3 * WG];
-            BOUND_STEP(d0);
-            BOUND_STEP(d1);
-            BOUND_STEP(d2);
-            BOUND_STEP(d3);
-        }
-        for (; t < end; t += WG) {
-            real d0 = F[t];
-            BOUND_STEP(d0);
-        }
+    if (t >= end) return;
+    real n2 = (real)r - (real)2;
+    /* an upper bound of the exact minimum: the seed (see `iterate`), then the smallest upper
+     * bound seen by this lane */
+    real hi = seed;
+    uint2 ab = cell_of(t);
+    uint a = ab.x, b = ab.y;
+    for (; t + 3 * WG < end; t += 4 * WG) {
+        float f0 = F[t], f1 = F[t + WG], f2 = F[t + 2 * WG], f3 = F[t + 3 * WG];
+        SHADOW_STEP(f0, t);
+        SHADOW_STEP(f1, t + WG);
+        SHADOW_STEP(f2, t + 2 * WG);
+        SHADOW_STEP(f3, t + 3 * WG);
     }
-    llo[lid] = lo;
-    lhi[lid] = hi;
-    for (uint s = WG / 2; s > 0; s >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < s) {
-            llo[lid] = min(llo[lid], llo[lid + s]);
-            lhi[lid] = min(lhi[lid], lhi[lid + s]);
-        }
-    }
-    if (lid == 0) {
-        lo_out[g] = llo[0];
-        hi_out[g] = lhi[0];
+    for (; t < end; t += WG) {
+        float f0 = F[t];
+        SHADOW_STEP(f0, t);
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void rescan(__global const real *D, __global const real *R, uint r, ulong total, ulong chunk,
-            uint ngroups, __global const real *lo_in, __global const real *hi_in,
-            __global real *cand_q, __global uint *cand_ij) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG];
-    uint lid = get_local_id(0), g = get_group_id(0);
-    real u = INFINITY;
-    for (uint k = lid; k < ngroups; k += WG) u = min(u, hi_in[k]);
-    lq[lid] = u;
-    for (uint s = WG / 2; s > 0; s >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < s) lq[lid] = min(lq[lid], lq[lid + s]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    u = lq[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    real bq = INFINITY;
-    uint bi = NO_INDEX, bj = NO_INDEX;
-    if (lo_in[g] <= u) { /* same branch for the whole group */
-        ulong start = (ulong)g * chunk;
-        scan_exact(D, R, r, start, min(start + chunk, total), lid, &bq, &bi, &bj);
-    }
-    write_candidate(lq, li, lj, lid, g, bq, bi, bj, cand_q, cand_ij);
+/* The float32 copy of the packed triangle, made on the device (grid-stride loop). */
+__kernel void to_shadow(__global const real *D, __global float *F, ulong count) {
+    for (ulong t = get_global_id(0); t < count; t += get_global_size(0)) F[t] = (float)D[t];
 }
+
 #define STORE(p, v) do { D[p] = (v); F[p] = (float)(v); } while (0)
 #else
 #define STORE(p, v) (D[p] = (v))
 #endif
 
-/* Pick the best candidate, record the join, update the matrix.  One work-group.
- *   link  : (n-1) x 4 output rows; row `step` gets (id_i, id_j, x, y) where NJ: x, y are the
+/* Join slots i < j of the r live ones (one whole work-group): record the linkage row, write
+ * the joined row into slot i, move slot r-1 into slot j, update the row sums (NJ).
+ *   link  : (n-1) x 4 output rows; row `it` gets (id_i, id_j, x, y) where NJ: x, y are the
  *           branch lengths of i and j; UPGMA/WPGMA: x = height (distance), y = new size.
- *   ids   : cluster id of each slot; sizes: leaves under each slot. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void join(__global real *D, __global float *F, __global real *R, __global uint *ids, __global real *sizes,
-          uint r, uint ncand, __global const real *cand_q, __global const uint *cand_ij,
-          __global real *link, uint step, uint new_id) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG];
-    uint lid = get_local_id(0);
-    real bq = INFINITY;
-    uint bi = NO_INDEX, bj = NO_INDEX;
-    for (uint g = lid; g < ncand; g += WG) {
-        if (better(cand_q[g], cand_ij[2 * g], cand_ij[2 * g + 1], bq, bi, bj)) {
-            bq = cand_q[g];
-            bi = cand_ij[2 * g];
-            bj = cand_ij[2 * g + 1];
-        }
-    }
-    lq[lid] = bq;
-    li[lid] = bi;
-    lj[lid] = bj;
-    reduce_local(lq, li, lj, lid);
-    /* No finite criterion cannot happen for validated input; stay in bounds regardless. */
-    const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
+ *   ids   : cluster id of each slot; sizes: leaves under each slot.
+ * Each work-item handles k = lid + m WG, four k at a time with all loads first (no two k of a
+ * batch touch the same cell), so a lane waits for one memory latency per 4 WG slots. */
+inline void join_rows(__global real *D, __global float *F, __global real *R,
+                      __global uint *ids, __global real *sizes, __global real *link, uint r,
+                      uint it, uint new_id, uint i, uint j, uint lid, __local real *lsum) {
     const uint last = r - 1;
     const real dij = D[tri(j, i)];
     const real si = sizes[i], sj = sizes[j];
@@ -290,60 +238,234 @@ void join(__global real *D, __global float *F, __global real *R, __global uint *
     const real delta = (R[i] - R[j]) / (real)(2 * r - 4);
 #endif
     if (lid == 0) {
-        link[4 * step + 0] = (real)ids[i];
-        link[4 * step + 1] = (real)ids[j];
+        link[4 * it + 0] = (real)ids[i];
+        link[4 * it + 1] = (real)ids[j];
 #if METHOD == 0
-        link[4 * step + 2] = hdij + delta;
-        link[4 * step + 3] = hdij - delta;
+        link[4 * it + 2] = hdij + delta;
+        link[4 * it + 3] = hdij - delta;
 #else
-        link[4 * step + 2] = dij;
-        link[4 * step + 3] = si + sj;
+        link[4 * it + 2] = dij;
+        link[4 * it + 3] = si + sj;
 #endif
     }
     /* Everyone has read R[i], R[j], ids, sizes of i and j before anything changes. */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    const bool move = j != last;
     real part = 0;
-    for (uint k = lid; k < r; k += WG) {
-        if (k == i || k == j) continue;
-        ulong pik = pos(i, k), pjk = pos(j, k);
-        real dik = D[pik], djk = D[pjk];
+    for (uint k0 = lid; k0 < r; k0 += 4 * WG) {
+        real dik[4], djk[4], dlk[4];
 #if METHOD == 0
-        real h = (dik + djk) / (real)2;
-        real nv = h - hdij;
-        real rk = (R[k] - h) - hdij;
-        R[k] = rk;
+        real rkk[4];
+#endif
+#pragma unroll
+        for (uint u = 0; u < 4; u++) {
+            uint k = k0 + u * WG;
+            if (k < r && k != i && k != j) {
+                dik[u] = D[pos(i, k)];
+                djk[u] = D[pos(j, k)];
+#if METHOD == 0
+                rkk[u] = R[k];
+#endif
+                if (move && k != last) dlk[u] = D[tri(last, k)];
+            }
+        }
+#pragma unroll
+        for (uint u = 0; u < 4; u++) {
+            uint k = k0 + u * WG;
+            if (k < r && k != i && k != j) {
+#if METHOD == 0
+                real h = (dik[u] + djk[u]) / (real)2;
+                real nv = h - hdij;
+                real rk = (rkk[u] - h) - hdij;
+                R[k] = rk;
 #elif METHOD == 1
-        real nv = (si * dik + sj * djk) / (si + sj);
+                real nv = (si * dik[u] + sj * djk[u]) / (si + sj);
 #else
-        real nv = (real)0.5 * (dik + djk);
+                real nv = (real)0.5 * (dik[u] + djk[u]);
 #endif
-        STORE(pik, nv);
-        part += nv;
-        if (j != last) {
-            if (k == last) { /* the last cluster moves to slot j: its distance to i */
-                STORE(tri(j, i), nv);
+                STORE(pos(i, k), nv);
+                part += nv;
+                if (move) {
+                    if (k == last) { /* the last cluster moves to slot j: its distance to i */
+                        STORE(tri(j, i), nv);
 #if METHOD == 0
-                R[j] = rk;
+                        R[j] = rk;
 #endif
-            } else {
-                STORE(pjk, D[tri(last, k)]);
+                    } else {
+                        STORE(pos(j, k), dlk[u]);
+                    }
+                }
             }
         }
     }
-    lq[lid] = part;
+    lsum[lid] = part;
     for (uint h2 = WG / 2; h2 > 0; h2 >>= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < h2) lq[lid] += lq[lid + h2];
+        if (lid < h2) lsum[lid] += lsum[lid + h2];
     }
     if (lid == 0) {
 #if METHOD == 0
-        R[i] = lq[0];
+        R[i] = lsum[0];
 #endif
         ids[i] = new_id;
         sizes[i] = si + sj;
-        if (j != last) {
+        if (move) {
             ids[j] = ids[last];
             sizes[j] = sizes[last];
         }
+    }
+}
+
+/* Scan of this launch's chunk of the live triangle: the work-item's best (q, i, j). */
+inline void scan_chunk(__global const float *F, __global const real *D,
+                       __global const real *R, uint r, ulong start, ulong end, uint lid,
+                       real seed, real *bq, uint *bi, uint *bj) {
+#if SHADOW
+    scan_shadow(F, D, R, r, start, end, lid, seed, bq, bi, bj);
+#else
+    scan_exact(D, R, r, start, end, lid, bq, bi, bj);
+#endif
+}
+
+/* One whole iteration (scan + pick + join) per launch; see the top of the file.
+ * state[0]: iterations done (r = n - state[0]); state[1]: groups finished (0 between
+ * launches).  The number of groups is the launch's; any number >= 1 gives the same result. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
+          __global real *sizes, __global real *link, __global uint *state, uint n,
+          __global real *cand_q, __global uint *cand_ij, __global real *seed) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    __local uint ticket;
+    const uint lid = get_local_id(0), g = get_group_id(0), ngroups = get_num_groups(0);
+    const uint it = state[0];
+    const uint r = n - it;
+    const ulong total = ((ulong)r * (ulong)(r - 1)) / 2;
+    const ulong chunk = (total + ngroups - 1) / ngroups;
+    const ulong start = (ulong)g * chunk;
+    const ulong end = min(start + chunk, total);
+    real bq = INFINITY;
+    uint bi = NO_INDEX, bj = NO_INDEX;
+    scan_chunk(F, D, R, r, start, end, lid, seed[0], &bq, &bi, &bj);
+    lq[lid] = bq;
+    li[lid] = bi;
+    lj[lid] = bj;
+    reduce_local(lq, li, lj, lid);
+    if (ngroups > 1) { /* uniform: the last group to finish reduces all candidates */
+        if (lid == 0) {
+            cand_q[g] = lq[0];
+            cand_ij[2 * g] = li[0];
+            cand_ij[2 * g + 1] = lj[0];
+            mem_fence(CLK_GLOBAL_MEM_FENCE); /* candidate visible before the count */
+            ticket = atomic_inc(&state[1]);
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        const bool is_last = ticket == ngroups - 1;
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read ticket */
+        if (!is_last) return;         /* uniform across the group */
+        /* volatile: other groups' candidates, never from a stale (non-coherent) cache */
+        volatile __global const real *vq = cand_q;
+        volatile __global const uint *vij = cand_ij;
+        bq = INFINITY;
+        bi = NO_INDEX;
+        bj = NO_INDEX;
+        for (uint c = lid; c < ngroups; c += WG) {
+            real q = vq[c];
+            uint ci = vij[2 * c], cj = vij[2 * c + 1];
+            if (better(q, ci, cj, bq, bi, bj)) {
+                bq = q;
+                bi = ci;
+                bj = cj;
+            }
+        }
+        lq[lid] = bq;
+        li[lid] = bi;
+        lj[lid] = bj;
+        reduce_local(lq, li, lj, lid);
+    }
+    /* No finite criterion cannot happen for validated input; stay in bounds regardless. */
+    const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
+    join_rows(D, F, R, ids, sizes, link, r, it, n + it, i, j, lid, lq);
+#if SHADOW
+    /* Seed for the next launch: the smallest exact criterion, after this join, of the groups'
+     * candidates (the best pair of every chunk; the joined pair and pairs touching i or j
+     * are left out), plus a small margin for rounding / FMA contraction differences.  It is
+     * the value of a live pair, so an upper bound of the next minimum: cells whose lower
+     * bound exceeds it are never read in float64, and on most data almost none is left. */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the joined rows and R */
+    real best = INFINITY;
+    if (ngroups > 1) {
+        volatile __global const uint *vij = cand_ij;
+        const uint last = r - 1;
+        const real n2 = (real)(r - 1) - (real)2;
+        for (uint c = lid; c < ngroups; c += WG) {
+            uint cb = vij[2 * c], ca = vij[2 * c + 1]; /* cb < ca, or NO_INDEX */
+            if (ca >= r || cb >= r || ca == i || ca == j || cb == i || cb == j) continue;
+            uint a = ca == last ? j : ca, b = cb;   /* the last slot has moved to j */
+            if (a < b) {
+                uint tmp = a;
+                a = b;
+                b = tmp;
+            }
+            real d = D[tri(a, b)];
+#if METHOD == 0
+            real base = d * n2;
+            real q = (base - R[a]) - R[b];
+            real e = (fabs(base) + fabs(R[a]) + fabs(R[b])) * (real)9.094947017729282e-13;
+#else
+            real q = d;
+            real e = fabs(d) * (real)9.094947017729282e-13;
+#endif
+            real up = q + e; /* NaN / inf never lowers the seed */
+            if (up < best) best = up;
+        }
+    }
+    lq[lid] = best;
+    for (uint h = WG / 2; h > 0; h >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < h && lq[lid + h] < lq[lid]) lq[lid] = lq[lid + h];
+    }
+    if (lid == 0) seed[0] = lq[0];
+#endif
+    if (lid == 0) {
+        state[0] = it + 1;
+        state[1] = 0;
+    }
+}
+
+/* All remaining iterations while r > stop, in one launch of one work-group (small r: the
+ * live triangle is a few dozen cells per work-item and stays in cache). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void iterate_tail(__global real *D, __global float *F, __global real *R, __global uint *ids,
+          __global real *sizes, __global real *link, __global uint *state, uint n, uint stop) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG];
+    const uint lid = get_local_id(0);
+    uint it = state[0];
+    for (uint r = n - it; r > stop; r--, it++) {
+        real bq = INFINITY;
+        uint bi = NO_INDEX, bj = NO_INDEX;
+        scan_exact(D, R, r, 0, ((ulong)r * (ulong)(r - 1)) / 2, lid, &bq, &bi, &bj);
+        lq[lid] = bq;
+        li[lid] = bi;
+        lj[lid] = bj;
+        reduce_local(lq, li, lj, lid);
+        const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
+        join_rows(D, F, R, ids, sizes, link, r, it, n + it, i, j, lid, lq);
+        /* the joined rows, R, ids and sizes are visible to the whole group */
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) state[0] = it;
+}
+
+/* Upload without a host-side pack: full rows s .. s+count-1 of the square matrix (row length
+ * width = n) arrive in `rows`; their strict lower parts go to the packed triangle. */
+__kernel void pack_rows(__global const real *rows, uint s, uint count, uint width,
+                        __global real *D) {
+    const ulong cells = (ulong)count * (ulong)width;
+    for (ulong t = get_global_id(0); t < cells; t += get_global_size(0)) {
+        uint a = s + (uint)(t / width), b = (uint)(t % width);
+        if (b < a) D[tri(a, b)] = rows[t];
     }
 }

@@ -9,7 +9,7 @@ import numpy as np
 
 from bioplug.errors import InputError
 from bioplug.progress import Progress, ProgressCallback
-from bioplug.tree.device import pack_lower, run_agglomerative
+from bioplug.tree.device import run_agglomerative
 from bioplug.tree.matrix import as_matrix
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ def linkage(
     n = len(names)
     if n < 2:
         return np.empty((0, 4))
-    raw = run_agglomerative(pack_lower(data, dtype), n, method, device, Progress(progress))
+    raw = run_agglomerative(data, n, method, device, Progress(progress), dtype=dtype)
     return scipy_relabel(raw, n)
 
 
@@ -106,7 +106,7 @@ def nj_linkage(
 ) -> np.ndarray:
     """NJ rows in scikit-bio's ``_nj`` layout ``(c1, c2, length1, length2)`` (``n >= 3``)."""
     n = data.shape[0]
-    return run_agglomerative(pack_lower(data, dtype), n, "nj", device, Progress(progress))
+    return run_agglomerative(data, n, "nj", device, Progress(progress), dtype=dtype)
 
 
 # -- trees out ----------------------------------------------------------------------------------
@@ -234,6 +234,6 @@ def upgma(
     if len(names) < 2:
         return small_tree(data, names)
     method = "weighted" if weighted else "average"
-    raw = run_agglomerative(pack_lower(data, dtype), len(names), method, device,
-                            Progress(progress))
+    raw = run_agglomerative(data, len(names), method, device, Progress(progress),
+                            dtype=dtype)
     return treenode_from_linkage(scipy_relabel(raw, len(names)), names)

@@ -1,15 +1,19 @@
 """Device side of the distance-tree methods (``kernels/tree_nj.cl``).
 
-The distance matrix lives on the device as a packed lower triangle; each of the ``n - 3``
-(NJ) or ``n - 1`` (UPGMA/WPGMA) iterations is two kernel launches (``scan_min`` over the live
-triangle, ``join`` on one work-group) and no host read. The linkage rows accumulate on the
-device and come back once at the end.
+The distance matrix lives on the device as a packed lower triangle. Each of the ``n - 3``
+(NJ) or ``n - 1`` (UPGMA/WPGMA) iterations is ONE launch of ``iterate`` (scan of the live
+triangle by many work-groups; the last group to finish picks the pair and does the join), with
+no host read, no event wait and no kernel-argument change (the iteration number lives on the
+device). When the live matrix has become small, one launch of ``iterate_tail`` on a single
+work-group does all remaining iterations. The linkage rows accumulate on the device and come
+back once at the end.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import weakref
 
 import numpy as np
 import pyopencl as cl
@@ -23,6 +27,26 @@ log = logging.getLogger(__name__)
 METHODS = {"nj": 0, "average": 1, "weighted": 2}
 #: Relative bound on the float32 shadow's error in the criterion (2^-22, generous).
 SHADOW_EPS = "2.384185791015625e-7"
+#: The single-work-group tail takes over when the live triangle has at most this many cells
+#: per work-item (a few microseconds per iteration on a GPU, cheaper than a launch).
+TAIL_CELLS_PER_ITEM = 32
+#: Least cells per work-item of a multi-group scan (fewer groups for small live triangles).
+MIN_CELLS_PER_ITEM = 8
+
+_queues: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def plain_queue(rt: Runtime) -> cl.CommandQueue:
+    """An in-order queue without profiling on ``rt``'s context, one per runtime.
+
+    The tree loop enqueues thousands of small launches; a profiling queue makes the driver
+    record timestamps for each, and nothing here reads them.
+    """
+    q = _queues.get(rt)
+    if q is None:
+        q = cl.CommandQueue(rt.context, rt.device)
+        _queues[rt] = q
+    return q
 
 
 def packed_size(n: int) -> int:
@@ -58,7 +82,7 @@ def check_fits(n: int, rt: Runtime, itemsize: int, shadow: bool = False) -> None
 
 
 class TreeKernels:
-    """The built ``tree_nj.cl`` program for one device, method and precision.
+    """The built ``tree_nj.cl`` programs for one device, method and precision.
 
     Parameters
     ----------
@@ -68,6 +92,12 @@ class TreeKernels:
         Criterion and update rule.
     dtype : numpy dtype
         ``float64`` (default in the front doors) or ``float32``.
+    wg : int, optional
+        Work-group size of every kernel (a power of two); from the device when omitted.
+    max_groups : int, optional
+        Most work-groups of one ``iterate`` launch.
+    shadow : bool
+        Scan a float32 copy (float64 runs only).
     """
 
     def __init__(
@@ -86,33 +116,80 @@ class TreeKernels:
                 size *= 2
             return size
 
-        self.wg = wg or pow2(256)
-        # the join runs on one work-group: as large as the device allows (latency-bound)
-        self.join_wg = wg or pow2(1024 if rt.is_gpu else 256)
         self.shadow = bool(shadow) and self.dtype == np.float64
-        defines = {
+        self.defines = {
             "REAL_IS_DOUBLE": int(self.dtype == np.float64),
             "METHOD": METHODS[method],
             "SHADOW": int(self.shadow),
             "SHADOW_EPS": SHADOW_EPS,
         }
-        self.prog = rt.program("tree_nj.cl", {**defines, "WG": self.wg})
-        self.join_prog = self._fitting_join(defines)
+        self.wg, self.prog = self._fitting(wg or pow2(256), "iterate", fixed=wg is not None)
+        # the tail runs on one work-group: as large as the device allows (latency-bound)
+        self.tail_wg, self.tail_prog = self._fitting(
+            wg or pow2(1024 if rt.is_gpu else 256), "iterate_tail", fixed=wg is not None
+        )
         self.max_groups = max_groups or max(
             1, min(4096, rt.compute_units * (16 if rt.is_gpu else 4))
         )
+        self.tail_r = tail_size(self.tail_wg)
 
-    def _fitting_join(self, defines: dict) -> cl.Program:
-        """The join program at the largest work-group size the compiled kernel allows."""
+    def _fitting(self, size: int, kernel: str, fixed: bool) -> tuple[int, cl.Program]:
+        """The program at the largest work-group size (<= size) the compiled kernel allows."""
         while True:
-            prog = self.rt.program("tree_nj.cl", {**defines, "WG": self.join_wg})
-            limit = cl.Kernel(prog, "join").get_work_group_info(
+            prog = self.rt.program("tree_nj.cl", {**self.defines, "WG": size})
+            limit = cl.Kernel(prog, kernel).get_work_group_info(
                 cl.kernel_work_group_info.WORK_GROUP_SIZE, self.rt.device
             )
-            if limit >= self.join_wg or self.join_wg <= 32:
-                return prog
-            log.debug("join kernel allows %d work-items, not %d", limit, self.join_wg)
-            self.join_wg //= 2
+            if limit >= size or fixed or size <= 32:
+                return size, prog
+            log.debug("%s kernel allows %d work-items, not %d", kernel, limit, size)
+            size //= 2
+
+
+def tail_size(wg: int) -> int:
+    """Largest live size r handled by the single-work-group tail of ``wg`` work-items."""
+    cells = TAIL_CELLS_PER_ITEM * wg
+    r = int((1 + (1 + 8 * cells) ** 0.5) / 2)
+    while r * (r - 1) // 2 > cells:
+        r -= 1
+    return max(r, 2)
+
+
+def scan_groups(r: int, wg: int, max_groups: int) -> int:
+    """Work-groups of the ``iterate`` launch for ``r`` live clusters."""
+    total = r * (r - 1) // 2
+    return max(1, min(max_groups, -(-total // (wg * MIN_CELLS_PER_ITEM))))
+
+
+#: Bytes of square-matrix rows per upload block (device staging buffer).
+STAGE_BYTES = 64 << 20
+
+
+def _upload_square(q, kern: TreeKernels, data: np.ndarray, n: int, dtype, d_buf) -> cl.Event:
+    """Rows of the square matrix to the device in blocks, packed there by ``pack_rows``.
+
+    The full rows travel (about twice the bytes of the triangle) but the host does no packing
+    and, for float64, no copy. Returns the last transfer's event.
+    """
+    if not data.flags.c_contiguous and data.T.flags.c_contiguous:
+        data = data.T  # symmetric: the transpose is the same matrix, C-ordered
+    itemsize = np.dtype(dtype).itemsize
+    rows_per = max(1, min(n, STAGE_BYTES // (n * itemsize)))
+    stage = kern.rt.empty(rows_per * n * itemsize)
+    pack = cl.Kernel(kern.prog, "pack_rows")
+    wg = kern.wg
+    events: list = []
+    for s in range(0, n, rows_per):  # one block of rows per step (glue)
+        e = min(n, s + rows_per)
+        block = np.ascontiguousarray(data[s:e], dtype=dtype)
+        if len(events) >= 2:  # bound the host temporaries still waiting to be sent
+            events[-2].wait()
+        events.append(cl.enqueue_copy(q, stage, block, is_blocking=False))
+        cells = (e - s) * n
+        groups = max(1, min(-(-cells // wg), kern.max_groups * 4))
+        pack(q, (groups * wg,), (wg,), stage, np.uint32(s), np.uint32(e - s), np.uint32(n),
+             d_buf)
+    return events[-1]
 
 
 def run_agglomerative(
@@ -126,13 +203,17 @@ def run_agglomerative(
     max_groups: int | None = None,
     shadow: bool | None = None,
     stats: dict | None = None,
+    tail: int | None = None,
+    dtype=None,
 ) -> np.ndarray:
     """Run NJ / UPGMA / WPGMA on the device.
 
     Parameters
     ----------
     packed : ndarray
-        Packed strict lower triangle (see :func:`pack_lower`), float64 or float32.
+        Packed strict lower triangle (see :func:`pack_lower`), or the validated square
+        ``(n, n)`` matrix itself: its rows go to the device in blocks and are packed there
+        (no host-side pack, no extra host copy for float64).
     n : int
         Number of taxa (``n >= 3`` for NJ, ``n >= 2`` otherwise).
     method : {"nj", "average", "weighted"}
@@ -142,17 +223,22 @@ def run_agglomerative(
     progress : Progress, optional
         Receives ``("tree", done, total)`` every ``report_every`` iterations.
     report_every : int
-        Iterations between progress reports (and queue flushes).
+        Iterations between progress reports.
     wg, max_groups : int, optional
         Work-group size (a power of two) and most work-groups per scan; chosen from the device
         when omitted (set in tests to show the result does not depend on them).
     shadow : bool, optional
-        For float64: scan a float32 copy first and rescan in float64 only the chunks that
-        can hold the minimum (same result, about half the memory traffic). Default: on for
-        GPUs with room for the copy.
+        For float64: scan a float32 copy (made on the device) and read float64 only for the
+        cells that can hold the minimum (same result, about half the memory traffic).
+        Default: on for GPUs with room for the copy.
     stats : dict, optional
-        Filled with ``upload_s`` (buffers and row sums, finished), ``loop_s`` (the joins,
-        finished), ``shadow`` and ``iterations``.
+        Filled with ``upload_s`` (buffers, shadow copy and row sums, finished), ``loop_s``
+        (the joins, finished), ``shadow``, ``iterations``, ``launches`` and ``tail_r``.
+    tail : int, optional
+        Live sizes ``r <= tail`` run in the single-work-group tail launch (0: never; at least
+        ``n``: the whole run). Default: from the tail work-group size.
+    dtype : numpy dtype, optional
+        Device precision (float64 or float32); default: the dtype of ``packed``.
 
     Returns
     -------
@@ -163,7 +249,10 @@ def run_agglomerative(
     """
     t_start = time.perf_counter()
     rt = get_runtime(device)
-    dtype = np.dtype(packed.dtype)
+    dtype = np.dtype(dtype if dtype is not None else packed.dtype)
+    square = packed.ndim == 2
+    if square and packed.shape != (n, n):
+        raise InputError(f"expected a {n} x {n} matrix, got shape {packed.shape}")
     if shadow is None:  # a win where memory bandwidth is the limit (GPUs)
         shadow = dtype == np.float64 and rt.is_gpu
         if shadow:
@@ -178,15 +267,22 @@ def run_agglomerative(
             "taxa; use float64 or rescale"
         )
     kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow))
-    q = rt.queue
+    q = plain_queue(rt)
     ctx = rt.context
     mf = cl.mem_flags
-    d_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ascontiguousarray(packed))
-    if kern.shadow:
-        with np.errstate(over="ignore", under="ignore"):  # inf / subnormal: kernel copes
-            shadow_copy = packed.astype(np.float32)
-        f_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=shadow_copy)
-        del shadow_copy
+    cells = packed_size(n)
+    wg = kern.wg
+    d_buf = cl.Buffer(ctx, mf.READ_WRITE, max(cells, 1) * dtype.itemsize)
+    if square:
+        upload = _upload_square(q, kern, packed, n, dtype, d_buf)
+    else:  # one transfer, no extra copy when the dtype matches
+        host = np.ascontiguousarray(packed, dtype=dtype)
+        upload = cl.enqueue_copy(q, d_buf, host, is_blocking=False)
+    if kern.shadow:  # the float32 copy is made on the device from the float64 upload
+        f_buf = rt.empty(max(cells, 1) * 4)
+        to_shadow = cl.Kernel(kern.prog, "to_shadow")
+        groups = max(1, min(-(-cells // wg), kern.max_groups * 4))
+        to_shadow(q, (groups * wg,), (wg,), d_buf, f_buf, np.uint64(cells))
     else:
         f_buf = rt.empty(4)
     r_buf = rt.empty(n * dtype.itemsize)
@@ -194,62 +290,51 @@ def run_agglomerative(
         ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.arange(n, dtype=np.uint32)
     )
     sizes_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(n, dtype))
+    state_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
+                          hostbuf=np.zeros(2, np.uint32))
     link_buf = rt.empty(max(n - 1, 1) * 4 * dtype.itemsize)
     cand_q = rt.empty(kern.max_groups * dtype.itemsize)
     cand_ij = rt.empty(kern.max_groups * 2 * 4)
-    lo_buf = rt.empty(kern.max_groups * dtype.itemsize)
-    hi_buf = rt.empty(kern.max_groups * dtype.itemsize)
-    wg = kern.wg
     is_nj = method == "nj"
     if is_nj:
         cl.Kernel(kern.prog, "row_sums")(q, (n * wg,), (wg,), d_buf, np.uint32(n), r_buf)
     stop = 3 if is_nj else 1
     total_iters = n - stop
-    join = cl.Kernel(kern.join_prog, "join")
-    join.set_args(
-        d_buf, f_buf, r_buf, ids_buf, sizes_buf, np.uint32(0), np.uint32(0), cand_q, cand_ij,
-        link_buf, np.uint32(0), np.uint32(0),
-    )
-    if kern.shadow:
-        scan = cl.Kernel(kern.prog, "scan_bound")
-        scan.set_args(f_buf, r_buf, np.uint32(0), np.uint64(0), np.uint64(0), lo_buf, hi_buf)
-        rescan = cl.Kernel(kern.prog, "rescan")
-        rescan.set_args(d_buf, r_buf, np.uint32(0), np.uint64(0), np.uint64(0), np.uint32(0),
-                        lo_buf, hi_buf, cand_q, cand_ij)
-    else:
-        scan = cl.Kernel(kern.prog, "scan_min")
-        scan.set_args(d_buf, r_buf, np.uint32(0), np.uint64(0), np.uint64(0), cand_q, cand_ij)
-    min_per_item = 8
+    tail_r = kern.tail_r if tail is None else int(tail)
+    fused_iters = max(0, n - max(tail_r, stop))  # iterations with r > tail_r: one launch each
+    args = (d_buf, f_buf, r_buf, ids_buf, sizes_buf, link_buf, state_buf, np.uint32(n))
+    iterate = cl.Kernel(kern.prog, "iterate")
+    # upper bound of the next minimum for the shadow scan (inf: none yet), kept on the device
+    seed_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
+                         hostbuf=np.full(1, np.inf, dtype))
+    iterate.set_args(*args, cand_q, cand_ij, seed_buf)  # once: the launches change nothing
     if stats is not None:
+        upload.wait()
         q.finish()
         stats["upload_s"] = time.perf_counter() - t_start
         stats["shadow"] = kern.shadow
         stats["iterations"] = total_iters
+        stats["tail_r"] = min(tail_r, n)
+        stats["launches"] = fused_iters + (fused_iters < total_iters)
         t_loop = time.perf_counter()
-    for step in range(total_iters):
-        r = n - step
-        total = r * (r - 1) // 2
-        groups = max(1, min(kern.max_groups, -(-total // (wg * min_per_item))))
-        chunk = -(-total // groups)
-        scan.set_arg(2, np.uint32(r))
-        scan.set_arg(3, np.uint64(total))
-        scan.set_arg(4, np.uint64(chunk))
-        cl.enqueue_nd_range_kernel(q, scan, (groups * wg,), (wg,))
-        if kern.shadow:
-            rescan.set_arg(2, np.uint32(r))
-            rescan.set_arg(3, np.uint64(total))
-            rescan.set_arg(4, np.uint64(chunk))
-            rescan.set_arg(5, np.uint32(groups))
-            cl.enqueue_nd_range_kernel(q, rescan, (groups * wg,), (wg,))
-        join.set_arg(5, np.uint32(r))
-        join.set_arg(6, np.uint32(groups))
-        join.set_arg(10, np.uint32(step))
-        join.set_arg(11, np.uint32(n + step))
-        cl.enqueue_nd_range_kernel(q, join, (kern.join_wg,), (kern.join_wg,))
-        if (step + 1) % report_every == 0:
+    max_groups = kern.max_groups
+    local = (wg,)
+    enqueue = cl.enqueue_nd_range_kernel
+    flush_every = min(report_every, 32)
+    for step in range(fused_iters):
+        groups = scan_groups(n - step, wg, max_groups)
+        enqueue(q, iterate, (groups * wg,), local)
+        if (step + 1) % flush_every == 0:
             q.flush()
-            if progress is not None:
-                progress.report("tree", step + 1, total_iters)
+        if progress is not None and (step + 1) % report_every == 0:
+            progress.report("tree", step + 1, total_iters)
+    if fused_iters < total_iters:
+        if progress is not None and fused_iters % report_every:
+            q.flush()
+            progress.report("tree", fused_iters, total_iters)
+        tail_knl = cl.Kernel(kern.tail_prog, "iterate_tail")
+        tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *args, np.uint32(stop))
+    q.flush()
     if stats is not None:
         q.finish()
         stats["loop_s"] = time.perf_counter() - t_loop
@@ -257,16 +342,17 @@ def run_agglomerative(
     cl.enqueue_copy(q, link, link_buf)
     if is_nj:
         ids = np.empty(3, np.uint32)
-        tail = np.empty(3, dtype)
+        tail3 = np.empty(3, dtype)
         cl.enqueue_copy(q, ids, ids_buf)
-        cl.enqueue_copy(q, tail, d_buf)  # d(1,0), d(2,0), d(2,1)
+        cl.enqueue_copy(q, tail3, d_buf)  # d(1,0), d(2,0), d(2,1)
         q.finish()
-        d01, d02, d12 = (float(x) for x in tail)
+        d01, d02, d12 = (float(x) for x in tail3)
         l0 = (d01 + d02 - d12) / 2
         link[n - 3] = ids[1], ids[2], d01 - l0, d02 - l0
         link[n - 2] = ids[0], 2 * n - 3, l0, 0.0
     else:
         q.finish()
+    del upload
     if progress is not None:
         progress.report("tree", total_iters, total_iters)
     return link.astype(np.float64)
