@@ -20,12 +20,15 @@
  * Ties are broken on the smallest (i, j) slot pair everywhere, so the result does not depend
  * on the number or size of work-groups or on where the tail starts.
  *
- * With SHADOW (float64 runs), the scan reads a float32 copy F of the triangle (built on the
- * device by `to_shadow`) and keeps, per work-item, the smallest upper bound of the exact
- * criterion seen so far; only cells whose lower bound is not above it are read in float64 and
- * compared exactly.  The exact minimum (and every tie of it) always passes that test, so the
- * result is the float64 one while the scan moves about half the bytes; on random data a
- * work-item reads only a handful of float64 cells per iteration (running-minimum records).
+ * With SHADOW (float64 runs), the scan reads a float32 copy F of the triangle (made on the
+ * device by `to_shadow`; for NJ a float32 copy RF of the row sums follows it in F) and keeps,
+ * per work-item, an upper bound of the exact minimum: the seed left by the previous launch
+ * (the exact criterion of the best candidate still alive, see `iterate`), lowered by every
+ * upper bound it computes.  Only cells whose lower bound is not above it are read in float64
+ * and compared exactly.  The exact minimum (and every tie of it) always passes that test, so
+ * the result is the float64 one while the scan moves about half the bytes (4 per cell, plus
+ * the float32 row sums from cache); on typical data about one float64 cell per iteration is
+ * read in all.
  *
  * Defines: REAL_IS_DOUBLE, METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
  *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
@@ -145,28 +148,29 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
 }
 
 #if SHADOW
-/* Bounds of the exact criterion from a float32 value f: relative error <= 2^-24 (SHADOW_EPS is
- * 2^-22, generous), plus TINY = FLT_MIN absolute for values that became float32 subnormals or
- * were flushed to zero.  A value that overflowed to +-inf gives a NaN or infinite bound and
+/* Bounds of the exact criterion from float32 values (the distance f; for NJ also the row sums
+ * RF, a float32 copy of R kept after the triangle in F): relative error <= 2^-24 each, the
+ * arithmetic in `real` (SHADOW_EPS is 2^-22, generous), plus TINY = FLT_MIN absolute per value
+ * for values that became float32 subnormals or were flushed to zero.  A value that overflowed to +-inf gives a NaN or infinite bound and
  * always goes to the exact test (comparisons are written so that NaN means "check"). */
 #define TINY ((real)1.1754943508222875e-38)
 #if METHOD == 0
 #define SHADOW_STEP(f, tt)                                                                 \
     do {                                                                                   \
         real base_ = (real)(f) * n2;                                                       \
-        real ra_ = R[a], rb_ = R[b];                                                       \
+        real ra_ = RF[a], rb_ = RF[b];                                                     \
         real qs_ = (base_ - ra_) - rb_;                                                    \
-        real e_ = (fabs(base_) + fabs(ra_) + fabs(rb_)) * SHADOW_EPS + n2 * TINY;          \
+        real e_ = (fabs(base_) + fabs(ra_) + fabs(rb_)) * SHADOW_EPS + (n2 + 2) * TINY;    \
         real up_ = qs_ + e_;                                                               \
-        if (up_ < hi) hi = up_;                                                            \
+        if (up_ < sq) { /* this lane's most promising pair (seeds the next launch) */      \
+            sq = up_;                                                                      \
+            sb = b;                                                                        \
+            sa = a;                                                                        \
+            if (up_ < hi) hi = up_;                                                        \
+        }                                                                                  \
         if (!(qs_ - e_ > hi)) {                                                            \
             real d_ = D[tt];                                                               \
-            real q_ = (d_ * n2 - ra_) - rb_;                                               \
-            if (better(q_, b, a, *bq, *bi, *bj)) {                                         \
-                *bq = q_;                                                                  \
-                *bi = b;                                                                   \
-                *bj = a;                                                                   \
-            }                                                                              \
+            CONSIDER(d_);                                                                  \
         }                                                                                  \
         ADVANCE();                                                                         \
     } while (0)
@@ -176,7 +180,12 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
         real qs_ = (real)(f);                                                              \
         real e_ = fabs(qs_) * SHADOW_EPS + TINY;                                           \
         real up_ = qs_ + e_;                                                               \
-        if (up_ < hi) hi = up_;                                                            \
+        if (up_ < sq) { /* this lane's most promising pair (seeds the next launch) */      \
+            sq = up_;                                                                      \
+            sb = b;                                                                        \
+            sa = a;                                                                        \
+            if (up_ < hi) hi = up_;                                                        \
+        }                                                                                  \
         if (!(qs_ - e_ > hi)) {                                                            \
             real d_ = D[tt];                                                               \
             CONSIDER(d_);                                                                  \
@@ -185,16 +194,20 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
     } while (0)
 #endif
 
-/* Same result as scan_exact, reading F (float32) and only the few D cells that can matter. */
-inline void scan_shadow(__global const float *F, __global const real *D,
-                        __global const real *R, uint r, ulong start, ulong end, uint lid,
-                        real seed, real *bq, uint *bi, uint *bj) {
+/* Same result as scan_exact, reading F (float32) and only the few D cells that can matter.
+ * Also gives the lane's pair of smallest upper bound (*pq, *pb, *pa): promising pairs whose
+ * exact criterion after the join seeds the next launch. */
+inline void scan_shadow(__global const float *F, __global const float *RF,
+                        __global const real *D, __global const real *R, uint r, ulong start,
+                        ulong end, uint lid, real seed, real *bq, uint *bi, uint *bj,
+                        real *pq, uint *pb, uint *pa) {
     ulong t = start + lid;
     if (t >= end) return;
     real n2 = (real)r - (real)2;
     /* an upper bound of the exact minimum: the seed (see `iterate`), then the smallest upper
-     * bound seen by this lane */
-    real hi = seed;
+     * bound seen by this lane (sq, always >= hi) */
+    real hi = seed, sq = INFINITY;
+    uint sb = NO_INDEX, sa = NO_INDEX;
     uint2 ab = cell_of(t);
     uint a = ab.x, b = ab.y;
     for (; t + 3 * WG < end; t += 4 * WG) {
@@ -208,16 +221,25 @@ inline void scan_shadow(__global const float *F, __global const real *D,
         float f0 = F[t];
         SHADOW_STEP(f0, t);
     }
+    *pq = sq;
+    *pb = sb;
+    *pa = sa;
 }
 
-/* The float32 copy of the packed triangle, made on the device (grid-stride loop). */
-__kernel void to_shadow(__global const real *D, __global float *F, ulong count) {
-    for (ulong t = get_global_id(0); t < count; t += get_global_size(0)) F[t] = (float)D[t];
+/* Float32 copies made on the device (grid-stride loop): F[offset + t] = src[t]. */
+__kernel void to_shadow(__global const real *src, __global float *F, ulong count,
+                        ulong offset) {
+    for (ulong t = get_global_id(0); t < count; t += get_global_size(0))
+        F[offset + t] = (float)src[t];
 }
 
 #define STORE(p, v) do { D[p] = (v); F[p] = (float)(v); } while (0)
+#define SET_R(k, v) do { R[k] = (v); RF[k] = (float)(v); } while (0)
+#define ROW_SHADOW(F, n) ((F) + tri((n), 0))
 #else
 #define STORE(p, v) (D[p] = (v))
+#define SET_R(k, v) (R[k] = (v))
+#define ROW_SHADOW(F, n) (F)
 #endif
 
 /* Join slots i < j of the r live ones (one whole work-group): record the linkage row, write
@@ -228,7 +250,7 @@ __kernel void to_shadow(__global const real *D, __global float *F, ulong count) 
  * Each work-item handles k = lid + m WG, four k at a time with all loads first (no two k of a
  * batch touch the same cell), so a lane waits for one memory latency per 4 WG slots. */
 inline void join_rows(__global real *D, __global float *F, __global real *R,
-                      __global uint *ids, __global real *sizes, __global real *link, uint r,
+                      __global float *RF, __global uint *ids, __global real *sizes, __global real *link, uint r,
                       uint it, uint new_id, uint i, uint j, uint lid, __local real *lsum) {
     const uint last = r - 1;
     const real dij = D[tri(j, i)];
@@ -277,7 +299,7 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
                 real h = (dik[u] + djk[u]) / (real)2;
                 real nv = h - hdij;
                 real rk = (rkk[u] - h) - hdij;
-                R[k] = rk;
+                SET_R(k, rk);
 #elif METHOD == 1
                 real nv = (si * dik[u] + sj * djk[u]) / (si + sj);
 #else
@@ -289,7 +311,7 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
                     if (k == last) { /* the last cluster moves to slot j: its distance to i */
                         STORE(tri(j, i), nv);
 #if METHOD == 0
-                        R[j] = rk;
+                        SET_R(j, rk);
 #endif
                     } else {
                         STORE(pos(j, k), dlk[u]);
@@ -305,7 +327,7 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
     }
     if (lid == 0) {
 #if METHOD == 0
-        R[i] = lsum[0];
+        SET_R(i, lsum[0]);
 #endif
         ids[i] = new_id;
         sizes[i] = si + sj;
@@ -317,11 +339,12 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
 }
 
 /* Scan of this launch's chunk of the live triangle: the work-item's best (q, i, j). */
-inline void scan_chunk(__global const float *F, __global const real *D,
-                       __global const real *R, uint r, ulong start, ulong end, uint lid,
-                       real seed, real *bq, uint *bi, uint *bj) {
+inline void scan_chunk(__global const float *F, __global const float *RF,
+                       __global const real *D, __global const real *R, uint r, ulong start,
+                       ulong end, uint lid, real seed, real *bq, uint *bi, uint *bj,
+                       real *pq, uint *pb, uint *pa) {
 #if SHADOW
-    scan_shadow(F, D, R, r, start, end, lid, seed, bq, bi, bj);
+    scan_shadow(F, RF, D, R, r, start, end, lid, seed, bq, bi, bj, pq, pb, pa);
 #else
     scan_exact(D, R, r, start, end, lid, bq, bi, bj);
 #endif
@@ -333,7 +356,8 @@ inline void scan_chunk(__global const float *F, __global const real *D,
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
           __global real *sizes, __global real *link, __global uint *state, uint n,
-          __global real *cand_q, __global uint *cand_ij, __global real *seed) {
+          __global real *cand_q, __global uint *cand_ij, __global real *seed,
+          __global uint *seed_ij) {
     __local real lq[WG];
     __local uint li[WG], lj[WG];
     __local uint ticket;
@@ -346,7 +370,21 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     const ulong end = min(start + chunk, total);
     real bq = INFINITY;
     uint bi = NO_INDEX, bj = NO_INDEX;
-    scan_chunk(F, D, R, r, start, end, lid, seed[0], &bq, &bi, &bj);
+    real pq = INFINITY;
+    uint pb = NO_INDEX, pa = NO_INDEX;
+    __global float *RF = ROW_SHADOW(F, n);
+    scan_chunk(F, RF, D, R, r, start, end, lid, seed[0], &bq, &bi, &bj, &pq, &pb, &pa);
+#if SHADOW
+    lq[lid] = pq; /* the group's most promising pair, for the next seed */
+    li[lid] = pb;
+    lj[lid] = pa;
+    reduce_local(lq, li, lj, lid);
+    if (lid == 0) {
+        seed_ij[2 * g] = li[0];
+        seed_ij[2 * g + 1] = lj[0];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     lq[lid] = bq;
     li[lid] = bi;
     lj[lid] = bj;
@@ -356,7 +394,7 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
             cand_q[g] = lq[0];
             cand_ij[2 * g] = li[0];
             cand_ij[2 * g + 1] = lj[0];
-            mem_fence(CLK_GLOBAL_MEM_FENCE); /* candidate visible before the count */
+            mem_fence(CLK_GLOBAL_MEM_FENCE); /* candidates visible before the count */
             ticket = atomic_inc(&state[1]);
             mem_fence(CLK_GLOBAL_MEM_FENCE);
         }
@@ -386,17 +424,17 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     }
     /* No finite criterion cannot happen for validated input; stay in bounds regardless. */
     const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
-    join_rows(D, F, R, ids, sizes, link, r, it, n + it, i, j, lid, lq);
+    join_rows(D, F, R, RF, ids, sizes, link, r, it, n + it, i, j, lid, lq);
 #if SHADOW
     /* Seed for the next launch: the smallest exact criterion, after this join, of the groups'
-     * candidates (the best pair of every chunk; the joined pair and pairs touching i or j
-     * are left out), plus a small margin for rounding / FMA contraction differences.  It is
-     * the value of a live pair, so an upper bound of the next minimum: cells whose lower
+     * most promising pairs (smallest float32 upper bound in each chunk; pairs touching i or
+     * j are left out), plus a small margin for rounding / FMA contraction differences.  It
+     * is the value of a live pair, so an upper bound of the next minimum: cells whose lower
      * bound exceeds it are never read in float64, and on most data almost none is left. */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the joined rows and R */
     real best = INFINITY;
-    if (ngroups > 1) {
-        volatile __global const uint *vij = cand_ij;
+    {
+        volatile __global const uint *vij = seed_ij;
         const uint last = r - 1;
         const real n2 = (real)(r - 1) - (real)2;
         for (uint c = lid; c < ngroups; c += WG) {
@@ -452,7 +490,7 @@ void iterate_tail(__global real *D, __global float *F, __global real *R, __globa
         lj[lid] = bj;
         reduce_local(lq, li, lj, lid);
         const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
-        join_rows(D, F, R, ids, sizes, link, r, it, n + it, i, j, lid, lq);
+        join_rows(D, F, R, ROW_SHADOW(F, n), ids, sizes, link, r, it, n + it, i, j, lid, lq);
         /* the joined rows, R, ids and sizes are visible to the whole group */
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }

@@ -32,6 +32,8 @@ SHADOW_EPS = "2.384185791015625e-7"
 TAIL_CELLS_PER_ITEM = 32
 #: Least cells per work-item of a multi-group scan (fewer groups for small live triangles).
 MIN_CELLS_PER_ITEM = 8
+#: Bytes of square-matrix rows per upload block (device staging buffer).
+STAGE_BYTES = 64 << 20
 
 _queues: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -69,7 +71,7 @@ def check_fits(n: int, rt: Runtime, itemsize: int, shadow: bool = False) -> None
     """Raise :class:`InputError` when an ``n``-taxon matrix does not fit on the device."""
     need = packed_size(n) * itemsize
     total = need + (packed_size(n) * 4 if shadow else 0)
-    extra = 8 * n * itemsize + (1 << 20)
+    extra = 8 * n * itemsize + (1 << 20) + STAGE_BYTES
     budget = rt.memory_budget(0.9)
     if need > rt.max_alloc or total + extra > budget:
         raise InputError(
@@ -159,10 +161,6 @@ def scan_groups(r: int, wg: int, max_groups: int) -> int:
     """Work-groups of the ``iterate`` launch for ``r`` live clusters."""
     total = r * (r - 1) // 2
     return max(1, min(max_groups, -(-total // (wg * MIN_CELLS_PER_ITEM))))
-
-
-#: Bytes of square-matrix rows per upload block (device staging buffer).
-STAGE_BYTES = 64 << 20
 
 
 def _upload_square(q, kern: TreeKernels, data: np.ndarray, n: int, dtype, d_buf) -> cl.Event:
@@ -278,14 +276,20 @@ def run_agglomerative(
     else:  # one transfer, no extra copy when the dtype matches
         host = np.ascontiguousarray(packed, dtype=dtype)
         upload = cl.enqueue_copy(q, d_buf, host, is_blocking=False)
-    if kern.shadow:  # the float32 copy is made on the device from the float64 upload
-        f_buf = rt.empty(max(cells, 1) * 4)
+    r_buf = rt.empty(n * dtype.itemsize)
+    is_nj = method == "nj"
+    if is_nj:
+        cl.Kernel(kern.prog, "row_sums")(q, (n * wg,), (wg,), d_buf, np.uint32(n), r_buf)
+    if kern.shadow:  # float32 copies (triangle, then row sums) made on the device
+        f_buf = rt.empty((cells + n) * 4)
         to_shadow = cl.Kernel(kern.prog, "to_shadow")
         groups = max(1, min(-(-cells // wg), kern.max_groups * 4))
-        to_shadow(q, (groups * wg,), (wg,), d_buf, f_buf, np.uint64(cells))
+        to_shadow(q, (groups * wg,), (wg,), d_buf, f_buf, np.uint64(cells), np.uint64(0))
+        if is_nj:
+            to_shadow(q, (-(-n // wg) * wg,), (wg,), r_buf, f_buf, np.uint64(n),
+                      np.uint64(cells))
     else:
         f_buf = rt.empty(4)
-    r_buf = rt.empty(n * dtype.itemsize)
     ids_buf = cl.Buffer(
         ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.arange(n, dtype=np.uint32)
     )
@@ -295,9 +299,6 @@ def run_agglomerative(
     link_buf = rt.empty(max(n - 1, 1) * 4 * dtype.itemsize)
     cand_q = rt.empty(kern.max_groups * dtype.itemsize)
     cand_ij = rt.empty(kern.max_groups * 2 * 4)
-    is_nj = method == "nj"
-    if is_nj:
-        cl.Kernel(kern.prog, "row_sums")(q, (n * wg,), (wg,), d_buf, np.uint32(n), r_buf)
     stop = 3 if is_nj else 1
     total_iters = n - stop
     tail_r = kern.tail_r if tail is None else int(tail)
@@ -307,7 +308,8 @@ def run_agglomerative(
     # upper bound of the next minimum for the shadow scan (inf: none yet), kept on the device
     seed_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
                          hostbuf=np.full(1, np.inf, dtype))
-    iterate.set_args(*args, cand_q, cand_ij, seed_buf)  # once: the launches change nothing
+    seed_ij = rt.empty(kern.max_groups * 2 * 4)
+    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij)  # once: launches change nothing
     if stats is not None:
         upload.wait()
         q.finish()
