@@ -234,12 +234,14 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 
 /* ---------------------------------------------------------------------------------------- */
 /* Inter-task: one work-item aligns one pair (seed 001, §3.1).                              */
-/*   tasks[t] = (offset of A, nA, offset of B, nB) in seqs; work: (maxB + 1) * T int2,      */
+/*   tasks[first + t] = (offset of A, nA, offset of B, nB) in seqs (the batch's tasks are    */
+/*   uploaded once, in launch order); work: (maxB + 1) * T int2,                            */
 /*   interleaved by task so that neighbouring work-items touch neighbouring words.          */
 /*   dirs (TRACE): ceil(maxA / R) * maxB * T uint2, same interleaving.                      */
 /* ---------------------------------------------------------------------------------------- */
 __kernel void fill_pairs(__global const uchar *seqs,
                          __global const int4 *tasks,
+                         const int first,
                          const int ntasks,
                          __global const int *matrix,
                          const int K,
@@ -264,7 +266,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
     const int t = get_global_id(0);
     if (t >= ntasks) return;
     const size_t T = get_global_size(0);
-    const int4 task = tasks[t];
+    const int4 task = tasks[first + t];
     __global const uchar *seqA = seqs + task.x;
     __global const uchar *seqB = seqs + task.z;
     const int nA = task.y, nB = task.w;

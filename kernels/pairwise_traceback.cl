@@ -71,6 +71,7 @@ __kernel void traceback(__global const uint *dirs,
                         __global int *running,
                         __global const int *scores,
                         __global const int4 *tasks,
+                        const int first,
                         __global const uchar *seqs,
                         __global const int *matrix,
                         const int K,
@@ -91,9 +92,11 @@ __kernel void traceback(__global const uint *dirs,
         state[t] = st;
         return;
     }
-    __global uchar *out = ops + ops_base[t];
+    /* Tasks and path offsets are the batch's, in launch order; this launch has tasks
+     * first .. first + ntasks - 1 and its own operations buffer. */
+    __global uchar *out = ops + (ops_base[first + t] - ops_base[first]);
 #if LOCAL && BITS == 4
-    const int4 task = tasks[t];
+    const int4 task = tasks[first + t];
     __global const uchar *seqA = seqs + task.x;
     __global const uchar *seqB = seqs + task.z;
     int left = init ? scores[t] : running[t];

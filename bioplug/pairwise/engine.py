@@ -59,11 +59,25 @@ class _Walk:
     """Device buffers the traceback of local alignments reads to keep its running score."""
 
     tasks: cl.Buffer
+    first: int
     seqs: cl.Buffer
     matrix: cl.Buffer
     gaps: cl.Buffer
     running: cl.Buffer
     scores: cl.Buffer
+
+
+@dataclass
+class _Batch:
+    """What every launch of a batch on one device shares: uploaded once per device."""
+
+    seqs: cl.Buffer
+    matrix: cl.Buffer
+    gaps: cl.Buffer
+    task_buf: cl.Buffer
+    base_buf: cl.Buffer
+    tasks: np.ndarray
+    ops_base: np.ndarray
 
 
 @dataclass
@@ -79,10 +93,9 @@ class _Paths:
 class _Pending:
     """A launch in flight: host arrays that non-blocking reads fill, and how to finish."""
 
-    def __init__(self, events, finish, keep=None):
+    def __init__(self, events, finish):
         self.events = events
         self.finish = finish
-        self.keep = keep  # host arrays that non-blocking writes still read
 
     def result(self):
         if self.events:
@@ -249,8 +262,17 @@ class PairwiseEngine:
         la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
         is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
-        jobs = [(np.array([k]), True) for k in np.flatnonzero(is_long)]
-        jobs += [(w, False) for w in self._windows(np.flatnonzero(~is_long), la, lb, trace)]
+        order, windows = self._windows(np.flatnonzero(~is_long), la, lb, trace)
+        # The short pairs' tasks, in launch order, go to each device once: a window is a
+        # slice of them (uploads during the run would wait for the busy device).
+        tasks = np.empty((order.size, 4), dtype=np.int32)
+        tasks[:, 0], tasks[:, 1] = offsets[ia[order]], la[order]
+        tasks[:, 2], tasks[:, 3] = offsets[ib[order]], lb[order]
+        ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+        if trace:
+            np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
+        jobs = [(np.array([k]), None) for k in np.flatnonzero(is_long)]
+        jobs += [(order[a:b], (a, b)) for a, b in windows]
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
 
         scores = np.zeros(len(ia), dtype=np.int64)
@@ -265,18 +287,20 @@ class PairwiseEngine:
 
         def run_job(rt: Runtime, job):
             """Enqueue a launch, then finish the device's previous one (two in flight)."""
-            idx, is_long_job = job
-            if id(rt) not in shared:  # sequences, matrix and gaps: once per device
-                shared[id(rt)] = (rt.to_device(flat), rt.to_device(self._matrix),
-                                  rt.to_device(self._gaps))
-            run = self._run_long if is_long_job else self._run_window
-            # (offset of A, nA, offset of B, nB) per pair, built per launch so that this
-            # host work overlaps the device's work on the previous launch.
-            tasks = np.empty((len(idx), 4), dtype=np.int32)
-            tasks[:, 0], tasks[:, 1] = offsets[ia[idx]], la[idx]
-            tasks[:, 2], tasks[:, 3] = offsets[ib[idx]], lb[idx]
+            idx, window = job
+            if id(rt) not in shared:  # once per device
+                shared[id(rt)] = _Batch(rt.to_device(flat), rt.to_device(self._matrix),
+                                        rt.to_device(self._gaps), rt.to_device(tasks),
+                                        rt.to_device(ops_base), tasks, ops_base)
+            batch = shared[id(rt)]
+            if window is None:  # a long pair: its own work-group, finished at once
+                k = int(idx[0])
+                task = np.array([[offsets[ia[k]], la[k], offsets[ib[k]], lb[k]]], np.int32)
+                launch_ = self._run_long(rt, batch, task, trace)
+            else:
+                launch_ = self._run_window(rt, batch, *window, trace)
             previous = in_flight.pop(id(rt), None)
-            in_flight[id(rt)] = (idx, run(rt, *shared[id(rt)], tasks, trace))
+            in_flight[id(rt)] = (idx, launch_)
             return None if previous is None else (previous[0], *previous[1].result())
 
         def on_done(_i, out):  # device threads report one at a time (_serialised)
@@ -303,15 +327,16 @@ class PairwiseEngine:
         progress.report(stage, 100, 100)
         return scores, (launches, launch, slot, swapped)
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool) -> list[np.ndarray]:
+    def _windows(self, short: np.ndarray, la, lb, trace: bool):
         """Group short pairs by size into launches that fit every device's memory budget.
 
         Pairs are sorted by rows, then columns, largest first, so neighbouring work-items
         run the same loops; a window's first pair bounds the rows of all its pairs, and the
-        longest query of the batch bounds the columns.
+        longest query of the batch bounds the columns. Returns the launch order of the pairs
+        and each window's (start, stop) in it.
         """
         if short.size == 0:
-            return []
+            return short, []
         # Already ordered by rows (as score_all makes them): keep it, each block of one
         # target is ordered by columns too.
         rows = la[short]
@@ -340,9 +365,10 @@ class PairwiseEngine:
             if ndev > 1 and remaining > per_device * ndev:
                 # Several devices: windows small enough to balance, big enough to fill one.
                 size = min(size, max(per_device, remaining // (4 * ndev)))
-            windows.append(order[start:start + max(1, size)])
-            start += len(windows[-1])
-        return windows
+            stop = min(order.size, start + max(1, size))
+            windows.append((start, stop))
+            start = stop
+        return order, windows
 
     # -- launches -----------------------------------------------------------------------------
     def _variant(self, rt: Runtime, max_len: int, trace: bool, name: str) -> _Variant:
@@ -380,12 +406,6 @@ class PairwiseEngine:
             buf = self._scratch_buffers[key] = rt.empty(nbytes)
         return buf
 
-    def _upload(self, rt: Runtime, name: str, array: np.ndarray) -> cl.Buffer:
-        """``array`` into a scratch buffer by a non-blocking write (keep ``array`` alive)."""
-        buf = self._scratch(rt, name, array.nbytes)
-        cl.enqueue_copy(rt.queue, buf, array, is_blocking=False)
-        return buf
-
     def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> None:
         event = knl(rt.queue, gsize, lsize, *args)
         if self.timings is not None:
@@ -393,52 +413,50 @@ class PairwiseEngine:
             self.timings[name] = self.timings.get(name, 0.0) + 1e-9 * (
                 event.profile.end - event.profile.start)
 
-    def _run_window(self, rt: Runtime, seq_buf, mat_buf, gap_buf, tasks: np.ndarray,
-                    trace: bool):
-        """One launch of ``fill_pairs`` (and ``traceback``) over a window of short pairs."""
+    def _run_window(self, rt: Runtime, batch: _Batch, first: int, stop: int, trace: bool):
+        """One launch of ``fill_pairs`` (and ``traceback``) over tasks ``first:stop``.
+
+        Every buffer is either the batch's (uploaded once) or a reused scratch buffer, and
+        every read is non-blocking, so enqueueing never waits for the device.
+        """
+        tasks = batch.tasks[first:stop]
         n = len(tasks)
         maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
         var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
-        # Every buffer of a launch is a reused scratch buffer filled by non-blocking writes:
-        # creating a buffer from host memory waits for the busy device (and holds Python's
-        # lock meanwhile), which would serialise launches and the devices' threads.
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
         scores = self._scratch(rt, "scores", n * 4)
-        task_buf = self._upload(rt, "tasks", tasks)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
-        head = (seq_buf, task_buf, np.int32(n), mat_buf,
-                np.int32(len(self.scoring.letters)), gap_buf, work, scores)
+        head = (batch.seqs, batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
+                np.int32(len(self.scoring.letters)), batch.gaps, work, scores)
         out = np.empty(n, dtype=np.int32)
         if not trace:
             self._launch(rt, "fill", var.kernel, (T,), (group,), *head, *local)
             ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
-            return _Pending([ev], lambda: (out.astype(np.int64), None), keep=tasks)
+            return _Pending([ev], lambda: (out.astype(np.int64), None))
         dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T
                              * self._bits // 8)
         ends_buf = self._scratch(rt, "ends", n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
-        capacity = (tasks[:, 1] + tasks[:, 3] + 3).astype(np.int64) // 4
-        base = np.zeros(n, dtype=np.uint64)
-        base[1:] = np.cumsum(capacity)[:-1]
-        ops_buf = self._scratch(rt, "ops", int(capacity.sum()))
-        walk = _Walk(tasks=task_buf, seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
-                     running=self._scratch(rt, "running", 4 * n), scores=scores)
+        base = batch.ops_base[first:stop + 1] - batch.ops_base[first]
+        ops_buf = self._scratch(rt, "ops", int(base[-1]))
+        walk = _Walk(tasks=batch.task_buf, first=first, seqs=batch.seqs, matrix=batch.matrix,
+                     gaps=batch.gaps, running=self._scratch(rt, "running", 4 * n),
+                     scores=scores)
         state_buf = self._scratch(rt, "states", 16 * n)
         self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
-                        self._upload(rt, "ops_base", base), walk, ends_buf)
+                        batch.base_buf, walk, ends_buf)
         states = np.empty((n, 4), dtype=np.int32)
         ends = np.empty((n, 2), dtype=np.int32)
-        ops = np.empty(int(capacity.sum()), dtype=np.uint8)
+        ops = np.empty(int(base[-1]), dtype=np.uint8)
         events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False) for host, buf in
                   ((out, scores), (ends, ends_buf), (states, state_buf), (ops, ops_buf))]
         return _Pending(events, lambda: (out.astype(np.int64),
-                                         _Paths(ops, base, states[:, 3].copy(), ends)),
-                        keep=(tasks, base))
+                                         _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
 
     def _traceback(self, rt: Runtime, rows: int, dirs, maxB: int, T: int, row0: int,
                    state_buf, n: int, ops_buf, base_buf, walk: _Walk, ends_buf=None) -> None:
@@ -454,11 +472,10 @@ class PairwiseEngine:
         self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
                      np.int32(maxB), np.int32(T), np.int32(row0), np.int32(row0), np.int32(n),
                      state_buf, ends_buf if init else state_buf, np.int32(init), ops_buf,
-                     base_buf, walk.running, walk.scores, walk.tasks, walk.seqs, walk.matrix,
-                     np.int32(len(self.scoring.letters)), walk.gaps)
+                     base_buf, walk.running, walk.scores, walk.tasks, np.int32(walk.first),
+                     walk.seqs, walk.matrix, np.int32(len(self.scoring.letters)), walk.gaps)
 
-    def _run_long(self, rt: Runtime, seq_buf, mat_buf, gap_buf, tasks: np.ndarray,
-                  trace: bool):
+    def _run_long(self, rt: Runtime, batch: _Batch, tasks: np.ndarray, trace: bool):
         """One pair on one work-group; traceback by checkpointed bands when memory is short.
 
         The score pass keeps the border row at the start of each band of rows whose
@@ -477,8 +494,8 @@ class PairwiseEngine:
         cl.enqueue_copy(rt.queue, border, self._top_border(nB, var.dtype))
         result = rt.empty(16)
         lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
-        head = (seq_buf, cl.cltypes.make_int4(*map(int, task)), mat_buf,
-                np.int32(len(self.scoring.letters)), gap_buf)
+        head = (batch.seqs, cl.cltypes.make_int4(*map(int, task)), batch.matrix,
+                np.int32(len(self.scoring.letters)), batch.gaps)
         out = np.empty(4, dtype=var.dtype)
 
         def fill(name, border_buf, b0, b1, *extra):
@@ -512,7 +529,8 @@ class PairwiseEngine:
         base = np.zeros(1, dtype=np.uint64)
         ops_buf = rt.empty((nA + nB + 3) // 4)
         running = np.array([score], dtype=np.int32)  # carried from band to band
-        walk = _Walk(tasks=rt.to_device(tasks[:1]), seqs=seq_buf, matrix=mat_buf, gaps=gap_buf,
+        walk = _Walk(tasks=rt.to_device(tasks[:1]), first=0, seqs=batch.seqs,
+                     matrix=batch.matrix, gaps=batch.gaps,
                      running=cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
                                        | cl.mem_flags.COPY_HOST_PTR, hostbuf=running),
                      scores=rt.to_device(running))
