@@ -139,7 +139,7 @@ def bioplug_nj(d: np.ndarray, rt) -> tuple[dict, object]:
     t4 = time.perf_counter()
     t.update(validate_s=t1 - t0, pack_s=t2 - t1, device_s=t3 - t2, upload_s=stats["upload_s"],
              loop_s=stats["loop_s"], treenode_s=t4 - t3, total_s=t4 - t0,
-             shadow=stats["shadow"])
+             shadow=stats["shadow"], launches=stats["launches"])
     return t, tree
 
 
@@ -258,7 +258,8 @@ def print_row(row: dict) -> None:
         f"bioplug {row['bioplug_total_s']:9.3f} s (validate {row['bioplug_validate_s']:.2f}, "
         f"pack {row['bioplug_pack_s']:.2f}, upload {row['bioplug_upload_s']:.2f}, "
         f"loop {row['bioplug_loop_s']:.3f} s = {row['loop_GBps']:.0f} GB/s, "
-        f"{row['loop_us_per_iter']:.1f} us/iter, tree {row['bioplug_treenode_s']:.2f})",
+        f"{row['loop_us_per_iter']:.1f} us/iter, {row['bioplug_launches']:.0f} launches, "
+        f"tree {row['bioplug_treenode_s']:.2f})",
         f"skbio {fmt(sk)}" + (f" [{row['speedup_vs_skbio']:.1f}x, RF "
                               f"{row['rf_vs_skbio']:.0f}]" if isinstance(sk, float) else ""),
         f"quicktree {fmt(qt)}" + (f" [{row['speedup_vs_quicktree']:.1f}x]"

@@ -149,3 +149,60 @@ def test_repeated_runs_reset_device_state() -> None:
     for _ in range(3):
         np.testing.assert_array_equal(
             run_agglomerative(packed, 90, "nj", DEVICE, wg=4, max_groups=50, tail=0), first)
+
+
+@pytest.mark.parametrize("method", ["nj", "average"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_square_upload_packs_on_device(method: str, dtype, monkeypatch) -> None:
+    # the square rows go up in blocks and are packed by the device: same rows as a host pack
+    import bioplug.tree.device as dev
+
+    n = 97
+    d = points_dm(n, 12)
+    ref = run_agglomerative(pack_lower(d, dtype), n, method, DEVICE)
+    for stage in (8 * n * 5, 8 * n, 1 << 26):  # 5 rows, 1 row, all rows per block
+        monkeypatch.setattr(dev, "STAGE_BYTES", stage)
+        for data in (d, np.asfortranarray(d), np.pad(d, ((0, 0), (0, 3)))[:, :n]):
+            out = run_agglomerative(data, n, method, DEVICE, dtype=dtype)
+            np.testing.assert_array_equal(out, ref)
+
+
+def test_square_upload_wrong_shape() -> None:
+    from bioplug.errors import InputError
+
+    with pytest.raises(InputError, match="expected"):
+        run_agglomerative(np.zeros((4, 5)), 4, "nj", DEVICE)
+
+
+def test_validation_fast_path_tiles() -> None:
+    # the tiled validator accepts float noise and names the cells of real problems, in
+    # blocks far from the diagonal and across tile edges
+    from bioplug.errors import InputError
+    from bioplug.tree.matrix import validate_square
+
+    n = 300
+    d = points_dm(n, 2)
+    ids = [f"t{k}" for k in range(n)]
+    noisy = d.copy()
+    noisy[290, 3] *= 1 + 1e-12
+    assert validate_square(noisy, ids, tile=64) is noisy
+    for (a, b), value, match in [((290, 3), None, r"not symmetric at .*\(t290, t3\)"),
+                                 ((5, 257), np.nan, r"NaN or infinite values at \(t5, t257\)"),
+                                 ((255, 256), -1.0, r"negative distances at \(t255, t256\)"),
+                                 ((128, 128), 1.0, r"diagonal"),
+                                 ((64, 1), np.inf, r"infinite")]:
+        bad = d.copy()
+        if value is None:
+            bad[a, b] *= 1 + 1e-6
+        else:
+            bad[a, b] = value
+            if a != b:
+                bad[b, a] = value
+        for tile in (64, 100, 256):
+            with pytest.raises(InputError, match=match):
+                validate_square(bad, ids, tile=tile)
+    negative = d.copy()
+    negative[7, 200] = negative[200, 7] = -0.5
+    assert validate_square(negative, ids, tile=64, allow_negative=True) is negative
+    with pytest.raises(InputError, match="too large"):
+        validate_square(d * 1e305, ids, tile=64)

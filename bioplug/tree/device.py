@@ -163,31 +163,47 @@ def scan_groups(r: int, wg: int, max_groups: int) -> int:
     return max(1, min(max_groups, -(-total // (wg * MIN_CELLS_PER_ITEM))))
 
 
-def _upload_square(q, kern: TreeKernels, data: np.ndarray, n: int, dtype, d_buf) -> cl.Event:
-    """Rows of the square matrix to the device in blocks, packed there by ``pack_rows``.
+def _upload_square(q, kern: TreeKernels, data: np.ndarray, n: int, dtype, d_buf) -> None:
+    """The square matrix's lower triangle to the device in row blocks, packed there.
 
-    The full rows travel (about twice the bytes of the triangle) but the host does no packing
-    and, for float64, no copy. Returns the last transfer's event.
+    Rows ``s .. e-1`` travel as ``data[s:e, :e]`` (about the triangle's bytes, no host pack)
+    through two halves of a pinned (``ALLOC_HOST_PTR``, mapped) staging buffer, so the
+    transfers are DMA and the host fills one half while the other is sent; ``pack_rows``
+    scatters each block into the packed triangle. float32 runs convert during the fill.
+    Returns when the transfers are done (the staging buffer is unmapped).
     """
     if not data.flags.c_contiguous and data.T.flags.c_contiguous:
         data = data.T  # symmetric: the transpose is the same matrix, C-ordered
+    rt = kern.rt
     itemsize = np.dtype(dtype).itemsize
     rows_per = max(1, min(n, STAGE_BYTES // (n * itemsize)))
-    stage = kern.rt.empty(rows_per * n * itemsize)
+    slot = rows_per * n  # elements per staging half
+    mf = cl.mem_flags
+    pinned = cl.Buffer(rt.context, mf.READ_WRITE | mf.ALLOC_HOST_PTR, 2 * slot * itemsize)
+    host, _ = cl.enqueue_map_buffer(q, pinned, cl.map_flags.WRITE, 0, (2 * slot,), dtype)
+    stage = rt.empty(slot * itemsize)
     pack = cl.Kernel(kern.prog, "pack_rows")
     wg = kern.wg
-    events: list = []
-    for s in range(0, n, rows_per):  # one block of rows per step (glue)
-        e = min(n, s + rows_per)
-        block = np.ascontiguousarray(data[s:e], dtype=dtype)
-        if len(events) >= 2:  # bound the host temporaries still waiting to be sent
-            events[-2].wait()
-        events.append(cl.enqueue_copy(q, stage, block, is_blocking=False))
-        cells = (e - s) * n
-        groups = max(1, min(-(-cells // wg), kern.max_groups * 4))
-        pack(q, (groups * wg,), (wg,), stage, np.uint32(s), np.uint32(e - s), np.uint32(n),
-             d_buf)
-    return events[-1]
+    sent: list = [None, None]
+    try:
+        for k, s in enumerate(range(0, n, rows_per)):  # one block of rows per step (glue)
+            e = min(n, s + rows_per)
+            half = k % 2
+            if sent[half] is not None:  # that half's previous transfer is done
+                sent[half].wait()
+            block = host[half * slot : half * slot + (e - s) * e].reshape(e - s, e)
+            with np.errstate(over="ignore", under="ignore"):
+                np.copyto(block, data[s:e, :e], casting="same_kind")
+            sent[half] = cl.enqueue_copy(q, stage, block, is_blocking=False)
+            cells = (e - s) * e
+            groups = max(1, min(-(-cells // wg), kern.max_groups * 4))
+            pack(q, (groups * wg,), (wg,), stage, np.uint32(s), np.uint32(e - s),
+                 np.uint32(e), d_buf)
+    finally:
+        for ev in sent:
+            if ev is not None:
+                ev.wait()
+        host.base.release(q)
 
 
 def run_agglomerative(
@@ -272,10 +288,11 @@ def run_agglomerative(
     wg = kern.wg
     d_buf = cl.Buffer(ctx, mf.READ_WRITE, max(cells, 1) * dtype.itemsize)
     if square:
-        upload = _upload_square(q, kern, packed, n, dtype, d_buf)
+        _upload_square(q, kern, packed, n, dtype, d_buf)
     else:  # one transfer, no extra copy when the dtype matches
         host = np.ascontiguousarray(packed, dtype=dtype)
-        upload = cl.enqueue_copy(q, d_buf, host, is_blocking=False)
+        cl.enqueue_copy(q, d_buf, host, is_blocking=True)
+        del host
     r_buf = rt.empty(n * dtype.itemsize)
     is_nj = method == "nj"
     if is_nj:
@@ -311,7 +328,6 @@ def run_agglomerative(
     seed_ij = rt.empty(kern.max_groups * 2 * 4)
     iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij)  # once: launches change nothing
     if stats is not None:
-        upload.wait()
         q.finish()
         stats["upload_s"] = time.perf_counter() - t_start
         stats["shadow"] = kern.shadow
@@ -354,7 +370,6 @@ def run_agglomerative(
         link[n - 2] = ids[0], 2 * n - 3, l0, 0.0
     else:
         q.finish()
-    del upload
     if progress is not None:
         progress.report("tree", total_iters, total_iters)
     return link.astype(np.float64)
