@@ -246,6 +246,10 @@ class PairwiseEngine:
         """Plan, launch and collect; returns scores and (for traces) where each path is."""
         progress = progress if isinstance(progress, Progress) else Progress(progress)
         _check_nonempty(seqs)
+        if len(ia) != len(ib):
+            raise InputError(f"{len(ia)} target indices but {len(ib)} query indices")
+        if len(ia) and (min(ia.min(), ib.min()) < 0 or max(ia.max(), ib.max()) >= len(seqs)):
+            raise InputError(f"pair indices must lie in 0..{len(seqs) - 1}")
         lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
         offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
