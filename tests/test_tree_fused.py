@@ -206,3 +206,22 @@ def test_validation_fast_path_tiles() -> None:
     assert validate_square(negative, ids, tile=64, allow_negative=True) is negative
     with pytest.raises(InputError, match="too large"):
         validate_square(d * 1e305, ids, tile=64)
+
+
+def test_validation_threaded_blocks() -> None:
+    # n >= 2048: row blocks are checked on several threads; same verdicts and messages
+    from bioplug.errors import InputError
+    from bioplug.tree.matrix import validate_square
+
+    n = 2100
+    d = points_dm(n, 9, 3)
+    ids = [f"t{k}" for k in range(n)]
+    assert validate_square(d, ids) is d
+    bad = d.copy()
+    bad[2099, 17] *= 1 + 1e-6
+    with pytest.raises(InputError, match=r"not symmetric at .*\(t2099, t17\)"):
+        validate_square(bad, ids)
+    bad = d.copy()
+    bad[1500, 1500] = np.nan
+    with pytest.raises(InputError, match="NaN"):
+        validate_square(bad, ids)

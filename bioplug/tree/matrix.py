@@ -17,6 +17,8 @@ from bioplug.errors import InputError
 
 # Relative tolerance for symmetry (scikit-bio checks exact symmetry; allow float noise).
 SYMMETRY_RTOL = 1e-9
+#: Most host threads for checking a large matrix (memory-bound: a few are enough).
+VALIDATE_THREADS = 8
 
 
 def _describe_cells(mask: np.ndarray, ids: Sequence[str], limit: int = 3, offset: int = 0) -> str:
@@ -62,30 +64,43 @@ def validate_square(
     n = data.shape[0]
     limit = 1e307 / max(n, 1)
     floor = -np.inf if allow_negative else 0.0
-    lo = hi = 0.0
-    ok = True
-    for s in range(0, n, tile):  # one row block per step (glue)
-        e = min(n, s + tile)
-        for c in range(0, e, tile):  # tiles on and left of the diagonal (glue)
-            f = min(c + tile, n)
-            a = data[s:e, c:f]
-            b = data[c:f, s:e].T
-            if not np.array_equal(a, b):  # NaN, or asymmetry (maybe within tolerance)
-                with np.errstate(invalid="ignore", over="ignore"):
-                    tol = SYMMETRY_RTOL * np.maximum(np.abs(a), np.abs(b))
-                    if not np.all(np.abs(a - b) <= tol):
-                        ok = False
-                        break
-                lo, hi = min(lo, float(b.min())), max(hi, float(b.max()))
-            lo, hi = min(lo, float(a.min())), max(hi, float(a.max()))
-        diag = data[np.arange(s, e), np.arange(s, e)]
-        if not ok or np.any(diag != 0):
-            ok = False
-            break
+    starts = range(0, n, tile)
+    workers = min(VALIDATE_THREADS, os.cpu_count() or 1, len(starts))
+    if workers > 1 and n >= 2048:  # numpy releases the GIL on each tile
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(lambda s: _check_row_block(data, s, tile), starts))
+    else:
+        parts = [_check_row_block(data, s, tile) for s in starts]  # glue
+    ok = all(p[0] for p in parts)
+    lo = min((p[1] for p in parts), default=0.0)
+    hi = max((p[2] for p in parts), default=0.0)
     # NaN fails every comparison
     if ok and lo >= floor and lo > -np.inf and hi < np.inf and max(hi, -lo) <= limit:
         return data
     return _report_square(data, ids, allow_negative=allow_negative)
+
+
+def _check_row_block(data: np.ndarray, s: int, tile: int) -> tuple[bool, float, float]:
+    """Rows ``s .. s+tile-1``, tiles left of and on the diagonal: (equal to the mirror within
+    the tolerance and zero diagonal, min, max). A NaN never equals its mirror."""
+    n = data.shape[0]
+    e = min(n, s + tile)
+    lo = hi = 0.0
+    for c in range(0, e, tile):  # tiles on and left of the diagonal (glue)
+        f = min(c + tile, n)
+        a = data[s:e, c:f]
+        b = data[c:f, s:e].T
+        if not np.array_equal(a, b):  # NaN, or asymmetry (maybe within tolerance)
+            with np.errstate(invalid="ignore", over="ignore"):
+                tol = SYMMETRY_RTOL * np.maximum(np.abs(a), np.abs(b))
+                if not np.all(np.abs(a - b) <= tol):
+                    return False, lo, hi
+            lo, hi = min(lo, float(b.min())), max(hi, float(b.max()))
+        lo, hi = min(lo, float(a.min())), max(hi, float(a.max()))
+    diag = data[np.arange(s, e), np.arange(s, e)]
+    return bool(np.all(diag == 0)), lo, hi
 
 
 def _report_square(
