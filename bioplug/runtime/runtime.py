@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import warnings
 from functools import cache
 from importlib import resources
 
@@ -103,7 +104,13 @@ class Runtime:
             if prog is None:
                 src = kernel_source(name)
                 try:
-                    prog = cl.Program(self.context, src).build(options=options)
+                    # Compiler notes (PoCL prints some for constant conditions) go to the
+                    # debug log, not to users' terminals; failures raise below with the log.
+                    with warnings.catch_warnings(record=True) as notes:
+                        warnings.simplefilter("always", cl.CompilerWarning)
+                        prog = cl.Program(self.context, src).build(options=options)
+                    for note in notes:
+                        log.debug("build of %s: %s", name, note.message)
                 except cl.RuntimeError as exc:  # build failure: show the compiler's log
                     raise KernelBuildError(
                         f"OpenCL build of {name} failed on {self.info.name} "
