@@ -357,7 +357,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
           __global real *sizes, __global real *link, __global uint *state, uint n,
           __global real *cand_q, __global uint *cand_ij, __global real *seed,
-          __global uint *seed_ij) {
+          __global uint *seed_ij, __global real *seed_q) {
     __local real lq[WG];
     __local uint li[WG], lj[WG];
     __local uint ticket;
@@ -380,6 +380,7 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     lj[lid] = pa;
     reduce_local(lq, li, lj, lid);
     if (lid == 0) {
+        seed_q[g] = lq[0];
         seed_ij[2 * g] = li[0];
         seed_ij[2 * g + 1] = lj[0];
     }
@@ -408,13 +409,23 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
         bq = INFINITY;
         bi = NO_INDEX;
         bj = NO_INDEX;
-        for (uint c = lid; c < ngroups; c += WG) {
-            real q = vq[c];
-            uint ci = vij[2 * c], cj = vij[2 * c + 1];
-            if (better(q, ci, cj, bq, bi, bj)) {
-                bq = q;
-                bi = ci;
-                bj = cj;
+        for (uint c0 = lid; c0 < ngroups; c0 += 4 * WG) { /* 4 candidates' loads in flight */
+            real q4[4];
+            uint i4[4], j4[4];
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                uint c = min(c0 + u * WG, ngroups - 1); /* repeats are harmless */
+                q4[u] = vq[c];
+                i4[u] = vij[2 * c];
+                j4[u] = vij[2 * c + 1];
+            }
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                if (better(q4[u], i4[u], j4[u], bq, bi, bj)) {
+                    bq = q4[u];
+                    bi = i4[u];
+                    bj = j4[u];
+                }
             }
         }
         lq[lid] = bq;
@@ -426,28 +437,47 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
     join_rows(D, F, R, RF, ids, sizes, link, r, it, n + it, i, j, lid, lq);
 #if SHADOW
-    /* Seed for the next launch: the smallest exact criterion, after this join, of the groups'
-     * most promising pairs (smallest float32 upper bound in each chunk; pairs touching i or
-     * j are left out), plus a small margin for rounding / FMA contraction differences.  It
-     * is the value of a live pair, so an upper bound of the next minimum: cells whose lower
-     * bound exceeds it are never read in float64, and on most data almost none is left. */
+    /* Seed for the next launch: an upper bound of the next minimum, from the exact criterion
+     * (after this join) of promising live pairs.  Each group left its pair of smallest float32
+     * upper bound (seed_q / seed_ij); each work-item here takes the best of its share of those
+     * (leaving out pairs touching i or j) and evaluates that one pair exactly, plus a small
+     * margin for rounding / FMA contraction differences.  The value of a live pair bounds the
+     * next minimum, so cells whose lower bound exceeds it are never read in float64; on most
+     * data almost none is left. */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the joined rows and R */
     real best = INFINITY;
     {
+        volatile __global const real *vsq = seed_q;
         volatile __global const uint *vij = seed_ij;
         const uint last = r - 1;
-        const real n2 = (real)(r - 1) - (real)2;
-        for (uint c = lid; c < ngroups; c += WG) {
-            uint cb = vij[2 * c], ca = vij[2 * c + 1]; /* cb < ca, or NO_INDEX */
-            if (ca >= r || cb >= r || ca == i || ca == j || cb == i || cb == j) continue;
-            uint a = ca == last ? j : ca, b = cb;   /* the last slot has moved to j */
-            if (a < b) {
-                uint tmp = a;
-                a = b;
-                b = tmp;
+        real pick_q = INFINITY;
+        uint pick_a = NO_INDEX, pick_b = NO_INDEX;
+        for (uint c0 = lid; c0 < ngroups; c0 += 4 * WG) { /* 4 groups' loads in flight */
+            real q4[4];
+            uint b4[4], a4[4];
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                uint c = min(c0 + u * WG, ngroups - 1); /* repeats are harmless */
+                q4[u] = vsq[c];
+                b4[u] = vij[2 * c];
+                a4[u] = vij[2 * c + 1];
             }
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                uint ca = a4[u], cb = b4[u]; /* cb < ca, or NO_INDEX */
+                if (ca >= r || cb >= r || ca == i || ca == j || cb == i || cb == j) continue;
+                if (q4[u] < pick_q || pick_a == NO_INDEX) {
+                    pick_q = q4[u];
+                    pick_a = ca == last ? j : ca; /* the last slot has moved to j */
+                    pick_b = cb;
+                }
+            }
+        }
+        if (pick_a != NO_INDEX) {
+            uint a = max(pick_a, pick_b), b = min(pick_a, pick_b);
             real d = D[tri(a, b)];
 #if METHOD == 0
+            const real n2 = (real)(r - 1) - (real)2;
             real base = d * n2;
             real q = (base - R[a]) - R[b];
             real e = (fabs(base) + fabs(R[a]) + fabs(R[b])) * (real)9.094947017729282e-13;

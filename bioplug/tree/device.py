@@ -326,7 +326,9 @@ def run_agglomerative(
     seed_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
                          hostbuf=np.full(1, np.inf, dtype))
     seed_ij = rt.empty(kern.max_groups * 2 * 4)
-    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij)  # once: launches change nothing
+    seed_q = rt.empty(kern.max_groups * dtype.itemsize)
+    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij,
+                     seed_q)  # once: the launches below change no argument
     if stats is not None:
         q.finish()
         stats["upload_s"] = time.perf_counter() - t_start
