@@ -188,6 +188,15 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
         TRACK_BEST(m_, r)                                                                     \
     }
 
+/* Row r of the last strip is the matrix's last row, whose Iy uses the right end gaps. */
+#if LOCAL
+#define RIGHT_ROW(r) 0
+#define RIGHT_COLUMN(j) 0
+#else
+#define RIGHT_ROW(r) ((r) == nr - 1)
+#define RIGHT_COLUMN(j) ((j) == nB)
+#endif
+
 /* All R rows of a strip at column j: full strips use the internal Iy scores throughout; the
  * last strip guards rows past nA and gives row nA the right end-gap scores. */
 #define STRIP_COLUMN()                                                                        \
@@ -197,8 +206,8 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
     } else {                                                                                  \
         _Pragma("unroll") for (int r = 0; r < R; r++) {                                       \
             if (r < nr) {                                                                     \
-                const score_t oa_ = (!LOCAL && r == nr - 1) ? G_ROA : G_OA;                   \
-                const score_t ea_ = (!LOCAL && r == nr - 1) ? G_REA : G_EA;                   \
+                const score_t oa_ = RIGHT_ROW(r) ? G_ROA : G_OA;                              \
+                const score_t ea_ = RIGHT_ROW(r) ? G_REA : G_EA;                              \
                 CELL(r, oa_, ea_)                                                             \
             }                                                                                 \
         }                                                                                     \
@@ -291,7 +300,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
         score_t diag = (i0 == 0) ? ZERO : LEFT_H(i0);
         score_t oB = G_OB, eB = G_EB;
         for (int j = 1; j <= nB; j++) {
-            if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
+            if (RIGHT_COLUMN(j)) { oB = G_ROB; eB = G_REB; }
             const int bc = seqB[j - 1];
             const score2_t up = work[(size_t)j * T + t];
             score_t up_P = up.x, up_X = up.y;
@@ -383,7 +392,7 @@ __kernel void fill_wavefront(__global const uchar *seqs,
         for (int k = 0; k < steps; k++) {
             const int j = k - w + 1;
             if (w < nw && j >= 1 && j <= nB) {
-                if (j == nB && !LOCAL) { oB = G_ROB; eB = G_REB; }
+                if (RIGHT_COLUMN(j)) { oB = G_ROB; eB = G_REB; }
                 const int bc = seqB[j - 1];
                 const score2_t up = (w == 0) ? border[j] : pass[((k - 1) & 1) * W + (w - 1)];
                 score_t up_P = up.x, up_X = up.y;
