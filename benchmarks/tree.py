@@ -281,7 +281,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-max-n", type=int, default=10000,
                         help="never run a peer above this many taxa (default 10000)")
     parser.add_argument("--json", default=None, help="write the results as JSON here")
+    parser.add_argument("--groups-per-cu", type=int, default=None,
+                        help="tuning: most scan work-groups per compute unit (GPU default 48)")
+    parser.add_argument("--min-cells", type=int, default=None,
+                        help="tuning: least live cells per work-item of a scan (GPU default 64)")
+    parser.add_argument("--tail-cells", type=int, default=None,
+                        help="tuning: single-work-group tail from this many cells per "
+                             "work-item (default 32; 0: no tail)")
     args = parser.parse_args(argv)
+    import bioplug.tree.device as tree_device
+
+    for value, names in [(args.groups_per_cu, ("GROUPS_PER_CU_GPU", "GROUPS_PER_CU_CPU")),
+                         (args.min_cells, ("MIN_CELLS_PER_ITEM_GPU", "MIN_CELLS_PER_ITEM")),
+                         (args.tail_cells, ("TAIL_CELLS_PER_ITEM",))]:
+        for name in names if value is not None else ():
+            setattr(tree_device, name, value)
 
     from bioplug.runtime import get_runtime
 

@@ -30,8 +30,15 @@ SHADOW_EPS = "2.384185791015625e-7"
 #: The single-work-group tail takes over when the live triangle has at most this many cells
 #: per work-item (a few microseconds per iteration on a GPU, cheaper than a launch).
 TAIL_CELLS_PER_ITEM = 32
-#: Least cells per work-item of a multi-group scan (fewer groups for small live triangles).
+#: Least cells per work-item of a multi-group scan (fewer groups for small live triangles,
+#: so the last group has fewer candidates to reduce): CPUs, GPUs.
 MIN_CELLS_PER_ITEM = 8
+MIN_CELLS_PER_ITEM_GPU = 64
+#: Most work-groups per scan, per compute unit. GPUs: many equal chunks, so the last wave of
+#: groups is a small fraction whatever number of groups fits on a compute unit at once
+#: (48 = 2^4 * 3: whole waves for 1, 2, 3, 4, 6, 8, 12 or 16 resident groups).
+GROUPS_PER_CU_GPU = 48
+GROUPS_PER_CU_CPU = 4
 #: Bytes of square-matrix rows per upload block (device staging buffer).
 STAGE_BYTES = 64 << 20
 
@@ -130,9 +137,9 @@ class TreeKernels:
         self.tail_wg, self.tail_prog = self._fitting(
             wg or pow2(1024 if rt.is_gpu else 256), "iterate_tail", fixed=wg is not None
         )
-        self.max_groups = max_groups or max(
-            1, min(4096, rt.compute_units * (16 if rt.is_gpu else 4))
-        )
+        per_cu = GROUPS_PER_CU_GPU if rt.is_gpu else GROUPS_PER_CU_CPU
+        self.max_groups = max_groups or max(1, min(8192, rt.compute_units * per_cu))
+        self.min_cells = MIN_CELLS_PER_ITEM_GPU if rt.is_gpu else MIN_CELLS_PER_ITEM
         self.tail_r = tail_size(self.tail_wg)
 
     def _fitting(self, size: int, kernel: str, fixed: bool) -> tuple[int, cl.Program]:
@@ -151,16 +158,18 @@ class TreeKernels:
 def tail_size(wg: int) -> int:
     """Largest live size r handled by the single-work-group tail of ``wg`` work-items."""
     cells = TAIL_CELLS_PER_ITEM * wg
+    if cells <= 0:
+        return 0
     r = int((1 + (1 + 8 * cells) ** 0.5) / 2)
     while r * (r - 1) // 2 > cells:
         r -= 1
     return max(r, 2)
 
 
-def scan_groups(r: int, wg: int, max_groups: int) -> int:
+def scan_groups(r: int, wg: int, max_groups: int, min_cells: int = MIN_CELLS_PER_ITEM) -> int:
     """Work-groups of the ``iterate`` launch for ``r`` live clusters."""
     total = r * (r - 1) // 2
-    return max(1, min(max_groups, -(-total // (wg * MIN_CELLS_PER_ITEM))))
+    return max(1, min(max_groups, -(-total // (wg * min_cells))))
 
 
 def _upload_square(q, kern: TreeKernels, data: np.ndarray, n: int, dtype, d_buf) -> None:
@@ -337,12 +346,12 @@ def run_agglomerative(
         stats["tail_r"] = min(tail_r, n)
         stats["launches"] = fused_iters + (fused_iters < total_iters)
         t_loop = time.perf_counter()
-    max_groups = kern.max_groups
+    max_groups, min_cells = kern.max_groups, kern.min_cells
     local = (wg,)
     enqueue = cl.enqueue_nd_range_kernel
     flush_every = min(report_every, 32)
     for step in range(fused_iters):
-        groups = scan_groups(n - step, wg, max_groups)
+        groups = scan_groups(n - step, wg, max_groups, min_cells)
         enqueue(q, iterate, (groups * wg,), local)
         if (step + 1) % flush_every == 0:
             q.flush()
