@@ -27,8 +27,8 @@
  * upper bound it computes.  Only cells whose lower bound is not above it are read in float64
  * and compared exactly.  The exact minimum (and every tie of it) always passes that test, so
  * the result is the float64 one while the scan moves about half the bytes (4 per cell, plus
- * the float32 row sums from cache); on typical data about one float64 cell per iteration is
- * read in all.
+ * the float32 row sums from cache) and does float32 arithmetic only; on typical data about
+ * one float64 cell per iteration is read in all.
  *
  * Defines: REAL_IS_DOUBLE, METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
  *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
@@ -148,20 +148,19 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
 }
 
 #if SHADOW
-/* Bounds of the exact criterion from float32 values (the distance f; for NJ also the row sums
- * RF, a float32 copy of R kept after the triangle in F): relative error <= 2^-24 each, the
- * arithmetic in `real` (SHADOW_EPS is 2^-22, generous), plus TINY = FLT_MIN absolute per value
- * for values that became float32 subnormals or were flushed to zero.  A value that overflowed to +-inf gives a NaN or infinite bound and
- * always goes to the exact test (comparisons are written so that NaN means "check"). */
-#define TINY ((real)1.1754943508222875e-38)
-#if METHOD == 0
-#define SHADOW_STEP(f, tt)                                                                 \
+/* Bounds of the exact criterion, all in float32 (no float64 arithmetic or conversion per
+ * cell): from the float32 distance f and, for NJ, the float32 row sums RF (a copy of R kept
+ * after the triangle in F).  Error of the float32 value against the exact float64 criterion,
+ * with u = 2^-24 and S = |f n2| + |RF[a]| + |RF[b]|: three rounded inputs and at most three
+ * rounded operations, <= 4 u S (about), plus FLT_MIN per input or operation where subnormals
+ * are flushed; the margin used is S * SHADOW_EPS (2^-20 = 16 u) + (n2 + 5) FLT_MIN, and the
+ * rounding of the bound's own arithmetic stays far inside it.  Values that overflowed float32
+ * give inf / NaN bounds, and the comparisons are written so that NaN means "check exactly". */
+#define TINY 1.17549435e-38f /* FLT_MIN */
+#define FEPS ((float)SHADOW_EPS)
+#define SHADOW_KEEP(tt)                                                                    \
     do {                                                                                   \
-        real base_ = (real)(f) * n2;                                                       \
-        real ra_ = RF[a], rb_ = RF[b];                                                     \
-        real qs_ = (base_ - ra_) - rb_;                                                    \
-        real e_ = (fabs(base_) + fabs(ra_) + fabs(rb_)) * SHADOW_EPS + (n2 + 2) * TINY;    \
-        real up_ = qs_ + e_;                                                               \
+        float up_ = qs_ + e_;                                                              \
         if (up_ < sq) { /* this lane's most promising pair (seeds the next launch) */      \
             sq = up_;                                                                      \
             sb = b;                                                                        \
@@ -174,23 +173,21 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
         }                                                                                  \
         ADVANCE();                                                                         \
     } while (0)
+#if METHOD == 0
+#define SHADOW_STEP(f, tt)                                                                 \
+    do {                                                                                   \
+        float base_ = (f) * n2f;                                                           \
+        float ra_ = RF[a], rb_ = RF[b];                                                    \
+        float qs_ = (base_ - ra_) - rb_;                                                   \
+        float e_ = (fabs(base_) + fabs(ra_) + fabs(rb_)) * FEPS + (n2f + 5.0f) * TINY;     \
+        SHADOW_KEEP(tt);                                                                   \
+    } while (0)
 #else
 #define SHADOW_STEP(f, tt)                                                                 \
     do {                                                                                   \
-        real qs_ = (real)(f);                                                              \
-        real e_ = fabs(qs_) * SHADOW_EPS + TINY;                                           \
-        real up_ = qs_ + e_;                                                               \
-        if (up_ < sq) { /* this lane's most promising pair (seeds the next launch) */      \
-            sq = up_;                                                                      \
-            sb = b;                                                                        \
-            sa = a;                                                                        \
-            if (up_ < hi) hi = up_;                                                        \
-        }                                                                                  \
-        if (!(qs_ - e_ > hi)) {                                                            \
-            real d_ = D[tt];                                                               \
-            CONSIDER(d_);                                                                  \
-        }                                                                                  \
-        ADVANCE();                                                                         \
+        float qs_ = (f);                                                                   \
+        float e_ = fabs(qs_) * FEPS + 2.0f * TINY;                                         \
+        SHADOW_KEEP(tt);                                                                   \
     } while (0)
 #endif
 
@@ -204,9 +201,11 @@ inline void scan_shadow(__global const float *F, __global const float *RF,
     ulong t = start + lid;
     if (t >= end) return;
     real n2 = (real)r - (real)2;
-    /* an upper bound of the exact minimum: the seed (see `iterate`), then the smallest upper
-     * bound seen by this lane (sq, always >= hi) */
-    real hi = seed, sq = INFINITY;
+    const float n2f = (float)r - 2.0f; /* exact below 2^24 taxa */
+    /* an upper bound of the exact minimum: the seed (see `iterate`, rounded up to float32),
+     * then the smallest upper bound seen by this lane (sq, always >= hi) */
+    float hi = (float)seed, sq = INFINITY;
+    if ((real)hi < seed) hi = nextafter(hi, (float)INFINITY);
     uint sb = NO_INDEX, sa = NO_INDEX;
     uint2 ab = cell_of(t);
     uint a = ab.x, b = ab.y;
@@ -250,8 +249,9 @@ __kernel void to_shadow(__global const real *src, __global float *F, ulong count
  * Each work-item handles k = lid + m WG, four k at a time with all loads first (no two k of a
  * batch touch the same cell), so a lane waits for one memory latency per 4 WG slots. */
 inline void join_rows(__global real *D, __global float *F, __global real *R,
-                      __global float *RF, __global uint *ids, __global real *sizes, __global real *link, uint r,
-                      uint it, uint new_id, uint i, uint j, uint lid, __local real *lsum) {
+                      __global float *RF, __global uint *ids, __global real *sizes,
+                      __global real *link, uint r, uint it, uint new_id, uint i, uint j,
+                      uint lid, __local real *lsum) {
     const uint last = r - 1;
     const real dij = D[tri(j, i)];
     const real si = sizes[i], sj = sizes[j];

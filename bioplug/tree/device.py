@@ -25,8 +25,8 @@ from bioplug.runtime import Runtime, get_runtime
 log = logging.getLogger(__name__)
 
 METHODS = {"nj": 0, "average": 1, "weighted": 2}
-#: Relative bound on the float32 shadow's error in the criterion (2^-22, generous).
-SHADOW_EPS = "2.384185791015625e-7"
+#: Relative margin on the float32 shadow criterion's error (2^-20; the error is <= ~2^-22).
+SHADOW_EPS = "9.5367431640625e-7"
 #: The single-work-group tail takes over when the live triangle has at most this many cells
 #: per work-item (a few microseconds per iteration on a GPU, cheaper than a launch).
 TAIL_CELLS_PER_ITEM = 32
