@@ -23,8 +23,8 @@
  * With SHADOW (float64 runs), the scan reads a float32 copy F of the triangle (made on the
  * device by `to_shadow`; for NJ a float32 copy RF of the row sums follows it in F) and keeps,
  * per work-item, an upper bound of the exact minimum: the seed left by the previous launch
- * (the exact criterion of the best candidate still alive, see `iterate`), lowered by every
- * upper bound it computes.  Only cells whose lower bound is not above it are read in float64
+ * (the exact criterion, after that launch's join, of promising pairs still alive, see
+ * `iterate`), lowered by every upper bound it computes.  Only cells whose lower bound is not above it are read in float64
  * and compared exactly.  The exact minimum (and every tie of it) always passes that test, so
  * the result is the float64 one while the scan moves about half the bytes (4 per cell, plus
  * the float32 row sums from cache) and does float32 arithmetic only; on typical data about
@@ -355,9 +355,9 @@ inline void scan_chunk(__global const float *F, __global const float *RF,
  * launches).  The number of groups is the launch's; any number >= 1 gives the same result. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
-          __global real *sizes, __global real *link, __global uint *state, uint n,
-          __global real *cand_q, __global uint *cand_ij, __global real *seed,
-          __global uint *seed_ij, __global real *seed_q) {
+             __global real *sizes, __global real *link, __global uint *state, uint n,
+             __global real *cand_q, __global uint *cand_ij, __global real *seed,
+             __global uint *seed_ij, __global real *seed_q) {
     __local real lq[WG];
     __local uint li[WG], lj[WG];
     __local uint ticket;
