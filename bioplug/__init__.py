@@ -29,8 +29,16 @@ __version__ = "0.1.0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
+_SUBMODULES = {"runtime", "pairwise", "msa", "tree", "skbio", "alphabet", "io", "progress",
+               "errors", "gui"}
+
+
 def __getattr__(name):
-    # Lazy front doors: importing bioplug does not touch OpenCL.
+    # Lazy front doors and sub-packages: importing bioplug does not touch OpenCL or Qt.
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"bioplug.{name}")
     if name == "PairwiseAligner":
         from bioplug.pairwise.aligner import PairwiseAligner
 

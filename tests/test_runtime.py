@@ -72,3 +72,11 @@ def test_buffers_round_trip():
     out = np.empty_like(data)
     cl.enqueue_copy(rt.queue, out, buf)
     assert (out == data).all()
+
+
+def test_subpackages_load_lazily():
+    import bioplug
+
+    assert bioplug.tree.nj and bioplug.skbio.pair_align and bioplug.msa.aligner
+    with pytest.raises(AttributeError):
+        bioplug.no_such_thing  # noqa: B018
