@@ -77,6 +77,6 @@ def test_buffers_round_trip():
 def test_subpackages_load_lazily():
     import bioplug
 
-    assert bioplug.tree.nj and bioplug.skbio.pair_align and bioplug.msa.aligner
+    assert bioplug.tree.nj and bioplug.skbio.pair_align and bioplug.MultipleSequenceAligner
     with pytest.raises(AttributeError):
         bioplug.no_such_thing  # noqa: B018
