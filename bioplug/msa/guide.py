@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
-log = logging.getLogger(__name__)
+from bioplug.tree import linkage
 
 
 def guide_tree(dist: np.ndarray, device=None) -> np.ndarray:
@@ -15,16 +13,7 @@ def guide_tree(dist: np.ndarray, device=None) -> np.ndarray:
     if k < 2:
         return np.empty((0, 4))
     dist = np.asarray(dist, dtype=np.float64)
-    try:
-        from bioplug.tree import linkage
-
-        return np.asarray(linkage(dist, method="average", device=device))
-    except (ImportError, AttributeError, TypeError) as exc:  # tree package unavailable
-        log.warning("bioplug.tree.linkage unavailable (%s); using scipy UPGMA", exc)
-        from scipy.cluster.hierarchy import linkage as scipy_linkage
-        from scipy.spatial.distance import squareform
-
-        return scipy_linkage(squareform(dist, checks=False), method="average")
+    return np.asarray(linkage(dist, method="average", device=device))
 
 
 def clustalw_weights(link: np.ndarray, k: int) -> np.ndarray:
