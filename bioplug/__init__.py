@@ -23,8 +23,16 @@ same kernels run on GPUs and, through PoCL, on the CPU.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 __version__ = "0.1.0"
+
+# The design card keeps gui/ and kernels/ beside bioplug/ in the repository; an installed
+# package has them inside as bioplug.gui and bioplug.kernels. When this file runs from a
+# source checkout (python -m from the repository root), look for sub-packages beside it too.
+_source = Path(__file__).resolve().parent
+if not (_source / "kernels").is_dir() and (_source.parent / "kernels" / "__init__.py").is_file():
+    __path__.append(str(_source.parent))  # noqa: F821 - the package's own search path
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
