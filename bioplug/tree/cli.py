@@ -29,14 +29,27 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=["nj", "upgma", "wpgma"], default="nj",
                    help="tree method (default nj)")
     p.add_argument(
-        "--distance", choices=["identity", "kimura", "ktuple"], default=None,
+        "--distance", choices=["identity", "kimura", "ktuple", "clustalw-fast"], default=None,
         help="distances for sequence input: identity (1 - identity of pairwise alignments, or "
         "of the given alignment), kimura (identity with Kimura's protein / Jukes-Cantor "
-        "nucleotide correction), ktuple (fast shared k-tuples); default: identity for an "
-        "alignment, ktuple for unaligned sequences",
+        "nucleotide correction), ktuple (k-mer distance: 1 - shared k-tuples / fewer "
+        "k-tuples, no alignment), clustalw-fast (ClustalW's -quicktree distances: Wilbur & "
+        "Lipman k-tuple alignments on the best diagonals, 1 - identity over the shorter "
+        "sequence, the numbers ClustalW prints); default: identity for an alignment, ktuple "
+        "for unaligned sequences",
     )
     p.add_argument("--ktuple", type=int, default=None, metavar="K",
-                   help="k-tuple length (default 2 protein, 4 nucleotide)")
+                   help="k-tuple length (ktuple: default 2 protein, 4 nucleotide; "
+                   "clustalw-fast: default 1 protein, 2 nucleotide, as ClustalW's -KTUPLE)")
+    p.add_argument("--window", type=int, default=None, metavar="N",
+                   help="clustalw-fast: diagonals around each top diagonal (ClustalW's "
+                   "-WINDOW; default 5 protein, 4 nucleotide)")
+    p.add_argument("--topdiags", type=int, default=None, metavar="N",
+                   help="clustalw-fast: number of best diagonals (ClustalW's -TOPDIAGS; "
+                   "default 5 protein, 4 nucleotide)")
+    p.add_argument("--pairgap", type=int, default=None, metavar="N",
+                   help="clustalw-fast: penalty per change of diagonal (ClustalW's -PAIRGAP; "
+                   "default 3 protein, 5 nucleotide, K+3 / K+4 with --ktuple K)")
     p.add_argument("--format", default=None, help="input format (default: from the extension)")
     p.add_argument("--distances-out", default=None, metavar="FILE.phy",
                    help="also write the distance matrix (PHYLIP)")
@@ -83,6 +96,13 @@ def load_distances(args: argparse.Namespace, progress):
     )
     kind = args.distance or ("identity" if aligned else "ktuple")
     correction = "auto" if kind == "kimura" else "none"
+    fast_options = (args.window, args.topdiags, args.pairgap)
+    if kind != "clustalw-fast" and any(v is not None for v in fast_options):
+        raise InputError("--window, --topdiags and --pairgap need --distance clustalw-fast")
+    if kind == "clustalw-fast":
+        return distance_matrix(records, "clustalw-fast", "none", args.device, ktup=args.ktuple,
+                               window=args.window, signif=args.topdiags,
+                               wind_gap=args.pairgap, progress=progress)
     if kind == "ktuple":
         return distance_matrix(records, "ktuple", correction, args.device, k=args.ktuple,
                                progress=progress)

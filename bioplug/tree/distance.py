@@ -1,10 +1,12 @@
 """Distance matrices for tree building: k-tuple (fast), alignment identity, MSA p-distance.
 
+* ``clustalw-fast``: ClustalW's fast pairwise (``-quicktree``) distances, Wilbur & Lipman
+  k-tuple alignments on the device (:mod:`bioplug.tree.clustalw`).
 * ``ktuple``: k-tuple counts per sequence on the host (vectorised numpy), shared k-tuples of
   every pair counted on the device (``kernels/tree_dist.cl``, a tiled min-sum product):
   ``p = 1 - shared / min(tuples_x, tuples_y)`` with multiplicities (the k-tuple similarity
   ClustalW's fast mode and MUSCLE/Clustal Omega's k-mer distance are built on; ClustalW's
-  diagonal windows and gap penalties are not modelled).
+  diagonal windows and gap penalties are not modelled here: ``clustalw-fast`` does that).
 * ``identity``: every pair aligned by :mod:`bioplug.pairwise` (global, BLOSUM62 or a DNA
   match/mismatch scheme); ``p = 1 - identical / aligned residue pairs`` (gaps excluded).
 * ``msa``: an existing alignment; over columns where both rows have a residue,
@@ -479,16 +481,18 @@ def distance_matrix(
     ids: Sequence[str] | None = None,
     **kwargs,
 ) -> Distances:
-    """Distances from sequences (``ktuple``, ``identity``) or an alignment (``msa``).
+    """Distances from sequences (``ktuple``, ``clustalw-fast``, ``identity``) or an alignment.
 
     Parameters
     ----------
     data : sequences or alignment
-        See :func:`ktuple_distances`, :func:`identity_distances`, :func:`msa_distances`.
-    method : {"ktuple", "identity", "msa"}
+        See :func:`ktuple_distances`, :func:`identity_distances`, :func:`msa_distances` and
+        :func:`bioplug.tree.clustalw.clustalw_fast_distances`.
+    method : {"ktuple", "clustalw-fast", "identity", "msa"}
         Distance kind.
     correction : {"none", "kimura", "jc", "auto"}
-        Correction applied to ``p``.
+        Correction applied to ``p`` (``clustalw-fast`` is ClustalW's uncorrected distance
+        and takes ``none`` only).
     device, ids, **kwargs
         Passed on.
 
@@ -503,4 +507,12 @@ def distance_matrix(
         return identity_distances(data, correction=correction, device=device, ids=ids, **kwargs)
     if method == "msa":
         return msa_distances(data, correction=correction, device=device, ids=ids, **kwargs)
-    raise InputError(f"unknown distance method {method!r}; use ktuple, identity or msa")
+    if method == "clustalw-fast":
+        if correction != "none":
+            raise InputError("clustalw-fast distances take no correction (ClustalW's own)")
+        from bioplug.tree.clustalw import clustalw_fast_distances
+
+        return clustalw_fast_distances(data, device=device, ids=ids, **kwargs)
+    raise InputError(
+        f"unknown distance method {method!r}; use ktuple, clustalw-fast, identity or msa"
+    )
