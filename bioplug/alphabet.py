@@ -82,13 +82,8 @@ class Scoring:
             index = self.index
             codes = np.fromiter((index.get(c, 255) for c in text), dtype=np.uint8,
                                 count=len(text))
-        bad = np.flatnonzero(codes == 255)
-        if bad.size:
-            pos = int(bad[0])
-            raise InputError(
-                f"{name}: letter {text[pos]!r} at position {pos + 1} is not in the scoring "
-                f"alphabet ({''.join(map(str, self.letters))})"
-            )
+        check_codes(codes, text, name,
+                    f"in the scoring alphabet ({''.join(map(str, self.letters))})")
         return codes
 
     def _byte_table(self) -> np.ndarray | None:
@@ -105,6 +100,20 @@ class Scoring:
     def unscale(self, values):
         """Device integers back to Biopython's float scores."""
         return np.asarray(values, dtype=np.float64) / self.scale
+
+
+def check_codes(codes: np.ndarray, text, name: str, expected: str) -> None:
+    """Raise :class:`InputError` at the first code 255 (a letter the encoding lacks).
+
+    The message names the sequence, the 1-based position and the letter, then says what
+    was ``expected`` (e.g. ``"an amino-acid letter (...)"``).
+    """
+    bad = np.flatnonzero(codes == 255)
+    if bad.size:
+        pos = int(bad[0])
+        raise InputError(
+            f"{name}: letter {text[pos]!r} at position {pos + 1} is not {expected}"
+        )
 
 
 def _scale_for(values) -> int | None:

@@ -29,8 +29,6 @@ import numpy as np
 RGB = tuple[int, int, int]
 WHITE: RGB = (255, 255, 255)
 
-GAP_CODES = (ord("-"), ord("."))
-
 
 def _hex(code: str) -> RGB:
     code = code.lstrip("#")

@@ -13,8 +13,6 @@ from PySide6.QtSvg import QSvgGenerator
 from bioplug.errors import InputError
 from bioplug.io import atomic_output
 
-IMAGE_SUFFIXES = (".png", ".svg")
-
 
 def paint_to_bytes(
     suffix: str, size: QSize, paint: Callable[[QPainter], None], title: str = "bioplug"

@@ -17,13 +17,7 @@
  *          CORRECTION, MAX_DISTANCE.
  */
 #include "common.h"
-
-#if REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-#else
-typedef float real;
-#endif
+#include "real.h"
 
 #define T (LS * RB)
 #define GAP 255

@@ -34,13 +34,7 @@
  *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
  */
 #include "common.h"
-
-#if REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-#else
-typedef float real;
-#endif
+#include "real.h"
 
 #define NO_INDEX 0xffffffffu
 

@@ -21,9 +21,6 @@ from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
 
-FORMATS = ["fasta", "clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "mauve"]
-
-
 def add_parser(sub) -> None:
     from bioplug.cli import add_device_option
 

@@ -17,6 +17,7 @@ from importlib import resources
 
 import numpy as np
 
+from bioplug.alphabet import check_codes
 from bioplug.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,6 @@ ALPHABET = "ARNDCQEGHILKMFPSTWYV"
 WILDCARD = 20
 NCODES = 21
 AMBIGUOUS = "BZJXUO*"
-GAP_LETTERS = "-."
 NUCLEOTIDE_LETTERS = set("ACGTUN")
 
 _TABLE = np.full(256, 255, dtype=np.uint8)
@@ -99,13 +99,8 @@ def encode(text: str, name: str) -> np.ndarray:
     """Codes of a (gap-free) protein sequence; InputError naming an unknown letter."""
     raw = np.frombuffer(text.encode("latin-1", errors="replace"), dtype=np.uint8)
     codes = _TABLE[raw]
-    bad = np.flatnonzero(codes == 255)
-    if bad.size:
-        pos = int(bad[0])
-        raise InputError(
-            f"{name}: letter {text[pos]!r} at position {pos + 1} is not an amino-acid letter "
-            f"({ALPHABET}, or {AMBIGUOUS} as wildcards)"
-        )
+    check_codes(codes, text, name,
+                f"an amino-acid letter ({ALPHABET}, or {AMBIGUOUS} as wildcards)")
     return codes
 
 
