@@ -24,7 +24,12 @@ k-tuple distances: ``--ktuple-sizes`` random proteins of ~300 residues (250-350)
 shared k-tuples of all pairs counted on the device (``bioplug.tree.ktuple_distances``).
 
 Run: ``python benchmarks/tree.py [--device gpu] [--sizes 1000,4000,10000,50000]
-[--ktuple-sizes 1000,10000] [--json out.json]``
+[--ktuple-sizes 1000,10000] [--clustalw-sizes 1000,10000] [--json out.json]``
+
+ClustalW fast mode: ``--clustalw-sizes`` random proteins of ~300 residues, the Wilbur-Lipman
+k-tuple scores of all pairs on the device (``bioplug.tree.clustalw_fast_distances``, ClustalW's
+protein defaults), with the ``clustalw`` binary's ``-quicktree -newtree`` in the same run when
+it is installed and n <= ``--clustalw-peer-max-n``.
 """
 
 from __future__ import annotations
@@ -241,6 +246,43 @@ def run_ktuple(args, rt) -> list[dict]:
     return rows
 
 
+def time_clustalw(exe: str, seqs: list[str]) -> float:
+    """ClustalW's own fast pairwise stage: ``-quicktree -newtree`` (k-tuple scores of all
+    pairs, then its NJ guide tree, no alignment), one thread, FASTA parsing included."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fasta = os.path.join(tmp, "in.fa")
+        with open(fasta, "w") as handle:
+            handle.writelines(f">s{k}\n{s}\n" for k, s in enumerate(seqs))
+        start = time.perf_counter()
+        subprocess.run([exe, f"-infile={fasta}", "-quicktree",
+                        f"-newtree={os.path.join(tmp, 'g.dnd')}"],
+                       stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start
+
+
+def run_clustalw_fast(args, rt) -> list[dict]:
+    """ClustalW fast-mode (Wilbur-Lipman k-tuple) distances on the device, protein defaults."""
+    from bioplug.tree import clustalw_fast_distances
+
+    clustalw_fast_distances(random_proteins(50, 1), device=rt)  # warm-up
+    rows = []
+    for n in args.clustalw_sizes:
+        seqs = random_proteins(n, seed=n)
+        reps = args.repeats if n <= 4000 else 1
+        t, _ = median_time(lambda seqs=seqs: clustalw_fast_distances(seqs, device=rt), reps)
+        row = {"n_proteins": n, "clustalw_fast_s": t, "pairs_per_s": n * (n - 1) / 2 / t}
+        peer = shutil.which("clustalw") or shutil.which("clustalw2")
+        if peer and n <= args.clustalw_peer_max_n:
+            row["clustalw_binary_s"] = time_clustalw(peer, seqs)
+            row["speedup_vs_clustalw"] = row["clustalw_binary_s"] / t
+        rows.append(row)
+        print(f"clustalw-fast  N={n:>6}  {t:8.3f} s  {row['pairs_per_s'] / 1e6:8.2f} M pairs/s"
+              + (f"  | clustalw {row['clustalw_binary_s']:.2f} s "
+                 f"[{row['speedup_vs_clustalw']:.1f}x]" if "clustalw_binary_s" in row else ""),
+              flush=True)
+    return rows
+
+
 def cell(row: dict, key: str, digits: int) -> str:
     v = row.get(key)
     return f"{v:.{digits}f}" if isinstance(v, float) else "skipped"
@@ -275,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
                         type=lambda s: [int(x) for x in s.split(",") if x])
     parser.add_argument("--ktuple-sizes", default="1000,10000",
                         type=lambda s: [int(x) for x in s.split(",") if x])
+    parser.add_argument("--clustalw-sizes", default="1000",
+                        type=lambda s: [int(x) for x in s.split(",") if x],
+                        help="proteins for ClustalW fast-mode distances (default 1000)")
+    parser.add_argument("--clustalw-peer-max-n", type=int, default=1000,
+                        help="run the clustalw binary (if installed) up to this many proteins")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--peer-limit", type=float, default=200.0,
                         help="skip a peer whose extrapolated time exceeds this (seconds)")
@@ -308,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"device: {rt.info.name} [{rt.info.platform}]  date: {info['date']}", flush=True)
     nj_rows = run_nj(args, rt) if args.sizes else []
     kt_rows = run_ktuple(args, rt) if args.ktuple_sizes else []
+    cw_rows = run_clustalw_fast(args, rt) if args.clustalw_sizes else []
     print("\nsummary (seconds; x = peer time / bioplug end-to-end time)")
     print(f"{'n':>7} {'bioplug':>9} {'loop':>9} {'GB/s':>7} {'skbio':>10} {'x':>7} "
           f"{'quicktree':>10} {'x':>7}")
@@ -322,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  n={r['n']}: {key[:-2]} {r[key]}")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"info": info, "nj": nj_rows, "ktuple": kt_rows}, handle, indent=2)
+            json.dump({"info": info, "nj": nj_rows, "ktuple": kt_rows,
+                       "clustalw_fast": cw_rows}, handle, indent=2)
         print(f"wrote {args.json}")
     return 0
 

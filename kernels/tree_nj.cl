@@ -36,6 +36,7 @@
 #include "common.h"
 #include "real.h"
 
+
 #define NO_INDEX 0xffffffffu
 
 inline ulong tri(uint a, uint b) { /* a > b */
@@ -87,15 +88,16 @@ inline uint2 cell_of(ulong t) {
     return (uint2)(a, (uint)(t - tri(a, 0)));
 }
 
-/* Move (a, b) on by WG cells along the packed triangle. */
-#define ADVANCE()                                                                          \
+/* Move (a, b) on by `by` cells along the packed triangle. */
+#define ADVANCE_BY(by)                                                                     \
     do {                                                                                   \
-        b += WG;                                                                           \
+        b += (by);                                                                         \
         while (b >= a) {                                                                   \
             b -= a;                                                                        \
             a++;                                                                           \
         }                                                                                  \
     } while (0)
+#define ADVANCE() ADVANCE_BY(WG)
 
 #if METHOD == 0
 #define CRITERION(d) (((d) * n2 - R[a]) - R[b]) /* pair (i = b, j = a); skbio's rounding */
@@ -165,7 +167,6 @@ inline void scan_exact(__global const real *D, __global const real *R, uint r, u
             real d_ = D[tt];                                                               \
             CONSIDER(d_);                                                                  \
         }                                                                                  \
-        ADVANCE();                                                                         \
     } while (0)
 #if METHOD == 0
 #define SHADOW_STEP(f, tt)                                                                 \
@@ -192,8 +193,6 @@ inline void scan_shadow(__global const float *F, __global const float *RF,
                         __global const real *D, __global const real *R, uint r, ulong start,
                         ulong end, uint lid, real seed, real *bq, uint *bi, uint *bj,
                         real *pq, uint *pb, uint *pa) {
-    ulong t = start + lid;
-    if (t >= end) return;
     real n2 = (real)r - (real)2;
     const float n2f = (float)r - 2.0f; /* exact below 2^24 taxa */
     /* an upper bound of the exact minimum: the seed (see `iterate`, rounded up to float32),
@@ -201,19 +200,43 @@ inline void scan_shadow(__global const float *F, __global const float *RF,
     float hi = (float)seed, sq = INFINITY;
     if ((real)hi < seed) hi = nextafter(hi, (float)INFINITY);
     uint sb = NO_INDEX, sa = NO_INDEX;
+    /* Each lane reads 4 consecutive cells as one float4 (start is a multiple of 4), four
+     * vectors in flight: 64 bytes per lane outstanding instead of 16. */
+    ulong t = start + 4 * (ulong)lid;
+    if (t >= end) return;
     uint2 ab = cell_of(t);
     uint a = ab.x, b = ab.y;
-    for (; t + 3 * WG < end; t += 4 * WG) {
-        float f0 = F[t], f1 = F[t + WG], f2 = F[t + 2 * WG], f3 = F[t + 3 * WG];
-        SHADOW_STEP(f0, t);
-        SHADOW_STEP(f1, t + WG);
-        SHADOW_STEP(f2, t + 2 * WG);
-        SHADOW_STEP(f3, t + 3 * WG);
+    __global const float4 *F4 = (__global const float4 *)F;
+#define STEP4(v, tt)                                                                       \
+    do {                                                                                   \
+        SHADOW_STEP((v).s0, (tt));                                                         \
+        ADVANCE_BY(1);                                                                     \
+        SHADOW_STEP((v).s1, (tt) + 1);                                                     \
+        ADVANCE_BY(1);                                                                     \
+        SHADOW_STEP((v).s2, (tt) + 2);                                                     \
+        ADVANCE_BY(1);                                                                     \
+        SHADOW_STEP((v).s3, (tt) + 3);                                                     \
+        ADVANCE_BY(4 * WG - 3);                                                            \
+    } while (0)
+    for (; t + 12 * WG + 3 < end; t += 16 * WG) {
+        float4 v0 = F4[t / 4], v1 = F4[t / 4 + WG], v2 = F4[t / 4 + 2 * WG],
+               v3 = F4[t / 4 + 3 * WG];
+        STEP4(v0, t);
+        STEP4(v1, t + 4 * WG);
+        STEP4(v2, t + 8 * WG);
+        STEP4(v3, t + 12 * WG);
     }
-    for (; t < end; t += WG) {
-        float f0 = F[t];
-        SHADOW_STEP(f0, t);
+    for (; t < end; t += 4 * WG) {
+        for (uint u = 0; u < 4; u++) {
+            if (t + u < end) {
+                float f0 = F[t + u];
+                SHADOW_STEP(f0, t + u);
+            }
+            ADVANCE_BY(1);
+        }
+        ADVANCE_BY(4 * WG - 4);
     }
+#undef STEP4
     *pq = sq;
     *pb = sb;
     *pa = sa;
@@ -359,7 +382,8 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     const uint it = state[0];
     const uint r = n - it;
     const ulong total = ((ulong)r * (ulong)(r - 1)) / 2;
-    const ulong chunk = (total + ngroups - 1) / ngroups;
+    /* a multiple of 4: the shadow scan's float4 reads start on 16-byte boundaries */
+    const ulong chunk = ((total + ngroups - 1) / ngroups + 3) & ~(ulong)3;
     const ulong start = (ulong)g * chunk;
     const ulong end = min(start + chunk, total);
     real bq = INFINITY;
