@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 from Bio import Align
 from Bio.Align import substitution_matrices
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bioplug.pairwise.engine as engine_module
 from bioplug.alphabet import GAP_FIELDS, make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise.engine import PairwiseEngine
+from bioplug.pairwise.engine import PairwiseEngine, fits_16bit
 
 BLOSUM62 = substitution_matrices.load("BLOSUM62")
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
@@ -91,7 +93,9 @@ def test_short_pairs_every_strip_height(mode, gaps):
     for rows in (8, 16, 32):
         engine = PairwiseEngine(scoring, "cpu")
         engine.trace_rows, engine.score_rows = rows, 2 * rows
+        engine.use_packed16 = False  # the 32-bit score kernel at this strip height
         check(engine, aligner, targets, queries)
+    check(PairwiseEngine(scoring, "cpu"), aligner, targets, queries)  # packed 16-bit scores
 
 
 @pytest.mark.parametrize("mode", ["global", "local"])
@@ -115,7 +119,90 @@ def test_float_and_profile_variants():
     for use_float, use_profile in itertools.product([False, True], repeat=2):
         engine = PairwiseEngine(scoring, "cpu")
         engine.use_float, engine.use_profile = use_float, use_profile
+        engine.use_packed16 = False
         check(engine, aligner, targets, queries)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mode=st.sampled_from(["global", "semiglobal", "local"]),
+       gaps=st.sampled_from([(-10, -1), (-5, -5), (-11, -0.5), (-1, -3), (-3, -1)]),
+       lengths=st.lists(st.tuples(st.integers(1, 80), st.integers(1, 80)), min_size=1,
+                        max_size=12),
+       seed=st.integers(0, 2**32 - 1))
+def test_packed16_scores_against_biopython(mode, gaps, lengths, seed):
+    """The two-lane 16-bit kernel: strips of 16 or 32 rows split in halves one column apart,
+    so row counts around 8, 16, 32 and single columns are the edge cases; Biopython is the
+    oracle."""
+    aligner = aligner_for(mode, *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
+                           local=mode == "local")
+    rng = np.random.default_rng(seed)
+    targets = ["".join(rng.choice(list(AMINO), a)) for a, _ in lengths]
+    queries = ["".join(rng.choice(list(AMINO), b)) for _, b in lengths]
+    expected = np.array([aligner.score(t, q) for t, q in zip(targets, queries, strict=True)])
+    saved = dict(engine_module.PACKED16_ROWS)
+    try:
+        for rows in (16, 32):  # the GPU default is 32 rows per strip, PoCL's 16
+            engine_module.PACKED16_ROWS["cpu"] = rows
+            engine = PairwiseEngine(scoring, "cpu")
+            assert engine.use_packed16 and fits_16bit(scoring, 80, 80)
+            got = engine.score_pairs([scoring.encode(t) for t in targets],
+                                     [scoring.encode(q) for q in queries])
+            np.testing.assert_array_equal(got, expected, err_msg=f"{rows} rows")
+    finally:
+        engine_module.PACKED16_ROWS.update(saved)
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_packed16_bound_is_honest_near_its_limit(local):
+    """Scores close to the 16-bit band: the kernel is chosen only while exact, and the
+    largest length it accepts still gives Biopython's score (match 100 per residue)."""
+    aligner = Align.PairwiseAligner(mode="local" if local else "global", match_score=100,
+                                    mismatch_score=-100, open_gap_score=-120,
+                                    extend_gap_score=-60)
+    scoring = make_scoring(None, 100, -100, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
+                           local=local, letters="ACGT")
+    longest = max(n for n in range(1, 400) if fits_16bit(scoring, n, n))
+    assert 30 < longest < 160  # 100 * n must stay below 16000
+    assert not fits_16bit(scoring, longest + 1, longest + 1)
+    rng = np.random.default_rng(11)
+    for n in (longest, longest + 1, longest + 40):  # the last two run the 32-bit kernel
+        a = "".join(rng.choice(list("ACGT"), n))
+        b = a[: n // 3] + "T" + a[n // 3 + 1:]
+        c = "".join(rng.choice(list("ACGT"), n))
+        engine = PairwiseEngine(scoring, "cpu")
+        got = engine.score_pairs([scoring.encode(a), scoring.encode(a)],
+                                 [scoring.encode(b), scoring.encode(c)])
+        np.testing.assert_array_equal(got, [aligner.score(a, b), aligner.score(a, c)])
+
+
+def test_packed16_refuses_wide_scores():
+    wide = make_scoring(None, 200, -1, gaps=[-1] * 12, letters="ACGT")  # 200 needs 2 bytes
+    assert not fits_16bit(wide, 10, 10)
+    assert fits_16bit(make_scoring(BLOSUM62, gaps=[-11, -1] * 6), 1000, 1000)
+
+
+@pytest.mark.parametrize("packed16", [True, False])
+def test_all_vs_all_windows_made_on_the_fly(monkeypatch, packed16):
+    """score_all's windowed path (tasks made per window, many tiny windows, one and two
+    devices, uneven lengths) against Biopython, cell by cell."""
+    from bioplug.runtime import Runtime, select_device
+
+    aligner = aligner_for("local", -11, -1)
+    scoring = make_scoring(BLOSUM62, gaps=[-11, -1] * 6, local=True)
+    rng = np.random.default_rng(17)
+    texts = ["".join(rng.choice(list(AMINO), int(k))) for k in rng.integers(1, 60, 23)]
+    seqs = [scoring.encode(t) for t in texts]
+    expected = np.array([[aligner.score(a, b) for b in texts] for a in texts])
+    monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
+    for devices in ("cpu", [Runtime(select_device("cpu")), Runtime(select_device("cpu"))]):
+        engine = PairwiseEngine(scoring, devices)
+        engine.use_packed16 = packed16
+        seen: list[int] = []
+        got = engine.score_all(seqs, progress=lambda _stage, done, _total, seen=seen:
+                               seen.append(done))
+        np.testing.assert_array_equal(got, expected)
+        assert seen[-1] == 100 and seen == sorted(seen)
 
 
 def test_indexed_batches_and_all_vs_all_agree():

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyopencl as cl
@@ -40,6 +40,13 @@ TRACE_ROWS = {"gpu": 32, "cpu": 16}
 LONG_CELLS = 1 << 22
 #: ... and so do pairs with a sequence longer than this (bounds the per-item column buffer).
 LONG_LENGTH = 6000
+#: Work-group size and rows per strip (16 or 32) of the packed 16-bit kernel.
+PACKED16_GROUP = {"gpu": 128, "cpu": 16}
+PACKED16_ROWS = {"gpu": 32, "cpu": 16}
+#: Each sequence starts at a multiple of this many residues in the batch buffer (the 16-bit
+#: kernel's strip profiles are indexed by offset / rows); padding has the code PAD_CODE.
+PAD = 32
+PAD_CODE = 255
 #: Largest window of pairs in one launch of the per-work-item kernel.
 MAX_WINDOW = 1 << 16
 
@@ -78,6 +85,9 @@ class _Batch:
     base_buf: cl.Buffer
     tasks: np.ndarray
     ops_base: np.ndarray
+    residues: int = 0  # length of the padded sequence buffer
+    # device buffers built on first use and shared by copies of this batch (strip profiles)
+    cache: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -179,6 +189,9 @@ class PairwiseEngine:
         self.use_profile: bool | None = False
         self.score_rows: int | None = None
         self.trace_rows: int | None = None
+        #: Score-only windows in packed 16-bit arithmetic (``pairwise_fill16.cl``) when every
+        #: value fits (:func:`fits_16bit`); False forces the 32-bit kernel.
+        self.use_packed16: bool = True
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         # Four direction bits per cell when extending a gap never scores below opening one
         # (internal and right end gaps; pairwise_fill.cl says why), else eight.
@@ -231,6 +244,10 @@ class PairwiseEngine:
         triangle its mirror; use :meth:`score_pairs` for the other orientation.
         """
         n = len(seqs)
+        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
+        if (self.scoring.symmetric and n and lengths.max() <= LONG_LENGTH
+                and lengths.max() ** 2 <= LONG_CELLS):
+            return self._score_all_windows(seqs, lengths, progress)
         ii, jj = np.triu_indices(n)
         if self.scoring.symmetric:  # longest first: pairs come out already in kernel order
             rank = np.argsort([-len(s) for s in seqs], kind="stable")
@@ -239,6 +256,93 @@ class PairwiseEngine:
         out = np.zeros((n, n), dtype=np.float64)
         out[ii, jj] = vals
         out[jj, ii] = vals
+        return out
+
+    def _score_all_windows(self, seqs, lengths: np.ndarray, progress=None) -> np.ndarray:
+        """:meth:`score_all` for a symmetric scoring whose pairs are all short.
+
+        The pairs (i, j >= i) of the sequences sorted longest first are numbered row by
+        row; a window is a range of those numbers, and its tasks are made just before its
+        launch, while the device runs the previous one, and its scores go into the matrix
+        while the device runs the next: no per-pair array of the whole batch exists.
+        """
+        progress = progress if isinstance(progress, Progress) else Progress(progress)
+        _check_nonempty(seqs)
+        n = len(seqs)
+        rank = np.argsort(-lengths, kind="stable")
+        flat, offsets = _pack_sequences(seqs, lengths)
+        off_r = offsets[rank].astype(np.int32)
+        len_r = lengths[rank].astype(np.int32)
+        row_start = np.zeros(n + 1, dtype=np.int64)  # number of the pair (i, i)
+        np.cumsum(n - np.arange(n), out=row_start[1:])
+        col_sum = np.zeros(n + 1, dtype=np.float64)  # residues of ranks < j
+        np.cumsum(len_r, out=col_sum[1:])
+        row_cells = np.zeros(n + 1, dtype=np.float64)  # cells of the rows before i
+        np.cumsum(len_r * (col_sum[-1] - col_sum[:-1]), out=row_cells[1:])
+
+        def cells_before(x: int) -> float:
+            i = int(np.searchsorted(row_start, x, side="right")) - 1
+            if i >= n:
+                return float(row_cells[n])
+            k = x - int(row_start[i])
+            return float(row_cells[i] + len_r[i] * (col_sum[min(i + k, n)] - col_sum[i]))
+
+        windows, start, total = [], 0, int(row_start[-1])
+        while start < total:  # the first pair of a window bounds its rows and columns
+            longest = int(len_r[np.searchsorted(row_start, start, side="right") - 1])
+            size = self._window_size(longest, longest, False, total - start)
+            windows.append((start, min(total, start + size)))
+            start = windows[-1][1]
+        costs = [cells_before(b) - cells_before(a) for a, b in windows]
+        out = np.zeros((n, n), dtype=np.float64)
+        stage, done, whole = "pairwise scores", [0.0], sum(costs) or 1.0
+        progress.report(stage, 0, 100)
+        shared: dict[int, _Batch] = {}
+        in_flight: dict[int, tuple] = {}
+
+        def run_job(rt: Runtime, job):
+            a, b = job
+            if id(rt) not in shared:  # uploads only here: during the run they would wait
+                shared[id(rt)] = (
+                    _Batch(rt.to_device(flat), rt.to_device(self._matrix),
+                           rt.to_device(self._gaps), None, None, None, None, flat.size),
+                    rt.to_device(row_start), rt.to_device(off_r), rt.to_device(len_r))
+            base, starts_buf, off_buf, len_buf = shared[id(rt)]
+            tasks = self._scratch(rt, "tasks", (b - a) * 16)
+            make = rt.kernel("pairwise_tasks.cl", "all_vs_all_tasks")
+            group = rt.preferred_group(make, 256 if rt.is_gpu else 16)
+            make(rt.queue, (-(-(b - a) // group) * group,), (group,), starts_buf, np.int32(n),
+                 np.int64(a), np.int32(b - a), off_buf, len_buf, tasks)
+            longest = int(len_r[np.searchsorted(row_start, a, side="right") - 1])
+            pending = self._run_window(replace(base, task_buf=tasks), 0, b - a, False,
+                                       rt=rt, bounds=(longest, longest))
+            previous = in_flight.pop(id(rt), None)
+            in_flight[id(rt)] = (job, pending)
+            return None if previous is None else previous
+
+        def on_done(_k, item):
+            if item is None:
+                return
+            (a, b), pending = item
+            number = np.arange(a, b)
+            i = np.searchsorted(row_start, number, side="right") - 1
+            ri, rj = rank[i], rank[i + (number - row_start[i])]
+            values = self.scoring.unscale(pending.result()[0])
+            out[ri, rj] = values
+            out[rj, ri] = values
+            done[0] += cells_before(b) - cells_before(a)
+            progress.report(stage, int(100 * done[0] / whole), 100)
+
+        report = _serialised(on_done)
+        try:
+            run_lpt(windows, costs, self.runtimes, run_job, report,
+                    cancelled=lambda: progress.cancelled)
+        finally:
+            last = list(in_flight.values())
+            in_flight.clear()
+        for item in last:
+            report(None, item)
+        progress.report(stage, 100, 100)
         return out
 
     # -- planning -----------------------------------------------------------------------------
@@ -251,11 +355,7 @@ class PairwiseEngine:
         if len(ia) and (min(ia.min(), ib.min()) < 0 or max(ia.max(), ib.max()) >= len(seqs)):
             raise InputError(f"pair indices must lie in 0..{len(seqs) - 1}")
         lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
-        offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        if offsets[-1] >= 2**31:
-            raise InputError("more than 2^31 residues in one batch; split the input")
-        flat = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
+        flat, offsets = _pack_sequences(seqs, lengths)
         # With a symmetric scoring the longer sequence goes down the rows: neighbouring
         # work-items then loop the same way (a warp waits for its longest row and column
         # loops, so mixed orientations would cost up to (long/short) times the work).
@@ -295,14 +395,14 @@ class PairwiseEngine:
             if id(rt) not in shared:  # once per device
                 shared[id(rt)] = _Batch(rt.to_device(flat), rt.to_device(self._matrix),
                                         rt.to_device(self._gaps), rt.to_device(tasks),
-                                        rt.to_device(ops_base), tasks, ops_base)
+                                        rt.to_device(ops_base), tasks, ops_base, flat.size)
             batch = shared[id(rt)]
             if window is None:  # a long pair: its own work-group, finished at once
                 k = int(idx[0])
                 task = np.array([[offsets[ia[k]], la[k], offsets[ib[k]], lb[k]]], np.int32)
                 launch_ = self._run_long(rt, batch, task, trace)
             else:
-                launch_ = self._run_window(rt, batch, *window, trace)
+                launch_ = self._run_window(batch, *window, trace, rt=rt)
             previous = in_flight.pop(id(rt), None)
             in_flight[id(rt)] = (idx, launch_)
             return None if previous is None else (previous[0], *previous[1].result())
@@ -350,29 +450,32 @@ class PairwiseEngine:
             key = rows * (int(lb[short].max()) + 1) + lb[short]
             order = short[np.argsort(-key, kind="stable")]
         maxB = int(lb[short].max())
+        windows, start = [], 0
+        while start < order.size:
+            size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start)
+            stop = min(order.size, start + size)
+            windows.append((start, stop))
+            start = stop
+        return order, windows
+
+    def _window_size(self, rows: int, maxB: int, trace: bool, remaining: int) -> int:
+        """Pairs in one launch whose first pair has ``rows`` rows, queries up to ``maxB``."""
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
         per_device = max(64, 8 * max(rt.compute_units for rt in self.runtimes))
         ndev = len(self.runtimes)
         column = (maxB + 1) * 8
-        windows, start = [], 0
-        while start < order.size:
-            rows = int(la[order[start]])
-            # Direction bytes per pair, padded to whole strips of the widest strip used.
-            directions = (-(-rows // 32) * 32 * maxB * self._bits // 8) if trace else 0
-            size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
-            if directions:
-                size = min(size, max_alloc // directions)
-            if size > 256:  # launches round up to a multiple of the work-group (<= 128)
-                size -= 128
-            remaining = order.size - start
-            if ndev > 1 and remaining > per_device * ndev:
-                # Several devices: windows small enough to balance, big enough to fill one.
-                size = min(size, max(per_device, remaining // (4 * ndev)))
-            stop = min(order.size, start + max(1, size))
-            windows.append((start, stop))
-            start = stop
-        return order, windows
+        # Direction bytes per pair, padded to whole strips of the widest strip used.
+        directions = (-(-rows // 32) * 32 * maxB * self._bits // 8) if trace else 0
+        size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
+        if directions:
+            size = min(size, max_alloc // directions)
+        if size > 256:  # launches round up to a multiple of the work-group (<= 128)
+            size -= 128
+        if ndev > 1 and remaining > per_device * ndev:
+            # Several devices: windows small enough to balance, big enough to fill one.
+            size = min(size, max(per_device, remaining // (4 * ndev)))
+        return max(1, size)
 
     # -- launches -----------------------------------------------------------------------------
     def _variant(self, rt: Runtime, max_len: int, trace: bool, name: str) -> _Variant:
@@ -417,15 +520,24 @@ class PairwiseEngine:
             self.timings[name] = self.timings.get(name, 0.0) + 1e-9 * (
                 event.profile.end - event.profile.start)
 
-    def _run_window(self, rt: Runtime, batch: _Batch, first: int, stop: int, trace: bool):
+    def _run_window(self, batch: _Batch, first: int, stop: int, trace: bool, *,
+                    rt: Runtime, bounds: tuple[int, int] | None = None):
         """One launch of ``fill_pairs`` (and ``traceback``) over tasks ``first:stop``.
 
         Every buffer is either the batch's (uploaded once) or a reused scratch buffer, and
-        every read is non-blocking, so enqueueing never waits for the device.
+        every read is non-blocking, so enqueueing never waits for the device. ``bounds``
+        (longest target, longest query) stands in for ``batch.tasks`` when the task table
+        exists only on the device (score-only).
         """
-        tasks = batch.tasks[first:stop]
-        n = len(tasks)
-        maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
+        n = stop - first
+        if bounds is None:
+            tasks = batch.tasks[first:stop]
+            maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
+        else:
+            tasks, (maxA, maxB) = None, bounds
+        if (not trace and self.use_packed16 and fits_16bit(self.scoring, maxA, maxB)
+                and batch.residues * len(self.scoring.letters) <= rt.max_alloc // 2):
+            return self._run_window16(rt, batch, first, n, maxB)
         var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
@@ -461,6 +573,37 @@ class PairwiseEngine:
                   ((out, scores), (ends, ends_buf), (states, state_buf), (ops, ops_buf))]
         return _Pending(events, lambda: (out.astype(np.int64),
                                          _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+
+    def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
+        """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
+        g = self.scoring.gaps  # the last row's Iy uses (8, 9) instead of (0, 1)
+        row_gaps = not self.scoring.local and (g[8] != g[0] or g[9] != g[1])
+        kind = "gpu" if rt.is_gpu else "cpu"
+        rows = PACKED16_ROWS[kind]
+        defines = {"LOCAL": int(self.scoring.local), "PTX16": int(rt.supports_ptx_s16x2),
+                   "ROW_GAPS": int(row_gaps), "R": rows}
+        K = len(self.scoring.letters)
+        profile = batch.cache.get(("profile16", rows))
+        if profile is None:  # every strip of every sequence, once per batch
+            strips = batch.residues // rows
+            profile = rt.empty(max(1, strips * K) * rows)
+            batch.cache[("profile16", rows)] = profile
+            build = rt.kernel("pairwise_fill16.cl", "build_profile16", defines)
+            group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
+            self._launch(rt, "strip profiles (16-bit)", build,
+                         (-(-strips * K // group) * group,), (group,), batch.seqs,
+                         np.int32(strips), batch.matrix, np.int32(K), profile)
+        knl = rt.kernel("pairwise_fill16.cl", "fill_pairs16", defines)
+        group = min(rt.preferred_group(knl, PACKED16_GROUP[kind]), n)
+        T = -(-n // group) * group
+        work = self._scratch(rt, "work", (maxB + 1) * T * 4)
+        scores = self._scratch(rt, "scores", n * 4)
+        self._launch(rt, "fill (16-bit)", knl, (T,), (group,), batch.seqs, batch.task_buf,
+                     np.int32(first), np.int32(n), profile, np.int32(K), batch.gaps,
+                     work, scores)
+        out = np.empty(n, dtype=np.int32)
+        ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
+        return _Pending([ev], lambda: (out.astype(np.int64), None))
 
     def _traceback(self, rt: Runtime, rows: int, dirs, maxB: int, T: int, row0: int,
                    state_buf, n: int, ops_buf, base_buf, walk: _Walk, ends_buf=None) -> None:
@@ -563,6 +706,38 @@ class PairwiseEngine:
         return top
 
 
+#: Packed 16-bit values: "minus infinity" in pairwise_fill16.cl, and the band every real
+#: value (and every value plus one score step) must stay inside.
+NEG16 = -(1 << 14)
+LIMIT16 = 16000
+
+
+def fits_16bit(scoring: Scoring, max_a: int, max_b: int) -> bool:
+    """Whether ``pairwise_fill16.cl`` is exact for pairs up to ``max_a`` x ``max_b``.
+
+    Substitution scores must fit a signed byte (the strip profile). Every DP value is the
+    score of a best path into its cell, so it lies between the score of one particular path
+    (diagonal steps at the worst substitution, then a straight gap, opened at most twice) and
+    the best substitution times the diagonal; padding rows of the last strip (up to 32, scoring
+    -128 each) and the extra column of the skewed sweep lower it further. Both ends, plus one
+    more score step, must stay inside +-16000, clear of the "minus infinity" -16384 and of
+    the 16-bit range: no operation can then wrap around.
+    """
+    m = scoring.matrix
+    if m.size == 0 or int(np.abs(m).max()) > 127:
+        return False
+    g = scoring.gaps.astype(np.int64)
+    rows, cols = max_a + PAD, max_b + 1
+    short = min(rows, cols)
+    s_hi, s_lo = max(int(m.max()), 0), min(int(m.min()), 0)
+    g_hi, g_lo = max(int(g.max()), 0), min(int(g.min()), 0)
+    open_lo, extend_lo = min(int(g[0::2].min()), 0), min(int(g[1::2].min()), 0)
+    step = max(128, g_hi, -g_lo)
+    upper = s_hi * short + g_hi * (rows + cols)
+    lower = s_lo * short + 2 * open_lo + extend_lo * (rows + cols) - PAD * step
+    return upper + step < LIMIT16 and lower - step > -LIMIT16
+
+
 def _serialised(fn):
     """``fn`` behind a lock: device threads report results one at a time."""
     lock = threading.Lock()
@@ -580,6 +755,24 @@ def _pairs(targets, queries):
                          "queries")
     n = len(targets)
     return list(targets) + list(queries), np.arange(n), np.arange(n, 2 * n)
+
+
+def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All sequences in one buffer, each starting at a multiple of :data:`PAD` residues
+    (gaps filled with :data:`PAD_CODE`); returns the buffer and the start offsets."""
+    padded = -(-lengths // PAD) * PAD
+    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+    np.cumsum(padded, out=offsets[1:])
+    if offsets[-1] >= 2**31:
+        raise InputError("more than 2^31 residues in one batch; split the input")
+    flat = np.full(int(offsets[-1]), PAD_CODE, dtype=np.uint8)
+    if lengths.sum():
+        data = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
+        # position k of sequence q goes to offsets[q] + k
+        shift = np.repeat(offsets[:-1] - np.concatenate([[0], np.cumsum(lengths)[:-1]]),
+                          lengths)
+        flat[np.arange(data.size) + shift] = data
+    return flat, offsets
 
 
 def _copy_buffer(rt: Runtime, src, nbytes: int):

@@ -79,6 +79,17 @@ class Runtime:
     def compute_units(self) -> int:
         return self.info.compute_units
 
+    @property
+    def supports_ptx_s16x2(self) -> bool:
+        """NVIDIA OpenCL on compute capability 9.0 or later: kernels may use inline PTX
+        packed 16-bit integer arithmetic (``add.s16x2`` / ``max.s16x2``)."""
+        if "NVIDIA" not in self.device.platform.vendor.upper():
+            return False
+        try:
+            return self.device.compute_capability_major_nv >= 9
+        except (cl.LogicError, cl.RuntimeError, AttributeError):
+            return False
+
     def memory_budget(self, fraction: float = 0.5) -> int:
         """Bytes of device memory one batch may use (a fraction of global memory)."""
         return int(self.info.global_mem * fraction)

@@ -1,0 +1,301 @@
+/* Score-only pairwise fill in packed 16-bit arithmetic: two cells per 32-bit operation.
+ *
+ * Same recurrences and border rules as fill_pairs in pairwise_fill.cl (read that file's
+ * header first); only the arithmetic differs. One work-item aligns one pair, sweeping strips
+ * of R = 16 or 32 rows left to right. The strip's two halves (H = R/2 rows each) run side by
+ * side in the two 16-bit lanes of each value, the lower half one column behind:
+ *
+ *   lane 0 (low 16 bits):  rows i0+1 .. i0+H    at column j
+ *   lane 1 (high 16 bits): rows i0+H+1 .. i0+R  at column j-1
+ *
+ * Row i0+H+1 at column j-1 needs only row i0+H at column j-1 (lane 0's output of the
+ * previous step), so both halves advance together: what lane 0's last row leaves (P, X and the diagonal H)
+ * enters lane 1 one step later, and lane 1's last row goes to the strip's global border.
+ * Each step is one pass of H packed rows: the add / max operations work on both lanes at
+ * once (add.s16x2 / max.s16x2 on NVIDIA sm_90 through PTX when PTX16 is set, OpenCL short2
+ * arithmetic otherwise).  A strip takes nB + 1 steps: in the first, lane 1 is at column 0 and
+ * its rows are reset to the left border afterwards; in the last, lane 0 is past column nB and
+ * its values are ignored.
+ *
+ * Substitution scores come from a profile of every 16-row strip of every sequence, built once
+ * per batch by build_profile16 (the host pads each sequence in `seqs` to a multiple of 16
+ * residues with the code 255): for each letter c, the 16 scores S(A_i0+1..i0+16, c) as
+ * signed bytes in one uint4, so a step reads one 16-byte word (lane 1 reuses the previous
+ * step's). Padding rows score -128: they only ever lower values, so they cannot raise a
+ * local maximum. In an all-vs-all batch neighbouring work-items share A, so these reads
+ * hit the same few cache lines.
+ *
+ * The host uses this kernel only when every value stays well inside 16 bits (see
+ * engine.fits_16bit): no operation can wrap around, so the scores are exact.
+ *
+ * Defines: LOCAL, PTX16 (NVIDIA inline PTX for the packed operations), ROW_GAPS (1 when the
+ * last row's Iy scores differ from the internal ones, i.e. global runs whose right end gaps
+ * in A differ: then each row keeps its own pair of gap scores, 16 more registers).
+ */
+#include "common.h"
+
+#ifndef LOCAL
+#define LOCAL 0
+#endif
+#ifndef PTX16
+#define PTX16 0
+#endif
+#ifndef ROW_GAPS
+#define ROW_GAPS 0
+#endif
+#if LOCAL && ROW_GAPS
+#error "local alignments have no end gaps"
+#endif
+
+#ifndef R
+#define R 16
+#endif
+#if R != 16 && R != 32
+#error "R (rows per strip) must be 16 or 32"
+#endif
+#define HALF (R / 2)
+#define NEG16 (-16384) /* "minus infinity": real values stay above -16000 (host check) */
+
+/* Packed pairs (lane 0 low, lane 1 high). */
+#if PTX16
+typedef uint p2;
+inline p2 p_add(p2 a, p2 b) { p2 d; asm("add.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+inline p2 p_max(p2 a, p2 b) { p2 d; asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+inline p2 p_pack(int lo, int hi) { return ((uint)lo & 0xffffu) | ((uint)hi << 16); }
+inline int p_lo(p2 a) { return (int)(short)(a & 0xffffu); }
+inline int p_hi(p2 a) { return (int)(short)(a >> 16); }
+/* Byte k (0..3) of a and of b, sign-extended into the two lanes: one prmt. */
+inline p2 p_bytes(uint a, uint b, const uint k) {
+    const uint sel = k | ((k | 8u) << 4) | ((4u + k) << 8) | (((4u + k) | 8u) << 12);
+    p2 d; asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel)); return d;
+}
+#define P_ZERO 0u
+#else
+typedef short2 p2;
+#define p_add(a, b) ((a) + (b))
+#define p_max(a, b) max((a), (b))
+#define p_pack(lo, hi) ((short2)((short)(lo), (short)(hi)))
+#define p_lo(a) ((int)(a).x)
+#define p_hi(a) ((int)(a).y)
+#define p_bytes(a, b, k) ((short2)((short)(char)((a) >> (8 * (k))), (short)(char)((b) >> (8 * (k)))))
+#define P_ZERO ((short2)(0, 0))
+#endif
+
+#define G_OA   gaps[0]
+#define G_EA   gaps[1]
+#define G_OB   gaps[2]
+#define G_EB   gaps[3]
+#define G_LOA  gaps[4]
+#define G_LEA  gaps[5]
+#define G_LOB  gaps[6]
+#define G_LEB  gaps[7]
+#define G_ROA  gaps[8]
+#define G_REA  gaps[9]
+#define G_ROB  gaps[10]
+#define G_REB  gaps[11]
+
+#define LEFT_H(i) (LOCAL ? 0 : (G_LOB + G_LEB * ((i) - 1)))
+#define TOP_P(j) (LOCAL ? 0 : (G_LOA + G_LEA * ((j) - 1)))
+
+/* A strip's profile entry for one letter is R bytes: the lane-0 part (rows 1..HALF of the
+ * strip) then the lane-1 part (rows HALF+1..R). Packed row r scores with byte r of the lane-0
+ * part of this step's column (L0) and of the lane-1 part of the previous column (L1). */
+#if R == 16
+typedef uint2 part_t;
+#define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (v).s1)
+#define LOAD_COLUMN(c, lane0, lane1)                                                          \
+    { const uint4 w_ = prof[c]; lane0 = w_.s01; lane1 = w_.s23; }
+#else
+typedef uint4 part_t;
+#define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (q) == 1 ? (v).s1 : (q) == 2 ? (v).s2 : (v).s3)
+#define LOAD_COLUMN(c, lane0, lane1)                                                          \
+    { lane0 = prof[2 * (c)]; lane1 = prof[2 * (c) + 1]; }
+#endif
+#define SUBST(r) p_bytes(PART_WORD(L0, (r) >> 2), PART_WORD(L1, (r) >> 2), (uint)((r) & 3))
+
+#if LOCAL
+#define CLAMP16(m) m = p_max(m, P_ZERO)
+#define TRACK16(m) best = p_max(best, m)
+#else
+#define CLAMP16(m)
+#define TRACK16(m)
+#endif
+
+#if ROW_GAPS
+#define OA(r) oA[r]
+#define EA(r) eA[r]
+#else
+#define OA(r) oA_all
+#define EA(r) eA_all
+#endif
+
+/* Packed row r of one step (the scalar CELL of pairwise_fill.cl on two lanes). */
+#define CELL16(r)                                                                             \
+    {                                                                                         \
+        p2 m_ = p_add(diag, SUBST(r));                                                        \
+        CLAMP16(m_);                                                                          \
+        const p2 x_ = p_max(p_add(upP, oB), p_add(upX, eB));                                  \
+        const p2 y_ = p_max(p_add(Q[r], OA(r)), p_add(Y[r], EA(r)));                          \
+        diag = p_max(Q[r], Y[r]);                                                             \
+        Q[r] = p_max(m_, x_);                                                                 \
+        Y[r] = y_;                                                                            \
+        upP = p_max(m_, y_);                                                                  \
+        upX = x_;                                                                             \
+        TRACK16(m_);                                                                          \
+    }
+
+/* Ix gap scores of a step: inside the matrix, or with the right end gaps wherever lane 0
+ * (column j) or lane 1 (column j - 1) is in the last column. */
+#define INNER_GAPS const p2 oB = oB_in, eB = eB_in;
+#define RIGHT_GAPS(j)                                                                         \
+    const int rc0_ = (!LOCAL && (j) == nB), rc1_ = (!LOCAL && (j) - 1 == nB);                 \
+    const p2 oB = p_pack(rc0_ ? G_ROB : G_OB, rc1_ ? G_ROB : G_OB);                           \
+    const p2 eB = p_pack(rc0_ ? G_REB : G_EB, rc1_ ? G_REB : G_EB);
+
+/* One step: lane 0 at column j (border read `up_lo`), lane 1 at column j - 1. */
+#define STEP16(j, GAPS)                                                                       \
+    {                                                                                         \
+        GAPS                                                                                  \
+        p2 upP = p_pack(up_lo.x, carryP), upX = p_pack(up_lo.y, carryX);                      \
+        p2 diag = p_pack(diag_lo, carryD);                                                    \
+        _Pragma("unroll") for (int r = 0; r < HALF; r++) CELL16(r)                            \
+        carryP = p_lo(upP);                                                                   \
+        carryX = p_lo(upX);                                                                   \
+        carryD = p_lo(diag);                                                                  \
+        if ((j) >= 2) work[(size_t)((j) - 1) * T + t] = (short2)(p_hi(upP), p_hi(upX));      \
+        L1 = L1n;                                                                             \
+    }
+
+/* Profile of every strip: R bytes at prof + ((strip) * K + c) * R / 16, strip = residue
+ * offset / R. */
+__kernel void build_profile16(__global const uchar *seqs, const int nstrips,
+                              __global const int *matrix, const int K,
+                              __global uint4 *prof)
+{
+    const int g = get_global_id(0);
+    if (g >= nstrips * K) return;
+    const int strip = g / K, c = g % K;
+    for (int h = 0; h < R / 16; h++) {
+        uint w[4] = {0u, 0u, 0u, 0u};
+        for (int r = 0; r < 16; r++) {
+            const int code = seqs[strip * R + 16 * h + r];
+            const int v = code == 255 ? -128 : matrix[code * K + c];
+            w[r >> 2] |= ((uint)v & 0xffu) << (8 * (r & 3));
+        }
+        prof[g * (R / 16) + h] = (uint4)(w[0], w[1], w[2], w[3]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* tasks[first + t] = (offset of A, nA, offset of B, nB), offsets of A multiples of 16;      */
+/* work: (maxB + 1) * T short2, interleaved by task. scores[t] gets the optimal score.      */
+/* ---------------------------------------------------------------------------------------- */
+__kernel void fill_pairs16(__global const uchar *restrict seqs,
+                           __global const int4 *restrict tasks,
+                           const int first,
+                           const int ntasks,
+                           __global const uint4 *restrict profile,
+                           const int K,
+                           __global const int *restrict gap_scores,
+                           __global short2 *restrict work,
+                           __global int *restrict scores)
+{
+    const int t = get_global_id(0);
+    if (t >= ntasks) return;
+    const size_t T = get_global_size(0);
+    const int4 task = tasks[first + t];
+    __global const uchar *seqB = seqs + task.z;
+    const int nA = task.y, nB = task.w;
+    int gaps[12]; /* in registers: the loop must not reload them after each store */
+    _Pragma("unroll") for (int k = 0; k < 12; k++) gaps[k] = gap_scores[k];
+    const p2 oB_in = p_pack(G_OB, G_OB), eB_in = p_pack(G_EB, G_EB);
+
+    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (short2)(TOP_P(j), NEG16);
+
+    p2 Q[HALF], Y[HALF];
+#if ROW_GAPS
+    p2 oA[HALF], eA[HALF]; /* per row: the last row of A may take other (right end) scores */
+#else
+    const p2 oA_all = p_pack(G_OA, G_OA), eA_all = p_pack(G_EA, G_EA);
+#endif
+    p2 best = P_ZERO;
+    int result = NEG16;
+    const part_t pad = (part_t)(0x80808080u); /* -128 in every byte */
+    const int nstrips = (nA + R - 1) / R;
+    for (int s = 0; s < nstrips; s++) {
+        const int i0 = s * R;
+        const int nr = min(R, nA - i0);
+        __global const uint4 *prof = profile + (size_t)(task.x / R + s) * K * (R / 16);
+        _Pragma("unroll") for (int r = 0; r < HALF; r++) {
+            /* the last row of A (i = nA) takes the right end-gap scores */
+#if ROW_GAPS
+            const int last0 = i0 + r + 1 == nA, last1 = i0 + HALF + r + 1 == nA;
+            oA[r] = p_pack(last0 ? G_ROA : G_OA, last1 ? G_ROA : G_OA);
+            eA[r] = p_pack(last0 ? G_REA : G_EA, last1 ? G_REA : G_EA);
+#endif
+            Q[r] = p_pack(LEFT_H(i0 + r + 1), LEFT_H(i0 + HALF + r + 1));
+            Y[r] = p_pack(NEG16, NEG16);
+        }
+        int diag_lo = (i0 == 0) ? 0 : LEFT_H(i0);
+        int carryP = NEG16, carryX = NEG16, carryD = NEG16;
+        part_t L0, L1 = pad, L1n;
+        /* step 1: lane 1 sits at column 0; its rows go back to the left border after */
+        {
+            const short2 s_up = work[T + t];
+            const int2 up_lo = (int2)(s_up.x, s_up.y);
+            const int next = max(up_lo.x, up_lo.y);
+            LOAD_COLUMN(seqB[0], L0, L1n)
+            STEP16(1, RIGHT_GAPS(1))
+            diag_lo = next;
+            _Pragma("unroll") for (int r = 0; r < HALF; r++) {
+                Q[r] = p_pack(p_lo(Q[r]), LEFT_H(i0 + HALF + r + 1));
+                Y[r] = p_pack(p_lo(Y[r]), NEG16);
+            }
+        }
+        /* Columns 2..nB. The border value and letter of a column are read two steps ahead
+         * and its profile word one step ahead, so a step's own work hides their latency.
+         * Only column nB (and nB + 1, below) can need the right end-gap scores. */
+        short2 up1 = work[(size_t)min(2, nB) * T + t], up2 = work[(size_t)min(3, nB) * T + t];
+        int bc2 = seqB[min(2, nB - 1)];
+        part_t L0n, L1nn;
+        LOAD_COLUMN(seqB[min(1, nB - 1)], L0n, L1nn)
+        for (int j = 2; j <= nB; j++) {
+            const int2 up_lo = (int2)(up1.x, up1.y);
+            const int next = max(up_lo.x, up_lo.y);
+            L0 = L0n;
+            L1n = L1nn;
+            up1 = up2;
+            LOAD_COLUMN(bc2, L0n, L1nn)
+            if (j + 2 <= nB) {
+                up2 = work[(size_t)(j + 2) * T + t];
+                bc2 = seqB[j + 1];
+            }
+            if (LOCAL || j < nB) {
+                STEP16(j, INNER_GAPS)
+            } else {
+                STEP16(j, RIGHT_GAPS(j))
+            }
+            diag_lo = next;
+        }
+        /* lane 0 has finished column nB: the global score, if A ends in the top half */
+        if (!LOCAL && nr <= HALF) {
+            _Pragma("unroll") for (int r = 0; r < HALF; r++)
+                if (r == nr - 1) result = max(p_lo(Q[r]), p_lo(Y[r]));
+        }
+        /* step nB + 1: lane 1 finishes column nB; lane 0 runs on padding, ignored */
+        {
+            const int2 up_lo = (int2)(NEG16, NEG16);
+            L0 = pad;
+            STEP16(nB + 1, RIGHT_GAPS(nB + 1))
+        }
+        if (!LOCAL && nr > HALF) {
+            _Pragma("unroll") for (int r = 0; r < HALF; r++)
+                if (r + HALF == nr - 1) result = max(p_hi(Q[r]), p_hi(Y[r]));
+        }
+    }
+#if LOCAL
+    scores[t] = max(p_lo(best), p_hi(best));
+#else
+    scores[t] = result;
+#endif
+}
