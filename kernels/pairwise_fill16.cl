@@ -2,7 +2,7 @@
  *
  * Same recurrences and border rules as fill_pairs in pairwise_fill.cl (read that file's
  * header first); only the arithmetic differs. One work-item aligns one pair, sweeping strips
- * of R = 16 or 32 rows left to right. The strip's two halves (H = R/2 rows each) run side by
+ * of R = 16, 32 or 64 rows left to right. The strip's two halves (H = R/2 rows each) run side by
  * side in the two 16-bit lanes of each value, the lower half one column behind:
  *
  *   lane 0 (low 16 bits):  rows i0+1 .. i0+H    at column j
@@ -21,8 +21,10 @@
  * per batch by build_profile16 (the host pads each sequence in `seqs` to a multiple of 16
  * residues with the code 255): for each letter c, the 16 scores S(A_i0+1..i0+16, c) as
  * signed bytes in one uint4, so a step reads one 16-byte word (lane 1 reuses the previous
- * step's). Padding rows score -128: they only ever lower values, so they cannot raise a
- * local maximum. In an all-vs-all batch neighbouring work-items share A, so these reads
+ * step's). Padding rows (past the end of A, and lane 0 past column nB in the last step) score
+ * 0: a padding cell's value never exceeds the real value it came from, so it cannot raise a
+ * local maximum, and it falls by at most two gap scores per row. In an all-vs-all batch
+ * neighbouring work-items share A, so these reads
  * hit the same few cache lines.
  *
  * The host uses this kernel only when every value stays well inside 16 bits (see
@@ -50,8 +52,8 @@
 #ifndef R
 #define R 16
 #endif
-#if R != 16 && R != 32
-#error "R (rows per strip) must be 16 or 32"
+#if R != 16 && R != 32 && R != 64
+#error "R (rows per strip) must be 16, 32 or 64"
 #endif
 #define HALF (R / 2)
 #define NEG16 (-16384) /* "minus infinity": real values stay above -16000 (host check) */
@@ -105,11 +107,21 @@ typedef uint2 part_t;
 #define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (v).s1)
 #define LOAD_COLUMN(c, lane0, lane1)                                                          \
     { const uint4 w_ = prof[c]; lane0 = w_.s01; lane1 = w_.s23; }
-#else
+#elif R == 32
 typedef uint4 part_t;
 #define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (q) == 1 ? (v).s1 : (q) == 2 ? (v).s2 : (v).s3)
 #define LOAD_COLUMN(c, lane0, lane1)                                                          \
     { lane0 = prof[2 * (c)]; lane1 = prof[2 * (c) + 1]; }
+#else
+typedef uint8 part_t;
+#define PART_WORD(v, q)                                                                       \
+    ((q) == 0 ? (v).s0 : (q) == 1 ? (v).s1 : (q) == 2 ? (v).s2 : (q) == 3 ? (v).s3 :          \
+     (q) == 4 ? (v).s4 : (q) == 5 ? (v).s5 : (q) == 6 ? (v).s6 : (v).s7)
+#define LOAD_COLUMN(c, lane0, lane1)                                                          \
+    {                                                                                         \
+        lane0 = (uint8)(prof[4 * (c)], prof[4 * (c) + 1]);                                    \
+        lane1 = (uint8)(prof[4 * (c) + 2], prof[4 * (c) + 3]);                                \
+    }
 #endif
 #define SUBST(r) p_bytes(PART_WORD(L0, (r) >> 2), PART_WORD(L1, (r) >> 2), (uint)((r) & 3))
 
@@ -179,7 +191,7 @@ __kernel void build_profile16(__global const uchar *seqs, const int nstrips,
         uint w[4] = {0u, 0u, 0u, 0u};
         for (int r = 0; r < 16; r++) {
             const int code = seqs[strip * R + 16 * h + r];
-            const int v = code == 255 ? -128 : matrix[code * K + c];
+            const int v = code == 255 ? 0 : matrix[code * K + c];
             w[r >> 2] |= ((uint)v & 0xffu) << (8 * (r & 3));
         }
         prof[g * (R / 16) + h] = (uint4)(w[0], w[1], w[2], w[3]);
@@ -220,7 +232,7 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
 #endif
     p2 best = P_ZERO;
     int result = NEG16;
-    const part_t pad = (part_t)(0x80808080u); /* -128 in every byte */
+    const part_t pad = (part_t)(0u); /* padding scores 0 (see the top of the file) */
     const int nstrips = (nA + R - 1) / R;
     for (int s = 0; s < nstrips; s++) {
         const int i0 = s * R;

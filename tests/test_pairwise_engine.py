@@ -126,13 +126,13 @@ def test_float_and_profile_variants():
 @settings(max_examples=40, deadline=None)
 @given(mode=st.sampled_from(["global", "semiglobal", "local"]),
        gaps=st.sampled_from([(-10, -1), (-5, -5), (-11, -0.5), (-1, -3), (-3, -1)]),
-       lengths=st.lists(st.tuples(st.integers(1, 80), st.integers(1, 80)), min_size=1,
+       lengths=st.lists(st.tuples(st.integers(1, 140), st.integers(1, 80)), min_size=1,
                         max_size=12),
        seed=st.integers(0, 2**32 - 1))
 def test_packed16_scores_against_biopython(mode, gaps, lengths, seed):
     """The two-lane 16-bit kernel: strips of 16 or 32 rows split in halves one column apart,
-    so row counts around 8, 16, 32 and single columns are the edge cases; Biopython is the
-    oracle."""
+    so row counts around 8, 16, 32, 64 and single columns are the edge cases; Biopython is
+    the oracle."""
     aligner = aligner_for(mode, *gaps)
     scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
                            local=mode == "local")
@@ -142,10 +142,10 @@ def test_packed16_scores_against_biopython(mode, gaps, lengths, seed):
     expected = np.array([aligner.score(t, q) for t, q in zip(targets, queries, strict=True)])
     saved = dict(engine_module.PACKED16_ROWS)
     try:
-        for rows in (16, 32):  # the GPU default is 32 rows per strip, PoCL's 16
+        for rows in (16, 32, 64):  # GPUs use 32 or 64 rows per strip, PoCL 16
             engine_module.PACKED16_ROWS["cpu"] = rows
             engine = PairwiseEngine(scoring, "cpu")
-            assert engine.use_packed16 and fits_16bit(scoring, 80, 80)
+            assert engine.use_packed16 and fits_16bit(scoring, 140, 80)
             got = engine.score_pairs([scoring.encode(t) for t in targets],
                                      [scoring.encode(q) for q in queries])
             np.testing.assert_array_equal(got, expected, err_msg=f"{rows} rows")
@@ -166,14 +166,20 @@ def test_packed16_bound_is_honest_near_its_limit(local):
     assert 30 < longest < 160  # 100 * n must stay below 16000
     assert not fits_16bit(scoring, longest + 1, longest + 1)
     rng = np.random.default_rng(11)
-    for n in (longest, longest + 1, longest + 40):  # the last two run the 32-bit kernel
-        a = "".join(rng.choice(list("ACGT"), n))
-        b = a[: n // 3] + "T" + a[n // 3 + 1:]
-        c = "".join(rng.choice(list("ACGT"), n))
-        engine = PairwiseEngine(scoring, "cpu")
-        got = engine.score_pairs([scoring.encode(a), scoring.encode(a)],
-                                 [scoring.encode(b), scoring.encode(c)])
-        np.testing.assert_array_equal(got, [aligner.score(a, b), aligner.score(a, c)])
+    saved = dict(engine_module.PACKED16_ROWS)
+    try:
+        for rows, n in itertools.product((16, 64), (longest, longest + 1, longest + 40)):
+            # longest + 1 and + 40 run the 32-bit kernel; 64-row strips pad the most rows
+            engine_module.PACKED16_ROWS["cpu"] = rows
+            a = "".join(rng.choice(list("ACGT"), n))
+            b = a[: n // 3] + "T" + a[n // 3 + 1:]
+            c = "".join(rng.choice(list("ACGT"), n))
+            engine = PairwiseEngine(scoring, "cpu")
+            got = engine.score_pairs([scoring.encode(a), scoring.encode(a)],
+                                     [scoring.encode(b), scoring.encode(c)])
+            np.testing.assert_array_equal(got, [aligner.score(a, b), aligner.score(a, c)])
+    finally:
+        engine_module.PACKED16_ROWS.update(saved)
 
 
 def test_packed16_refuses_wide_scores():

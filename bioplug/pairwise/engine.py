@@ -42,10 +42,10 @@ LONG_CELLS = 1 << 22
 LONG_LENGTH = 6000
 #: Work-group size and rows per strip (16 or 32) of the packed 16-bit kernel.
 PACKED16_GROUP = {"gpu": 128, "cpu": 16}
-PACKED16_ROWS = {"gpu": 32, "cpu": 16}
+PACKED16_ROWS = {"gpu": 64, "cpu": 16}
 #: Each sequence starts at a multiple of this many residues in the batch buffer (the 16-bit
 #: kernel's strip profiles are indexed by offset / rows); padding has the code PAD_CODE.
-PAD = 32
+PAD = 64
 PAD_CODE = 255
 #: Largest window of pairs in one launch of the per-work-item kernel.
 MAX_WINDOW = 1 << 16
@@ -354,7 +354,7 @@ class PairwiseEngine:
             raise InputError(f"{len(ia)} target indices but {len(ib)} query indices")
         if len(ia) and (min(ia.min(), ib.min()) < 0 or max(ia.max(), ib.max()) >= len(seqs)):
             raise InputError(f"pair indices must lie in 0..{len(seqs) - 1}")
-        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int32, count=len(seqs))
         flat, offsets = _pack_sequences(seqs, lengths)
         # With a symmetric scoring the longer sequence goes down the rows: neighbouring
         # work-items then loop the same way (a warp waits for its longest row and column
@@ -365,8 +365,13 @@ class PairwiseEngine:
             ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
         la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
-        is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
-        order, windows = self._windows(np.flatnonzero(~is_long), la, lb, trace)
+        if lengths.max(initial=0) <= LONG_LENGTH and lengths.max(initial=0) ** 2 <= LONG_CELLS:
+            is_long = np.zeros(len(ia), dtype=bool)  # the common case, without the scans
+            short = np.arange(len(ia))
+        else:
+            is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
+            short = np.flatnonzero(~is_long)
+        order, windows = self._windows(short, la, lb, trace)
         # The short pairs' tasks, in launch order, go to each device once: a window is a
         # slice of them (uploads during the run would wait for the busy device).
         tasks = np.empty((order.size, 4), dtype=np.int32)
@@ -376,8 +381,10 @@ class PairwiseEngine:
         if trace:
             np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
         jobs = [(np.array([k]), None) for k in np.flatnonzero(is_long)]
+        costs = [float(cells[idx[0]]) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
-        costs = [float(cells[idx].sum()) for idx, _ in jobs]
+        running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
+        costs += [float(running[b] - running[a]) for a, b in windows]
 
         scores = np.zeros(len(ia), dtype=np.int64)
         launches: list[_Paths] = []
@@ -444,12 +451,18 @@ class PairwiseEngine:
         # Already ordered by rows (as score_all makes them): keep it, each block of one
         # target is ordered by columns too.
         rows = la[short]
+        maxB = int(lb[short].max())
         if np.all(rows[:-1] >= rows[1:]):
             order = short
+        elif max(int(rows.max()), maxB) < 2**16:
+            # two stable passes on 16-bit keys (NumPy radix-sorts them): columns, then rows
+            by_cols = np.argsort((maxB - lb[short]).astype(np.uint16), kind="stable")
+            top = int(rows.max())
+            by_rows = np.argsort((top - rows[by_cols]).astype(np.uint16), kind="stable")
+            order = short[by_cols[by_rows]]
         else:
-            key = rows * (int(lb[short].max()) + 1) + lb[short]
+            key = rows * (maxB + 1) + lb[short]
             order = short[np.argsort(-key, kind="stable")]
-        maxB = int(lb[short].max())
         windows, start = [], 0
         while start < order.size:
             size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start)
@@ -718,10 +731,11 @@ def fits_16bit(scoring: Scoring, max_a: int, max_b: int) -> bool:
     Substitution scores must fit a signed byte (the strip profile). Every DP value is the
     score of a best path into its cell, so it lies between the score of one particular path
     (diagonal steps at the worst substitution, then a straight gap, opened at most twice) and
-    the best substitution times the diagonal; padding rows of the last strip (up to 32, scoring
-    -128 each) and the extra column of the skewed sweep lower it further. Both ends, plus one
-    more score step, must stay inside +-16000, clear of the "minus infinity" -16384 and of
-    the 16-bit range: no operation can then wrap around.
+    the best substitution times the diagonal. Padding rows of the last strip and the extra
+    column of the skewed sweep score 0 per substitution, so their H never falls below the
+    real H up and to the left, and their other values at most two gap scores below that.
+    Both ends, plus one more score step, must stay inside +-16000, clear of the "minus
+    infinity" -16384 and of the 16-bit range: no operation can then wrap around.
     """
     m = scoring.matrix
     if m.size == 0 or int(np.abs(m).max()) > 127:
@@ -734,7 +748,7 @@ def fits_16bit(scoring: Scoring, max_a: int, max_b: int) -> bool:
     open_lo, extend_lo = min(int(g[0::2].min()), 0), min(int(g[1::2].min()), 0)
     step = max(128, g_hi, -g_lo)
     upper = s_hi * short + g_hi * (rows + cols)
-    lower = s_lo * short + 2 * open_lo + extend_lo * (rows + cols) - PAD * step
+    lower = s_lo * short + 2 * open_lo + extend_lo * (rows + cols) + 2 * g_lo
     return upper + step < LIMIT16 and lower - step > -LIMIT16
 
 
