@@ -193,6 +193,7 @@ class PairwiseEngine:
         #: value fits (:func:`fits_16bit`); False forces the 32-bit kernel.
         self.use_packed16: bool = True
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
+        self._parities: dict[tuple, int] = {}
         # Four direction bits per cell when extending a gap never scores below opening one
         # (internal and right end gaps; pairwise_fill.cl says why), else eight.
         g = self._gaps
@@ -526,12 +527,13 @@ class PairwiseEngine:
             buf = self._scratch_buffers[key] = rt.empty(nbytes)
         return buf
 
-    def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> None:
+    def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> cl.Event:
         event = knl(rt.queue, gsize, lsize, *args)
         if self.timings is not None:
             event.wait()
             self.timings[name] = self.timings.get(name, 0.0) + 1e-9 * (
                 event.profile.end - event.profile.start)
+        return event
 
     def _run_window(self, batch: _Batch, first: int, stop: int, trace: bool, *,
                     rt: Runtime, bounds: tuple[int, int] | None = None):
@@ -555,7 +557,10 @@ class PairwiseEngine:
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        scores = self._scratch(rt, "scores", n * 4)
+        # Traced windows alternate between two sets of result buffers: the reads of one run
+        # on the copy queue while the next window computes.
+        parity = self._next_parity(rt) if trace else 0
+        scores = self._scratch(rt, f"scores{parity}", n * 4)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
@@ -568,22 +573,25 @@ class PairwiseEngine:
             return _Pending([ev], lambda: (out.astype(np.int64), None))
         dirs = self._scratch(rt, "dirs", -(-maxA // var.rows) * var.rows * maxB * T
                              * self._bits // 8)
-        ends_buf = self._scratch(rt, "ends", n * 8)
+        ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
         base = batch.ops_base[first:stop + 1] - batch.ops_base[first]
-        ops_buf = self._scratch(rt, "ops", int(base[-1]))
+        ops_buf = self._scratch(rt, f"ops{parity}", int(base[-1]))
         walk = _Walk(tasks=batch.task_buf, first=first, seqs=batch.seqs, matrix=batch.matrix,
                      gaps=batch.gaps, running=self._scratch(rt, "running", 4 * n),
                      scores=scores)
-        state_buf = self._scratch(rt, "states", 16 * n)
-        self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
-                        batch.base_buf, walk, ends_buf)
+        state_buf = self._scratch(rt, f"states{parity}", 16 * n)
+        done = self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
+                               batch.base_buf, walk, ends_buf)
+        rt.queue.flush()
         states = np.empty((n, 4), dtype=np.int32)
         ends = np.empty((n, 2), dtype=np.int32)
         ops = np.empty(int(base[-1]), dtype=np.uint8)
-        events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False) for host, buf in
-                  ((out, scores), (ends, ends_buf), (states, state_buf), (ops, ops_buf))]
+        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
+                  for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
+                                    (ops, ops_buf))]
+        rt.copy_queue.flush()
         return _Pending(events, lambda: (out.astype(np.int64),
                                          _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
 
@@ -618,8 +626,17 @@ class PairwiseEngine:
         ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
         return _Pending([ev], lambda: (out.astype(np.int64), None))
 
+    def _next_parity(self, rt: Runtime) -> int:
+        """0, 1, 0, ... per device: which set of traced-result buffers a window uses. Two
+        sets suffice: a device has at most two windows in flight, and a window is enqueued
+        only after the one two before it has been read back."""
+        key = (id(rt), "parity")
+        self._parities[key] = 1 - self._parities.get(key, 1)
+        return self._parities[key]
+
     def _traceback(self, rt: Runtime, rows: int, dirs, maxB: int, T: int, row0: int,
-                   state_buf, n: int, ops_buf, base_buf, walk: _Walk, ends_buf=None) -> None:
+                   state_buf, n: int, ops_buf, base_buf, walk: _Walk,
+                   ends_buf=None) -> cl.Event:
         """Enqueue the walk over the directions of rows > ``row0`` for ``n`` tasks.
 
         With ``ends_buf`` the walks start from the fill's end cells; otherwise they resume
@@ -629,7 +646,7 @@ class PairwiseEngine:
                         {"LOCAL": int(self.scoring.local), "R": rows, "BITS": self._bits})
         group = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
         init = ends_buf is not None
-        self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
+        return self._launch(rt, "traceback", knl, (-(-n // group) * group,), (group,), dirs,
                      np.int32(maxB), np.int32(T), np.int32(row0), np.int32(row0), np.int32(n),
                      state_buf, ends_buf if init else state_buf, np.int32(init), ops_buf,
                      base_buf, walk.running, walk.scores, walk.tasks, np.int32(walk.first),

@@ -54,6 +54,16 @@ class Runtime:
         self._programs: dict[tuple[str, str], cl.Program] = {}
         self._kernels: dict[tuple, cl.Kernel] = {}
         self._lock = threading.Lock()
+        self._copy_queue: cl.CommandQueue | None = None
+
+    @property
+    def copy_queue(self) -> cl.CommandQueue:
+        """A second in-order queue for reading results back while ``queue`` computes (large
+        reads into pageable host memory take milliseconds that would otherwise stall it)."""
+        with self._lock:
+            if self._copy_queue is None:
+                self._copy_queue = cl.CommandQueue(self.context, self.device)
+            return self._copy_queue
 
     def __repr__(self) -> str:
         return f"Runtime({self.info.name!r} on {self.info.platform!r})"
