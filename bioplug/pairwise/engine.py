@@ -373,14 +373,7 @@ class PairwiseEngine:
             is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
             short = np.flatnonzero(~is_long)
         order, windows = self._windows(short, la, lb, trace)
-        # The short pairs' tasks, in launch order, go to each device once: a window is a
-        # slice of them (uploads during the run would wait for the busy device).
-        tasks = np.empty((order.size, 4), dtype=np.int32)
-        tasks[:, 0], tasks[:, 1] = offsets[ia[order]], la[order]
-        tasks[:, 2], tasks[:, 3] = offsets[ib[order]], lb[order]
-        ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-        if trace:
-            np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
+        widest = max((b - a for a, b in windows), default=1)
         jobs = [(np.array([k]), None) for k in np.flatnonzero(is_long)]
         costs = [float(cells[idx[0]]) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
@@ -400,19 +393,32 @@ class PairwiseEngine:
         def run_job(rt: Runtime, job):
             """Enqueue a launch, then finish the device's previous one (two in flight)."""
             idx, window = job
-            if id(rt) not in shared:  # once per device
-                shared[id(rt)] = _Batch(rt.to_device(flat), rt.to_device(self._matrix),
-                                        rt.to_device(self._gaps), rt.to_device(tasks),
-                                        rt.to_device(ops_base), tasks, ops_base, flat.size)
+            if id(rt) not in shared:  # once per device; buffers made during the run would
+                shared[id(rt)] = _Batch(  # wait for the busy device
+                    rt.to_device(flat), rt.to_device(self._matrix), rt.to_device(self._gaps),
+                    None, None, None, None, flat.size)
             batch = shared[id(rt)]
+            task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
+            task[:, 0], task[:, 1] = offsets[ia[idx]], la[idx]
+            task[:, 2], task[:, 3] = offsets[ib[idx]], lb[idx]
             if window is None:  # a long pair: its own work-group, finished at once
-                k = int(idx[0])
-                task = np.array([[offsets[ia[k]], la[k], offsets[ib[k]], lb[k]]], np.int32)
                 launch_ = self._run_long(rt, batch, task, trace)
             else:
-                launch_ = self._run_window(batch, *window, trace, rt=rt)
+                base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+                if trace:
+                    np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4,
+                              out=base[1:])
+                # into reused buffers by non-blocking writes: queued behind the previous
+                # window, they never stall the host
+                task_buf = self._scratch(rt, "tasks", widest * 16)  # sized once
+                base_buf = self._scratch(rt, "bases", (widest + 1) * 8)
+                cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
+                cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
+                batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
+                                ops_base=base)
+                launch_ = self._run_window(batch, 0, len(idx), trace, rt=rt)
             previous = in_flight.pop(id(rt), None)
-            in_flight[id(rt)] = (idx, launch_)
+            in_flight[id(rt)] = (idx, launch_, task)  # (pyopencl keeps written arrays alive)
             return None if previous is None else (previous[0], *previous[1].result())
 
         def on_done(_i, out):  # device threads report one at a time (_serialised)
@@ -434,7 +440,7 @@ class PairwiseEngine:
         finally:
             last = list(in_flight.values())
             in_flight.clear()
-        for idx, pending in last:
+        for idx, pending, _task in last:
             report(None, (idx, *pending.result()))
         progress.report(stage, 100, 100)
         return scores, (launches, launch, slot, swapped)
