@@ -63,6 +63,7 @@
 typedef uint p2;
 inline p2 p_add(p2 a, p2 b) { p2 d; asm("add.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
 inline p2 p_max(p2 a, p2 b) { p2 d; asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
+inline p2 p_max_relu(p2 a, p2 b) { p2 d; asm("max.relu.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b)); return d; }
 inline p2 p_pack(int lo, int hi) { return ((uint)lo & 0xffffu) | ((uint)hi << 16); }
 inline int p_lo(p2 a) { return (int)(short)(a & 0xffffu); }
 inline int p_hi(p2 a) { return (int)(short)(a >> 16); }
@@ -76,6 +77,7 @@ inline p2 p_bytes(uint a, uint b, const uint k) {
 typedef short2 p2;
 #define p_add(a, b) ((a) + (b))
 #define p_max(a, b) max((a), (b))
+#define p_max_relu(a, b) max(max((a), (b)), P_ZERO)
 #define p_pack(lo, hi) ((short2)((short)(lo), (short)(hi)))
 #define p_lo(a) ((int)(a).x)
 #define p_hi(a) ((int)(a).y)
@@ -125,11 +127,14 @@ typedef uint8 part_t;
 #endif
 #define SUBST(r) p_bytes(PART_WORD(L0, (r) >> 2), PART_WORD(L1, (r) >> 2), (uint)((r) & 3))
 
+/* Local alignment clamps M at 0. M only ever enters a maximum, and the running best is
+ * already >= 0, so the clamp folds into those maxima: max(max(m, 0), x) = relu(max(m, x))
+ * (one max.relu.s16x2 on sm_90) and max(best, max(m, 0)) = max(best, m). */
 #if LOCAL
-#define CLAMP16(m) m = p_max(m, P_ZERO)
+#define MAX_M(m, v) p_max_relu(m, v)
 #define TRACK16(m) best = p_max(best, m)
 #else
-#define CLAMP16(m)
+#define MAX_M(m, v) p_max(m, v)
 #define TRACK16(m)
 #endif
 
@@ -144,14 +149,13 @@ typedef uint8 part_t;
 /* Packed row r of one step (the scalar CELL of pairwise_fill.cl on two lanes). */
 #define CELL16(r)                                                                             \
     {                                                                                         \
-        p2 m_ = p_add(diag, SUBST(r));                                                        \
-        CLAMP16(m_);                                                                          \
+        const p2 m_ = p_add(diag, SUBST(r));                                                  \
         const p2 x_ = p_max(p_add(upP, oB), p_add(upX, eB));                                  \
         const p2 y_ = p_max(p_add(Q[r], OA(r)), p_add(Y[r], EA(r)));                          \
         diag = p_max(Q[r], Y[r]);                                                             \
-        Q[r] = p_max(m_, x_);                                                                 \
+        Q[r] = MAX_M(m_, x_);                                                                 \
         Y[r] = y_;                                                                            \
-        upP = p_max(m_, y_);                                                                  \
+        upP = MAX_M(m_, y_);                                                                  \
         upX = x_;                                                                             \
         TRACK16(m_);                                                                          \
     }
