@@ -332,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="tuning: most scan work-groups per compute unit (GPU default 48)")
     parser.add_argument("--min-cells", type=int, default=None,
                         help="tuning: least live cells per work-item of a scan (GPU default 64)")
+    parser.add_argument("--split-r", type=int, default=None,
+                        help="tuning: live size from which joins are their own launch on GPUs "
+                             "(default 2048; 0: never)")
     parser.add_argument("--tail-cells", type=int, default=None,
                         help="tuning: single-work-group tail from this many cells per "
                              "work-item (default 32; 0: no tail)")
@@ -340,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
 
     for value, names in [(args.groups_per_cu, ("GROUPS_PER_CU_GPU", "GROUPS_PER_CU_CPU")),
                          (args.min_cells, ("MIN_CELLS_PER_ITEM_GPU", "MIN_CELLS_PER_ITEM")),
-                         (args.tail_cells, ("TAIL_CELLS_PER_ITEM",))]:
+                         (args.tail_cells, ("TAIL_CELLS_PER_ITEM",)),
+                         (args.split_r, ("SPLIT_R_GPU",))]:
         for name in names if value is not None else ():
             setattr(tree_device, name, value)
 

@@ -258,40 +258,55 @@ __kernel void to_shadow(__global const real *src, __global float *F, ulong count
 #define ROW_SHADOW(F, n) (F)
 #endif
 
-/* Join slots i < j of the r live ones (one whole work-group): record the linkage row, write
- * the joined row into slot i, move slot r-1 into slot j, update the row sums (NJ).
+/* Joining slots i < j of the r live ones: the joined row goes into slot i, slot r-1 moves into
+ * slot j, the row sums are updated (NJ). In pieces, so that one work-group (fused into
+ * `iterate` and `iterate_tail`) or many (`join`, for large r) can do it with the same
+ * arithmetic:
+ *   join_record : the linkage row and what the other pieces need (before anything changes);
+ *   join_blocks : the rows, in blocks of 4 WG slots k; a block's new-row values are summed
+ *                 per lane, then over the group's lanes, into parts[block];
+ *   join_finish : R[i] from parts[] (lane-strided over blocks, then over lanes: the order
+ *                 depends on WG only), ids and sizes.
  *   link  : (n-1) x 4 output rows; row `it` gets (id_i, id_j, x, y) where NJ: x, y are the
  *           branch lengths of i and j; UPGMA/WPGMA: x = height (distance), y = new size.
  *   ids   : cluster id of each slot; sizes: leaves under each slot.
- * Each work-item handles k = lid + m WG, four k at a time with all loads first (no two k of a
- * batch touch the same cell), so a lane waits for one memory latency per 4 WG slots. */
-inline void join_rows(__global real *D, __global float *F, __global real *R,
-                      __global float *RF, __global uint *ids, __global real *sizes,
-                      __global real *link, uint r, uint it, uint new_id, uint i, uint j,
-                      uint lid, __local real *lsum) {
-    const uint last = r - 1;
+ *   pick  : (hdij = d(i, j) / 2, size of i, size of j), for join_blocks.
+ */
+#define JOIN_BLOCK (4 * WG)
+
+inline void join_record(__global const real *D, __global const real *R,
+                        __global const uint *ids, __global const real *sizes,
+                        __global real *link, uint r, uint it, uint i, uint j, real *pick,
+                        bool write) {
     const real dij = D[tri(j, i)];
-    const real si = sizes[i], sj = sizes[j];
+    pick[0] = dij / (real)2;
+    pick[1] = sizes[i];
+    pick[2] = sizes[j];
+    if (!write) return;
+    link[4 * it + 0] = (real)ids[i];
+    link[4 * it + 1] = (real)ids[j];
 #if METHOD == 0
-    const real hdij = dij / (real)2;
     const real delta = (R[i] - R[j]) / (real)(2 * r - 4);
-#endif
-    if (lid == 0) {
-        link[4 * it + 0] = (real)ids[i];
-        link[4 * it + 1] = (real)ids[j];
-#if METHOD == 0
-        link[4 * it + 2] = hdij + delta;
-        link[4 * it + 3] = hdij - delta;
+    link[4 * it + 2] = pick[0] + delta;
+    link[4 * it + 3] = pick[0] - delta;
 #else
-        link[4 * it + 2] = dij;
-        link[4 * it + 3] = si + sj;
+    link[4 * it + 2] = dij;
+    link[4 * it + 3] = pick[1] + pick[2];
 #endif
-    }
-    /* Everyone has read R[i], R[j], ids, sizes of i and j before anything changes. */
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+/* Blocks b0, b0 + bstep, ... of the slots k. Each work-item handles four k of a block with
+ * all loads first (no two k of a block touch the same cell). */
+inline void join_blocks(__global real *D, __global float *F, __global real *R,
+                        __global float *RF, uint r, uint i, uint j, const real *pick,
+                        uint b0, uint bstep, uint lid, __local real *lsum,
+                        __global real *parts) {
+    const uint last = r - 1;
     const bool move = j != last;
-    real part = 0;
-    for (uint k0 = lid; k0 < r; k0 += 4 * WG) {
+    const real hdij = pick[0], si = pick[1], sj = pick[2];
+    const uint nblocks = (r + JOIN_BLOCK - 1) / JOIN_BLOCK;
+    for (uint b = b0; b < nblocks; b += bstep) {
+        const uint k0 = b * JOIN_BLOCK + lid;
         real dik[4], djk[4], dlk[4];
 #if METHOD == 0
         real rkk[4];
@@ -308,6 +323,7 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
                 if (move && k != last) dlk[u] = D[tri(last, k)];
             }
         }
+        real part = 0;
 #pragma unroll
         for (uint u = 0; u < 4; u++) {
             uint k = k0 + u * WG;
@@ -336,8 +352,26 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
                 }
             }
         }
+        lsum[lid] = part;
+        for (uint h2 = WG / 2; h2 > 0; h2 >>= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid < h2) lsum[lid] += lsum[lid + h2];
+        }
+        if (lid == 0) parts[b] = lsum[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    lsum[lid] = part;
+}
+
+/* After every block is written (and visible to this group): R[i], ids and sizes. */
+inline void join_finish(__global real *R, __global float *RF, __global uint *ids,
+                        __global real *sizes, uint r, uint new_id, uint i, uint j,
+                        const real *pick, uint lid, __local real *lsum,
+                        volatile __global const real *parts) {
+    const uint last = r - 1;
+    const uint nblocks = (r + JOIN_BLOCK - 1) / JOIN_BLOCK;
+    real acc = 0;
+    for (uint b = lid; b < nblocks; b += WG) acc += parts[b];
+    lsum[lid] = acc;
     for (uint h2 = WG / 2; h2 > 0; h2 >>= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < h2) lsum[lid] += lsum[lid + h2];
@@ -347,12 +381,26 @@ inline void join_rows(__global real *D, __global float *F, __global real *R,
         SET_R(i, lsum[0]);
 #endif
         ids[i] = new_id;
-        sizes[i] = si + sj;
-        if (move) {
+        sizes[i] = pick[1] + pick[2];
+        if (j != last) {
             ids[j] = ids[last];
             sizes[j] = sizes[last];
         }
     }
+}
+
+/* The whole join on one work-group. */
+inline void join_rows(__global real *D, __global float *F, __global real *R,
+                      __global float *RF, __global uint *ids, __global real *sizes,
+                      __global real *link, uint r, uint it, uint new_id, uint i, uint j,
+                      uint lid, __local real *lsum, __global real *parts) {
+    real pick[3];
+    join_record(D, R, ids, sizes, link, r, it, i, j, pick, lid == 0);
+    /* Everyone has read R[i], R[j], D(i, j), ids, sizes of i and j before anything changes. */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    join_blocks(D, F, R, RF, r, i, j, pick, 0, 1, lid, lsum, parts);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    join_finish(R, RF, ids, sizes, r, new_id, i, j, pick, lid, lsum, parts);
 }
 
 /* Scan of this launch's chunk of the live triangle: the work-item's best (q, i, j). */
@@ -367,17 +415,83 @@ inline void scan_chunk(__global const float *F, __global const float *RF,
 #endif
 }
 
+#if SHADOW
+/* Seed for the next launch, after the join of slots i, j (its writes visible to this group;
+ * volatile: other groups may have made them). */
+inline void next_seed(volatile __global const real *vD, volatile __global const real *vR,
+                      __global real *seed, __global const uint *seed_ij,
+                      __global const real *seed_q, uint ngroups, uint r, uint i, uint j,
+                      uint lid, __local real *lq) {
+    /* Seed for the next launch: an upper bound of the next minimum, from the exact criterion
+     * (after this join) of promising live pairs.  Each group left its pair of smallest float32
+     * upper bound (seed_q / seed_ij); each work-item here takes the best of its share of those
+     * (leaving out pairs touching i or j) and evaluates that one pair exactly, plus a small
+     * margin for rounding / FMA contraction differences.  The value of a live pair bounds the
+     * next minimum, so cells whose lower bound exceeds it are never read in float64; on most
+     * data almost none is left. */
+    real best = INFINITY;
+    {
+        volatile __global const real *vsq = seed_q;
+        volatile __global const uint *vij = seed_ij;
+        const uint last = r - 1;
+        real pick_q = INFINITY;
+        uint pick_a = NO_INDEX, pick_b = NO_INDEX;
+        for (uint c0 = lid; c0 < ngroups; c0 += 4 * WG) { /* 4 groups' loads in flight */
+            real q4[4];
+            uint b4[4], a4[4];
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                uint c = min(c0 + u * WG, ngroups - 1); /* repeats are harmless */
+                q4[u] = vsq[c];
+                b4[u] = vij[2 * c];
+                a4[u] = vij[2 * c + 1];
+            }
+#pragma unroll
+            for (uint u = 0; u < 4; u++) {
+                uint ca = a4[u], cb = b4[u]; /* cb < ca, or NO_INDEX */
+                if (ca >= r || cb >= r || ca == i || ca == j || cb == i || cb == j) continue;
+                if (q4[u] < pick_q || pick_a == NO_INDEX) {
+                    pick_q = q4[u];
+                    pick_a = ca == last ? j : ca; /* the last slot has moved to j */
+                    pick_b = cb;
+                }
+            }
+        }
+        if (pick_a != NO_INDEX) {
+            uint a = max(pick_a, pick_b), b = min(pick_a, pick_b);
+            real d = vD[tri(a, b)];
+#if METHOD == 0
+            const real n2 = (real)(r - 1) - (real)2;
+            real base = d * n2;
+            real q = (base - vR[a]) - vR[b];
+            real e = (fabs(base) + fabs(vR[a]) + fabs(vR[b])) * (real)9.094947017729282e-13;
+#else
+            real q = d;
+            real e = fabs(d) * (real)9.094947017729282e-13;
+#endif
+            real up = q + e; /* NaN / inf never lowers the seed */
+            if (up < best) best = up;
+        }
+    }
+    lq[lid] = best;
+    for (uint h = WG / 2; h > 0; h >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < h && lq[lid + h] < lq[lid]) lq[lid] = lq[lid + h];
+    }
+    if (lid == 0) seed[0] = lq[0];
+}
+#endif
+
 /* One whole iteration (scan + pick + join) per launch; see the top of the file.
  * state[0]: iterations done (r = n - state[0]); state[1]: groups finished (0 between
  * launches).  The number of groups is the launch's; any number >= 1 gives the same result. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
-             __global real *sizes, __global real *link, __global uint *state, uint n,
-             __global real *cand_q, __global uint *cand_ij, __global real *seed,
-             __global uint *seed_ij, __global real *seed_q) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG];
-    __local uint ticket;
+inline void iterate_impl(__global real *D, __global float *F, __global real *R,
+                         __global uint *ids, __global real *sizes, __global real *link,
+                         __global uint *state, uint n, __global real *cand_q,
+                         __global uint *cand_ij, __global real *seed, __global uint *seed_ij,
+                         __global real *seed_q, __global real *parts, __global real *pick_v,
+                         const bool pick_only, __local real *lq, __local uint *li,
+                         __local uint *lj, __local uint *ticket) {
     const uint lid = get_local_id(0), g = get_group_id(0), ngroups = get_num_groups(0);
     const uint it = state[0];
     const uint r = n - it;
@@ -414,11 +528,11 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
             cand_ij[2 * g] = li[0];
             cand_ij[2 * g + 1] = lj[0];
             mem_fence(CLK_GLOBAL_MEM_FENCE); /* candidates visible before the count */
-            ticket = atomic_inc(&state[1]);
+            *ticket = atomic_inc(&state[1]);
             mem_fence(CLK_GLOBAL_MEM_FENCE);
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        const bool is_last = ticket == ngroups - 1;
+        const bool is_last = *ticket == ngroups - 1;
         barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read ticket */
         if (!is_last) return;         /* uniform across the group */
         /* volatile: other groups' candidates, never from a stale (non-coherent) cache */
@@ -453,66 +567,83 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
     }
     /* No finite criterion cannot happen for validated input; stay in bounds regardless. */
     const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
-    join_rows(D, F, R, RF, ids, sizes, link, r, it, n + it, i, j, lid, lq);
+    if (pick_only) { /* large r: `join` does the rest on every compute unit */
+        if (lid == 0) {
+            real pick[3];
+            join_record(D, R, ids, sizes, link, r, it, i, j, pick, true);
+            pick_v[0] = pick[0];
+            pick_v[1] = pick[1];
+            pick_v[2] = pick[2];
+            state[2] = i;
+            state[3] = j;
+            state[4] = ngroups; /* the scan's groups, whose seed candidates `join` reads */
+            state[1] = 0;
+        }
+        return;
+    }
+    join_rows(D, F, R, RF, ids, sizes, link, r, it, n + it, i, j, lid, lq, parts);
 #if SHADOW
-    /* Seed for the next launch: an upper bound of the next minimum, from the exact criterion
-     * (after this join) of promising live pairs.  Each group left its pair of smallest float32
-     * upper bound (seed_q / seed_ij); each work-item here takes the best of its share of those
-     * (leaving out pairs touching i or j) and evaluates that one pair exactly, plus a small
-     * margin for rounding / FMA contraction differences.  The value of a live pair bounds the
-     * next minimum, so cells whose lower bound exceeds it are never read in float64; on most
-     * data almost none is left. */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the joined rows and R */
-    real best = INFINITY;
-    {
-        volatile __global const real *vsq = seed_q;
-        volatile __global const uint *vij = seed_ij;
-        const uint last = r - 1;
-        real pick_q = INFINITY;
-        uint pick_a = NO_INDEX, pick_b = NO_INDEX;
-        for (uint c0 = lid; c0 < ngroups; c0 += 4 * WG) { /* 4 groups' loads in flight */
-            real q4[4];
-            uint b4[4], a4[4];
-#pragma unroll
-            for (uint u = 0; u < 4; u++) {
-                uint c = min(c0 + u * WG, ngroups - 1); /* repeats are harmless */
-                q4[u] = vsq[c];
-                b4[u] = vij[2 * c];
-                a4[u] = vij[2 * c + 1];
-            }
-#pragma unroll
-            for (uint u = 0; u < 4; u++) {
-                uint ca = a4[u], cb = b4[u]; /* cb < ca, or NO_INDEX */
-                if (ca >= r || cb >= r || ca == i || ca == j || cb == i || cb == j) continue;
-                if (q4[u] < pick_q || pick_a == NO_INDEX) {
-                    pick_q = q4[u];
-                    pick_a = ca == last ? j : ca; /* the last slot has moved to j */
-                    pick_b = cb;
-                }
-            }
-        }
-        if (pick_a != NO_INDEX) {
-            uint a = max(pick_a, pick_b), b = min(pick_a, pick_b);
-            real d = D[tri(a, b)];
-#if METHOD == 0
-            const real n2 = (real)(r - 1) - (real)2;
-            real base = d * n2;
-            real q = (base - R[a]) - R[b];
-            real e = (fabs(base) + fabs(R[a]) + fabs(R[b])) * (real)9.094947017729282e-13;
-#else
-            real q = d;
-            real e = fabs(d) * (real)9.094947017729282e-13;
+    next_seed(D, R, seed, seed_ij, seed_q, ngroups, r, i, j, lid, lq);
 #endif
-            real up = q + e; /* NaN / inf never lowers the seed */
-            if (up < best) best = up;
-        }
+    if (lid == 0) {
+        state[0] = it + 1;
+        state[1] = 0;
     }
-    lq[lid] = best;
-    for (uint h = WG / 2; h > 0; h >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < h && lq[lid + h] < lq[lid]) lq[lid] = lq[lid + h];
+}
+
+/* `iterate`: scan, pick and join; `iterate_pick`: scan and pick only (then `join`). Two
+ * kernels rather than a test of r on the device, so that every barrier is unconditional. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
+             __global real *sizes, __global real *link, __global uint *state, uint n,
+             __global real *cand_q, __global uint *cand_ij, __global real *seed,
+             __global uint *seed_ij, __global real *seed_q, __global real *parts,
+             __global real *pick_v) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG], ticket;
+    iterate_impl(D, F, R, ids, sizes, link, state, n, cand_q, cand_ij, seed, seed_ij, seed_q,
+                 parts, pick_v, false, lq, li, lj, &ticket);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void iterate_pick(__global real *D, __global float *F, __global real *R, __global uint *ids,
+                  __global real *sizes, __global real *link, __global uint *state, uint n,
+                  __global real *cand_q, __global uint *cand_ij, __global real *seed,
+                  __global uint *seed_ij, __global real *seed_q, __global real *parts,
+                  __global real *pick_v) {
+    __local real lq[WG];
+    __local uint li[WG], lj[WG], ticket;
+    iterate_impl(D, F, R, ids, sizes, link, state, n, cand_q, cand_ij, seed, seed_ij, seed_q,
+                 parts, pick_v, true, lq, li, lj, &ticket);
+}
+
+/* The join of an iteration picked by `iterate_pick` (slots state[2] < state[3],
+ * state[3]): every group takes blocks of slots; the last group to finish (state[1] ticket)
+ * sums the new row, updates ids and sizes, leaves the next seed and advances state[0]. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void join(__global real *D, __global float *F, __global real *R, __global uint *ids,
+          __global real *sizes, __global uint *state, uint n, __global real *parts,
+          __global const real *pick_v, __global real *seed, __global uint *seed_ij,
+          __global real *seed_q) {
+    __local real lsum[WG];
+    __local uint ticket;
+    const uint lid = get_local_id(0), g = get_group_id(0), ngroups = get_num_groups(0);
+    const uint it = state[0], r = n - it, i = state[2], j = state[3];
+    const real pick[3] = {pick_v[0], pick_v[1], pick_v[2]};
+    __global float *RF = ROW_SHADOW(F, n);
+    join_blocks(D, F, R, RF, r, i, j, pick, g, ngroups, lid, lsum, parts);
+    if (lid == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE); /* this group's rows and parts before the count */
+        ticket = atomic_inc(&state[1]);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
-    if (lid == 0) seed[0] = lq[0];
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (ticket != ngroups - 1) return; /* uniform across the group */
+    join_finish(R, RF, ids, sizes, r, n + it, i, j, pick, lid, lsum, parts);
+#if SHADOW
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    next_seed(D, R, seed, seed_ij, seed_q, state[4], r, i, j, lid, lsum);
 #endif
     if (lid == 0) {
         state[0] = it + 1;
@@ -524,7 +655,8 @@ void iterate(__global real *D, __global float *F, __global real *R, __global uin
  * live triangle is a few dozen cells per work-item and stays in cache). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void iterate_tail(__global real *D, __global float *F, __global real *R, __global uint *ids,
-          __global real *sizes, __global real *link, __global uint *state, uint n, uint stop) {
+          __global real *sizes, __global real *link, __global uint *state, uint n, uint stop,
+          __global real *parts) {
     __local real lq[WG];
     __local uint li[WG], lj[WG];
     const uint lid = get_local_id(0);
@@ -538,7 +670,8 @@ void iterate_tail(__global real *D, __global float *F, __global real *R, __globa
         lj[lid] = bj;
         reduce_local(lq, li, lj, lid);
         const uint i = li[0] == NO_INDEX ? 0 : li[0], j = lj[0] == NO_INDEX ? 1 : lj[0];
-        join_rows(D, F, R, ROW_SHADOW(F, n), ids, sizes, link, r, it, n + it, i, j, lid, lq);
+        join_rows(D, F, R, ROW_SHADOW(F, n), ids, sizes, link, r, it, n + it, i, j, lid, lq,
+                  parts);
         /* the joined rows, R, ids and sizes are visible to the whole group */
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }

@@ -1,7 +1,9 @@
-"""The one-launch-per-iteration tree loop: last-group joins, the single-group tail, shadow scan.
+"""The one-launch-per-iteration tree loop: last-group joins, the single-group tail, shadow scan,
+joins as their own many-group launch for large live sizes.
 
 Every configuration (work-group size, number of groups, where the tail starts, float32 shadow
-or not) must give exactly the same joins; the oracle is scikit-bio / scipy.
+or not, where joins split off) must give exactly the same joins; the oracle is scikit-bio /
+scipy.
 
 Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs the same checks on a GPU (the
 last-work-group pattern depends on the device's memory model).
@@ -58,23 +60,28 @@ def test_fused_tail_and_mixed_identical(method: str, n: int) -> None:
     packed = pack_lower(points_dm(n, n))
     # same work-group size everywhere: identical arithmetic, so identical rows
     ref = run_agglomerative(packed, n, method, DEVICE, wg=8, tail=n)  # all in the tail
-    for groups, tail, shadow in [(1, 0, False), (5, 0, True), (64, 0, False), (64, 0, True),
-                                 (3, n // 2, False), (1000, 7, True)]:
+    for groups, tail, shadow, split in [(1, 0, False, 0), (5, 0, True, 0), (64, 0, False, 0),
+                                        (64, 0, True, 0), (3, n // 2, False, 0),
+                                        (1000, 7, True, 0), (64, 0, True, 3),
+                                        (5, n // 3, False, 20), (1000, 0, True, 4)]:
         other = run_agglomerative(packed, n, method, DEVICE, wg=8, max_groups=groups,
-                                  tail=tail, shadow=shadow)
-        np.testing.assert_array_equal(other, ref, err_msg=f"{groups=} {tail=} {shadow=}")
+                                  tail=tail, shadow=shadow, split_r=split)
+        np.testing.assert_array_equal(other, ref,
+                                      err_msg=f"{groups=} {tail=} {shadow=} {split=}")
 
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(4, 45), seed=st.integers(0, 2**31), wg=st.sampled_from([1, 2, 4, 16]),
-       groups=st.integers(1, 200), tail=st.integers(0, 50), shadow=st.booleans())
+       groups=st.integers(1, 200), tail=st.integers(0, 50), shadow=st.booleans(),
+       split=st.sampled_from([0, 3, 12, 40]))
 def test_fused_ties_any_configuration(n: int, seed: int, wg: int, groups: int, tail: int,
-                                      shadow: bool) -> None:
-    # exact ties everywhere: the smallest slot pair must win in every configuration
+                                      shadow: bool, split: int) -> None:
+    # exact ties everywhere: the smallest slot pair must win in every configuration,
+    # including joins as separate many-group launches from `split` live clusters on
     packed = pack_lower(tie_dm(n, seed))
     ref = run_agglomerative(packed, n, "nj", DEVICE, wg=1, max_groups=1, tail=0)
     other = run_agglomerative(packed, n, "nj", DEVICE, wg=wg, max_groups=groups, tail=tail,
-                              shadow=shadow)
+                              shadow=shadow, split_r=split)
     np.testing.assert_array_equal(other, ref)
     ids = [str(k) for k in range(n)]
     ours = treenode_from_nj(ref, ids, neg_as_zero=False)
@@ -87,7 +94,7 @@ def test_fused_many_groups_against_skbio(n: int) -> None:
     # hundreds of work-groups per launch, all racing for the last-group ticket
     d = points_dm(n, 7, 20)
     link = run_agglomerative(pack_lower(d), n, "nj", DEVICE, wg=4, max_groups=4096, tail=0,
-                             shadow=True)
+                             shadow=True, split_r=50)
     ids = [str(k) for k in range(n)]
     ref = skbio_nj(DistanceMatrix(d, ids), neg_as_zero=False)
     ours = treenode_from_nj(link, ids, neg_as_zero=False)

@@ -39,6 +39,9 @@ MIN_CELLS_PER_ITEM_GPU = 64
 #: (48 = 2^4 * 3: whole waves for 1, 2, 3, 4, 6, 8, 12 or 16 resident groups).
 GROUPS_PER_CU_GPU = 48
 GROUPS_PER_CU_CPU = 4
+#: From this many live clusters on, the join is its own launch (`join`) spread over every
+#: compute unit instead of being done by the scan's last work-group (GPUs; 0: never).
+SPLIT_R_GPU = 2048
 #: Bytes of square-matrix rows per upload block (device staging buffer).
 STAGE_BYTES = 64 << 20
 
@@ -107,11 +110,14 @@ class TreeKernels:
         Most work-groups of one ``iterate`` launch.
     shadow : bool
         Scan a float32 copy (float64 runs only).
+    split_r : int, optional
+        Live size from which joins are a separate many-group launch (0: never); default
+        :data:`SPLIT_R_GPU` on GPUs, 0 on CPUs.
     """
 
     def __init__(
         self, rt: Runtime, method: str, dtype=np.float64, wg: int | None = None,
-        max_groups: int | None = None, shadow: bool = True,
+        max_groups: int | None = None, shadow: bool = True, split_r: int | None = None,
     ):
         self.rt = rt
         self.method = method
@@ -126,6 +132,9 @@ class TreeKernels:
             return size
 
         self.shadow = bool(shadow) and self.dtype == np.float64
+        if split_r is None:
+            split_r = SPLIT_R_GPU if rt.is_gpu else 0
+        self.split_r = max(0, int(split_r))
         self.defines = {
             "REAL_IS_DOUBLE": int(self.dtype == np.float64),
             "METHOD": METHODS[method],
@@ -228,6 +237,7 @@ def run_agglomerative(
     stats: dict | None = None,
     tail: int | None = None,
     dtype=None,
+    split_r: int | None = None,
 ) -> np.ndarray:
     """Run NJ / UPGMA / WPGMA on the device.
 
@@ -262,6 +272,9 @@ def run_agglomerative(
         ``n``: the whole run). Default: from the tail work-group size.
     dtype : numpy dtype, optional
         Device precision (float64 or float32); default: the dtype of ``packed``.
+    split_r : int, optional
+        Live size from which each join is its own launch over all compute units (0: never);
+        chosen from the device when omitted (set in tests: the result must not change).
 
     Returns
     -------
@@ -289,7 +302,7 @@ def run_agglomerative(
             f"distances up to {float(packed.max()):.3g} are too large for float32 with {n} "
             "taxa; use float64 or rescale"
         )
-    kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow))
+    kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow), split_r)
     q = plain_queue(rt)
     ctx = rt.context
     mf = cl.mem_flags
@@ -320,8 +333,11 @@ def run_agglomerative(
         ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.arange(n, dtype=np.uint32)
     )
     sizes_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(n, dtype))
+    # state: iterations done, ticket, and (split joins) the picked pair and scan groups
     state_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
-                          hostbuf=np.zeros(2, np.uint32))
+                          hostbuf=np.zeros(8, np.uint32))
+    parts_buf = rt.empty(max(1, -(-n // (4 * wg))) * dtype.itemsize)  # new-row block sums
+    pick_buf = rt.empty(4 * dtype.itemsize)
     link_buf = rt.empty(max(n - 1, 1) * 4 * dtype.itemsize)
     cand_q = rt.empty(kern.max_groups * dtype.itemsize)
     cand_ij = rt.empty(kern.max_groups * 2 * 4)
@@ -336,23 +352,37 @@ def run_agglomerative(
                          hostbuf=np.full(1, np.inf, dtype))
     seed_ij = rt.empty(kern.max_groups * 2 * 4)
     seed_q = rt.empty(kern.max_groups * dtype.itemsize)
-    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij,
-                     seed_q)  # once: the launches below change no argument
+    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf,
+                     pick_buf)  # once: the launches below change no argument
+    split_r = kern.split_r
+    if split_r:
+        pick = cl.Kernel(kern.prog, "iterate_pick")
+        pick.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf, pick_buf)
+        join = cl.Kernel(kern.prog, "join")
+        join.set_args(d_buf, f_buf, r_buf, ids_buf, sizes_buf, state_buf, np.uint32(n),
+                      parts_buf, pick_buf, seed_buf, seed_ij, seed_q)
     if stats is not None:
         q.finish()
         stats["upload_s"] = time.perf_counter() - t_start
         stats["shadow"] = kern.shadow
         stats["iterations"] = total_iters
         stats["tail_r"] = min(tail_r, n)
-        stats["launches"] = fused_iters + (fused_iters < total_iters)
+        joins = max(0, min(fused_iters, n - split_r + 1)) if split_r else 0
+        stats["launches"] = fused_iters + joins + (fused_iters < total_iters)
         t_loop = time.perf_counter()
     max_groups, min_cells = kern.max_groups, kern.min_cells
     local = (wg,)
     enqueue = cl.enqueue_nd_range_kernel
     flush_every = min(report_every, 32)
     for step in range(fused_iters):
-        groups = scan_groups(n - step, wg, max_groups, min_cells)
-        enqueue(q, iterate, (groups * wg,), local)
+        r = n - step
+        groups = scan_groups(r, wg, max_groups, min_cells)
+        if split_r and r >= split_r:  # then the join over every compute unit
+            enqueue(q, pick, (groups * wg,), local)
+            blocks = -(-r // (4 * wg))
+            enqueue(q, join, (min(blocks, max_groups) * wg,), local)
+        else:
+            enqueue(q, iterate, (groups * wg,), local)
         if (step + 1) % flush_every == 0:
             q.flush()
         if progress is not None and (step + 1) % report_every == 0:
@@ -362,7 +392,8 @@ def run_agglomerative(
             q.flush()
             progress.report("tree", fused_iters, total_iters)
         tail_knl = cl.Kernel(kern.tail_prog, "iterate_tail")
-        tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *args, np.uint32(stop))
+        tail_parts = rt.empty(max(1, -(-n // (4 * kern.tail_wg))) * dtype.itemsize)
+        tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *args, np.uint32(stop), tail_parts)
     q.flush()
     if stats is not None:
         q.finish()
