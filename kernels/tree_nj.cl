@@ -15,6 +15,9 @@
  *     (state[1]) after a global memory fence; the group that sees ngroups - 1 reduces the
  *     candidates, writes the linkage row, computes the joined row, updates the row sums (NJ),
  *     moves the last slot, sums the new row, advances state[0] and resets the counter.
+ * For large live sizes (r >= the host's split size) one work-group would spend ~9 ns per live
+ * row on the join; there `iterate_pick` does the scan and the pick only, and `join` spreads
+ * the join over all compute units (same arithmetic, see join_blocks): two launches.
  * `iterate_tail` runs all remaining iterations of a small live matrix (r(r-1)/2 cells of a
  * few dozen per work-item) in ONE launch of ONE work-group (barriers between iterations).
  * Ties are broken on the smallest (i, j) slot pair everywhere, so the result does not depend
@@ -24,18 +27,17 @@
  * device by `to_shadow`; for NJ a float32 copy RF of the row sums follows it in F) and keeps,
  * per work-item, an upper bound of the exact minimum: the seed left by the previous launch
  * (the exact criterion, after that launch's join, of promising pairs still alive, see
- * `iterate`), lowered by every upper bound it computes.  Only cells whose lower bound is not above it are read in float64
- * and compared exactly.  The exact minimum (and every tie of it) always passes that test, so
- * the result is the float64 one while the scan moves about half the bytes (4 per cell, plus
- * the float32 row sums from cache) and does float32 arithmetic only; on typical data about
- * one float64 cell per iteration is read in all.
+ * `iterate`), lowered by every upper bound it computes.  Only cells whose lower bound is not
+ * above it are read in float64 and compared exactly.  The exact minimum (and every tie of it) always passes that test, so
+ * the result is the float64 one while the scan moves about half the bytes (4 per cell, read
+ * as float4, plus the float32 row sums from cache) and does float32 arithmetic only; on
+ * typical data about one float64 cell per iteration is read in all.
  *
  * Defines: REAL_IS_DOUBLE, METHOD (0 NJ, 1 UPGMA/average, 2 WPGMA/weighted),
  *          WG (work-group size, a power of two), SHADOW (0/1), SHADOW_EPS.
  */
 #include "common.h"
 #include "real.h"
-
 
 #define NO_INDEX 0xffffffffu
 

@@ -4,7 +4,11 @@ Plan of a batch (seed 001 §3, extended):
 
 * Pairs up to :data:`LONG_CELLS` cells run one per work-item (``fill_pairs``), sorted by size
   so that a window of neighbouring work-items does similar work, in windows sized from the
-  device's memory.
+  device's memory. Score-only windows whose values provably fit 16 bits run
+  ``fill_pairs16`` (``pairwise_fill16.cl``: two cells per packed operation) instead.
+* Only the order and the windows are planned before the first launch; each window's task
+  table is made just before its launch (all-vs-all: by a kernel, ``pairwise_tasks.cl``) and
+  its results are collected while the device runs the next one.
 * Longer pairs run one per work-group (``fill_wavefront``): the group sweeps the matrix as an
   anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device.
 * Tracebacks follow direction bytes on the device (``pairwise_traceback.cl``). When a long
@@ -40,7 +44,7 @@ TRACE_ROWS = {"gpu": 32, "cpu": 16}
 LONG_CELLS = 1 << 22
 #: ... and so do pairs with a sequence longer than this (bounds the per-item column buffer).
 LONG_LENGTH = 6000
-#: Work-group size and rows per strip (16 or 32) of the packed 16-bit kernel.
+#: Work-group size and rows per strip (16, 32 or 64) of the packed 16-bit kernel.
 PACKED16_GROUP = {"gpu": 128, "cpu": 16}
 PACKED16_ROWS = {"gpu": 64, "cpu": 16}
 #: Each sequence starts at a multiple of this many residues in the batch buffer (the 16-bit
@@ -295,6 +299,7 @@ class PairwiseEngine:
             windows.append((start, min(total, start + size)))
             start = windows[-1][1]
         costs = [cells_before(b) - cells_before(a) for a, b in windows]
+        widest = max(b - a for a, b in windows)
         out = np.zeros((n, n), dtype=np.float64)
         stage, done, whole = "pairwise scores", [0.0], sum(costs) or 1.0
         progress.report(stage, 0, 100)
@@ -309,7 +314,7 @@ class PairwiseEngine:
                            rt.to_device(self._gaps), None, None, None, None, flat.size),
                     rt.to_device(row_start), rt.to_device(off_r), rt.to_device(len_r))
             base, starts_buf, off_buf, len_buf = shared[id(rt)]
-            tasks = self._scratch(rt, "tasks", (b - a) * 16)
+            tasks = self._scratch(rt, "tasks", widest * 16)  # sized once
             make = rt.kernel("pairwise_tasks.cl", "all_vs_all_tasks")
             group = rt.preferred_group(make, 256 if rt.is_gpu else 16)
             make(rt.queue, (-(-(b - a) // group) * group,), (group,), starts_buf, np.int32(n),
@@ -555,7 +560,7 @@ class PairwiseEngine:
             tasks = batch.tasks[first:stop]
             maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
         else:
-            tasks, (maxA, maxB) = None, bounds
+            maxA, maxB = bounds
         if (not trace and self.use_packed16 and fits_16bit(self.scoring, maxA, maxB)
                 and batch.residues * len(self.scoring.letters) <= rt.max_alloc // 2):
             return self._run_window16(rt, batch, first, n, maxB)
@@ -742,9 +747,8 @@ class PairwiseEngine:
         return top
 
 
-#: Packed 16-bit values: "minus infinity" in pairwise_fill16.cl, and the band every real
-#: value (and every value plus one score step) must stay inside.
-NEG16 = -(1 << 14)
+#: The band every 16-bit DP value (plus one score step) must stay inside: clear of the
+#: "minus infinity" -16384 of pairwise_fill16.cl and of the 16-bit range.
 LIMIT16 = 16000
 
 
@@ -797,6 +801,7 @@ def _pairs(targets, queries):
 def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All sequences in one buffer, each starting at a multiple of :data:`PAD` residues
     (gaps filled with :data:`PAD_CODE`); returns the buffer and the start offsets."""
+    lengths = lengths.astype(np.int64)
     padded = -(-lengths // PAD) * PAD
     offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
     np.cumsum(padded, out=offsets[1:])

@@ -4,9 +4,11 @@ The distance matrix lives on the device as a packed lower triangle. Each of the 
 (NJ) or ``n - 1`` (UPGMA/WPGMA) iterations is ONE launch of ``iterate`` (scan of the live
 triangle by many work-groups; the last group to finish picks the pair and does the join), with
 no host read, no event wait and no kernel-argument change (the iteration number lives on the
-device). When the live matrix has become small, one launch of ``iterate_tail`` on a single
-work-group does all remaining iterations. The linkage rows accumulate on the device and come
-back once at the end.
+device). While the live matrix is large (:data:`SPLIT_R_GPU` clusters or more on GPUs), an
+iteration is two launches instead: ``iterate_pick`` (scan and pick) and ``join`` (the join
+spread over every compute unit). When the live matrix has become small, one launch of
+``iterate_tail`` on a single work-group does all remaining iterations. The linkage rows
+accumulate on the device and come back once at the end.
 """
 
 from __future__ import annotations
