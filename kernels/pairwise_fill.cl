@@ -29,6 +29,7 @@
  * SCORE_FLOAT, PROFILE.
  */
 #include "common.h"
+#include "pairwise_gaps.h"
 
 #ifndef R
 #define R 8
@@ -80,19 +81,6 @@ typedef int2 score2_t;
 #endif
 #define PSTRIDE (MAXK + 1) /* odd stride in uint2: neighbouring work-items hit other banks */
 
-/* Gap scores, in bioplug.alphabet.GAP_FIELDS order. */
-#define G_OA   gaps[0]
-#define G_EA   gaps[1]
-#define G_OB   gaps[2]
-#define G_EB   gaps[3]
-#define G_LOA  gaps[4]
-#define G_LEA  gaps[5]
-#define G_LOB  gaps[6]
-#define G_LEB  gaps[7]
-#define G_ROA  gaps[8]
-#define G_REA  gaps[9]
-#define G_ROB  gaps[10]
-#define G_REB  gaps[11]
 
 /* Substitution matrix into local memory, padded to MAXK x MAXK. All work-items must call. */
 inline void load_matrix(__local score_t *lmat, __global const int *matrix, const int K)

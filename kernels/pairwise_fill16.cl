@@ -35,6 +35,7 @@
  * in A differ: then each row keeps its own pair of gap scores, 16 more registers).
  */
 #include "common.h"
+#include "pairwise_gaps.h"
 
 #ifndef LOCAL
 #define LOCAL 0
@@ -85,18 +86,6 @@ typedef short2 p2;
 #define P_ZERO ((short2)(0, 0))
 #endif
 
-#define G_OA   gaps[0]
-#define G_EA   gaps[1]
-#define G_OB   gaps[2]
-#define G_EB   gaps[3]
-#define G_LOA  gaps[4]
-#define G_LEA  gaps[5]
-#define G_LOB  gaps[6]
-#define G_LEB  gaps[7]
-#define G_ROA  gaps[8]
-#define G_REA  gaps[9]
-#define G_ROB  gaps[10]
-#define G_REB  gaps[11]
 
 #define LEFT_H(i) (LOCAL ? 0 : (G_LOB + G_LEB * ((i) - 1)))
 #define TOP_P(j) (LOCAL ? 0 : (G_LOA + G_LEA * ((j) - 1)))

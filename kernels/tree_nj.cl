@@ -596,29 +596,20 @@ inline void iterate_impl(__global real *D, __global float *F, __global real *R,
 
 /* `iterate`: scan, pick and join; `iterate_pick`: scan and pick only (then `join`). Two
  * kernels rather than a test of r on the device, so that every barrier is unconditional. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void iterate(__global real *D, __global float *F, __global real *R, __global uint *ids,
-             __global real *sizes, __global real *link, __global uint *state, uint n,
-             __global real *cand_q, __global uint *cand_ij, __global real *seed,
-             __global uint *seed_ij, __global real *seed_q, __global real *parts,
-             __global real *pick_v) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG], ticket;
-    iterate_impl(D, F, R, ids, sizes, link, state, n, cand_q, cand_ij, seed, seed_ij, seed_q,
-                 parts, pick_v, false, lq, li, lj, &ticket);
-}
-
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void iterate_pick(__global real *D, __global float *F, __global real *R, __global uint *ids,
-                  __global real *sizes, __global real *link, __global uint *state, uint n,
-                  __global real *cand_q, __global uint *cand_ij, __global real *seed,
-                  __global uint *seed_ij, __global real *seed_q, __global real *parts,
-                  __global real *pick_v) {
-    __local real lq[WG];
-    __local uint li[WG], lj[WG], ticket;
-    iterate_impl(D, F, R, ids, sizes, link, state, n, cand_q, cand_ij, seed, seed_ij, seed_q,
-                 parts, pick_v, true, lq, li, lj, &ticket);
-}
+#define ITERATE_KERNEL(name, pick_only)                                                    \
+    __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void name(                    \
+        __global real *D, __global float *F, __global real *R, __global uint *ids,         \
+        __global real *sizes, __global real *link, __global uint *state, uint n,           \
+        __global real *cand_q, __global uint *cand_ij, __global real *seed,                \
+        __global uint *seed_ij, __global real *seed_q, __global real *parts,               \
+        __global real *pick_v) {                                                           \
+        __local real lq[WG];                                                               \
+        __local uint li[WG], lj[WG], ticket;                                               \
+        iterate_impl(D, F, R, ids, sizes, link, state, n, cand_q, cand_ij, seed, seed_ij,  \
+                     seed_q, parts, pick_v, pick_only, lq, li, lj, &ticket);               \
+    }
+ITERATE_KERNEL(iterate, false)
+ITERATE_KERNEL(iterate_pick, true)
 
 /* The join of an iteration picked by `iterate_pick` (slots state[2] < state[3],
  * state[3]): every group takes blocks of slots; the last group to finish (state[1] ticket)
