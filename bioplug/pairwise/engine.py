@@ -303,16 +303,13 @@ class PairwiseEngine:
         out = np.zeros((n, n), dtype=np.float64)
         stage, done, whole = "pairwise scores", [0.0], sum(costs) or 1.0
         progress.report(stage, 0, 100)
-        shared: dict[int, _Batch] = {}
-        in_flight: dict[int, tuple] = {}
+        shared: dict[int, tuple] = {}
 
-        def run_job(rt: Runtime, job):
+        def start_job(rt: Runtime, job):
             a, b = job
-            if id(rt) not in shared:  # uploads only here: during the run they would wait
-                shared[id(rt)] = (
-                    _Batch(rt.to_device(flat), rt.to_device(self._matrix),
-                           rt.to_device(self._gaps), None, None, None, None, flat.size),
-                    rt.to_device(row_start), rt.to_device(off_r), rt.to_device(len_r))
+            if id(rt) not in shared:
+                shared[id(rt)] = (self._base_batch(rt, flat), rt.to_device(row_start),
+                                  rt.to_device(off_r), rt.to_device(len_r))
             base, starts_buf, off_buf, len_buf = shared[id(rt)]
             tasks = self._scratch(rt, "tasks", widest * 16)  # sized once
             make = rt.kernel("pairwise_tasks.cl", "all_vs_all_tasks")
@@ -320,34 +317,21 @@ class PairwiseEngine:
             make(rt.queue, (-(-(b - a) // group) * group,), (group,), starts_buf, np.int32(n),
                  np.int64(a), np.int32(b - a), off_buf, len_buf, tasks)
             longest = int(len_r[np.searchsorted(row_start, a, side="right") - 1])
-            pending = self._run_window(replace(base, task_buf=tasks), 0, b - a, False,
-                                       rt=rt, bounds=(longest, longest))
-            previous = in_flight.pop(id(rt), None)
-            in_flight[id(rt)] = (job, pending)
-            return None if previous is None else previous
+            return self._run_window(replace(base, task_buf=tasks), 0, b - a, False,
+                                    rt=rt, bounds=(longest, longest))
 
-        def on_done(_k, item):
-            if item is None:
-                return
-            (a, b), pending = item
+        def collect(job, result):
+            a, b = job
             number = np.arange(a, b)
             i = np.searchsorted(row_start, number, side="right") - 1
             ri, rj = rank[i], rank[i + (number - row_start[i])]
-            values = self.scoring.unscale(pending.result()[0])
+            values = self.scoring.unscale(result[0])
             out[ri, rj] = values
             out[rj, ri] = values
             done[0] += cells_before(b) - cells_before(a)
             progress.report(stage, int(100 * done[0] / whole), 100)
 
-        report = _serialised(on_done)
-        try:
-            run_lpt(windows, costs, self.runtimes, run_job, report,
-                    cancelled=lambda: progress.cancelled)
-        finally:
-            last = list(in_flight.values())
-            in_flight.clear()
-        for item in last:
-            report(None, item)
+        self._pipeline(windows, costs, start_job, collect, progress)
         progress.report(stage, 100, 100)
         return out
 
@@ -392,44 +376,34 @@ class PairwiseEngine:
         total, done = float(cells.sum()) or 1.0, [0.0]
         stage = "pairwise alignment" if trace else "pairwise scores"
         progress.report(stage, 0, 100)
-        shared: dict[int, tuple] = {}
-        in_flight: dict[int, tuple] = {}
+        shared: dict[int, _Batch] = {}
 
-        def run_job(rt: Runtime, job):
-            """Enqueue a launch, then finish the device's previous one (two in flight)."""
+        def start_job(rt: Runtime, job):
             idx, window = job
-            if id(rt) not in shared:  # once per device; buffers made during the run would
-                shared[id(rt)] = _Batch(  # wait for the busy device
-                    rt.to_device(flat), rt.to_device(self._matrix), rt.to_device(self._gaps),
-                    None, None, None, None, flat.size)
+            if id(rt) not in shared:
+                shared[id(rt)] = self._base_batch(rt, flat)
             batch = shared[id(rt)]
             task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
             task[:, 0], task[:, 1] = offsets[ia[idx]], la[idx]
             task[:, 2], task[:, 3] = offsets[ib[idx]], lb[idx]
             if window is None:  # a long pair: its own work-group, finished at once
-                launch_ = self._run_long(rt, batch, task, trace)
-            else:
-                base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-                if trace:
-                    np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4,
-                              out=base[1:])
-                # into reused buffers by non-blocking writes: queued behind the previous
-                # window, they never stall the host
-                task_buf = self._scratch(rt, "tasks", widest * 16)  # sized once
-                base_buf = self._scratch(rt, "bases", (widest + 1) * 8)
-                cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
-                cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
-                batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
-                                ops_base=base)
-                launch_ = self._run_window(batch, 0, len(idx), trace, rt=rt)
-            previous = in_flight.pop(id(rt), None)
-            in_flight[id(rt)] = (idx, launch_, task)  # (pyopencl keeps written arrays alive)
-            return None if previous is None else (previous[0], *previous[1].result())
+                return self._run_long(rt, batch, task, trace)
+            base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+            if trace:
+                np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
+            # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive):
+            # queued behind the previous window, they never stall the host
+            task_buf = self._scratch(rt, "tasks", widest * 16)  # sized once
+            base_buf = self._scratch(rt, "bases", (widest + 1) * 8)
+            cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
+            cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
+            batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
+                            ops_base=base)
+            return self._run_window(batch, 0, len(idx), trace, rt=rt)
 
-        def on_done(_i, out):  # device threads report one at a time (_serialised)
-            if out is None:
-                return
-            idx, values, paths = out
+        def collect(job, result):
+            idx = job[0]
+            values, paths = result
             scores[idx] = values
             if paths is not None:
                 launch[idx] = len(launches)
@@ -438,6 +412,35 @@ class PairwiseEngine:
             done[0] += float(cells[idx].sum())
             progress.report(stage, int(100 * done[0] / total), 100)
 
+        self._pipeline(jobs, costs, start_job, collect, progress)
+        progress.report(stage, 100, 100)
+        return scores, (launches, launch, slot, swapped)
+
+    def _base_batch(self, rt: Runtime, flat: np.ndarray) -> _Batch:
+        """The batch's sequences and scoring on ``rt``, uploaded before its first launch
+        (buffers made from host memory during the run would wait for the busy device)."""
+        return _Batch(rt.to_device(flat), rt.to_device(self._matrix), rt.to_device(self._gaps),
+                      None, None, None, None, flat.size)
+
+    def _pipeline(self, jobs, costs, start_job, collect, progress: Progress) -> None:
+        """Every job over the devices, largest cost first, two launches in flight per device.
+
+        ``start_job(rt, job)`` enqueues a launch and returns its :class:`_Pending`;
+        ``collect(job, result)`` gets each job's result, one at a time (device threads wait
+        for results outside the lock, and collect while their next launch runs).
+        """
+        in_flight: dict[int, tuple] = {}
+
+        def run_job(rt: Runtime, job):
+            pending = start_job(rt, job)
+            previous = in_flight.pop(id(rt), None)
+            in_flight[id(rt)] = (job, pending)
+            return None if previous is None else (previous[0], previous[1].result())
+
+        def on_done(_k, item):
+            if item is not None:
+                collect(*item)
+
         report = _serialised(on_done)
         try:
             run_lpt(jobs, costs, self.runtimes, run_job, report,
@@ -445,10 +448,8 @@ class PairwiseEngine:
         finally:
             last = list(in_flight.values())
             in_flight.clear()
-        for idx, pending, _task in last:
-            report(None, (idx, *pending.result()))
-        progress.report(stage, 100, 100)
-        return scores, (launches, launch, slot, swapped)
+        for job, pending in last:
+            report(None, (job, pending.result()))
 
     def _windows(self, short: np.ndarray, la, lb, trace: bool):
         """Group short pairs by size into launches that fit every device's memory budget.
