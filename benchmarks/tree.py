@@ -230,15 +230,21 @@ def random_proteins(n: int, seed: int = 0) -> list[str]:
     return [text[e - k : e] for e, k in zip(ends, lengths, strict=True)]
 
 
+def time_sets(sizes, repeats: int, fn):
+    """(n, proteins, median seconds of ``fn(proteins)``) per size, after a warm-up."""
+    fn(random_proteins(50, 1))  # warm-up (kernel builds)
+    for n in sizes:
+        seqs = random_proteins(n, seed=n)
+        t, _ = median_time(lambda seqs=seqs: fn(seqs), repeats if n <= 4000 else 1)
+        yield n, seqs, t
+
+
 def run_ktuple(args, rt) -> list[dict]:
     from bioplug.tree import ktuple_distances
 
-    ktuple_distances(random_proteins(50, 1), device=rt)  # warm-up
     rows = []
-    for n in args.ktuple_sizes:
-        seqs = random_proteins(n, seed=n)
-        reps = args.repeats if n <= 4000 else 1
-        t, _ = median_time(lambda seqs=seqs: ktuple_distances(seqs, k=2, device=rt), reps)
+    for n, _, t in time_sets(args.ktuple_sizes, args.repeats,
+                             lambda seqs: ktuple_distances(seqs, k=2, device=rt)):
         row = {"n_proteins": n, "ktuple_s": t, "pairs_per_s": n * (n - 1) / 2 / t}
         rows.append(row)
         print(f"k-tuple  N={n:>6}  {t:8.3f} s  {row['pairs_per_s'] / 1e6:8.1f} M pairs/s",
@@ -264,12 +270,9 @@ def run_clustalw_fast(args, rt) -> list[dict]:
     """ClustalW fast-mode (Wilbur-Lipman k-tuple) distances on the device, protein defaults."""
     from bioplug.tree import clustalw_fast_distances
 
-    clustalw_fast_distances(random_proteins(50, 1), device=rt)  # warm-up
     rows = []
-    for n in args.clustalw_sizes:
-        seqs = random_proteins(n, seed=n)
-        reps = args.repeats if n <= 4000 else 1
-        t, _ = median_time(lambda seqs=seqs: clustalw_fast_distances(seqs, device=rt), reps)
+    for n, seqs, t in time_sets(args.clustalw_sizes, args.repeats,
+                                lambda seqs: clustalw_fast_distances(seqs, device=rt)):
         row = {"n_proteins": n, "clustalw_fast_s": t, "pairs_per_s": n * (n - 1) / 2 / t}
         peer = shutil.which("clustalw") or shutil.which("clustalw2")
         if peer and n <= args.clustalw_peer_max_n:
