@@ -339,7 +339,7 @@ def run_agglomerative(
     state_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
                           hostbuf=np.zeros(8, np.uint32))
     parts_buf = rt.empty(max(1, -(-n // (4 * wg))) * dtype.itemsize)  # new-row block sums
-    pick_buf = rt.empty(4 * dtype.itemsize)
+    pick_buf = rt.empty(3 * dtype.itemsize)  # d(i, j) / 2 and the two sizes
     link_buf = rt.empty(max(n - 1, 1) * 4 * dtype.itemsize)
     cand_q = rt.empty(kern.max_groups * dtype.itemsize)
     cand_ij = rt.empty(kern.max_groups * 2 * 4)
@@ -354,12 +354,12 @@ def run_agglomerative(
                          hostbuf=np.full(1, np.inf, dtype))
     seed_ij = rt.empty(kern.max_groups * 2 * 4)
     seed_q = rt.empty(kern.max_groups * dtype.itemsize)
-    iterate.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf,
-                     pick_buf)  # once: the launches below change no argument
+    scan_args = (*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf, pick_buf)
+    iterate.set_args(*scan_args)  # once: the launches below change no argument
     split_r = kern.split_r
     if split_r:
         pick = cl.Kernel(kern.prog, "iterate_pick")
-        pick.set_args(*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf, pick_buf)
+        pick.set_args(*scan_args)
         join = cl.Kernel(kern.prog, "join")
         join.set_args(d_buf, f_buf, r_buf, ids_buf, sizes_buf, state_buf, np.uint32(n),
                       parts_buf, pick_buf, seed_buf, seed_ij, seed_q)
