@@ -12,6 +12,9 @@ same kernels run on GPUs and, through PoCL, on the CPU.
     ``Bio.Align.PairwiseAligner``.
 ``bioplug.msa``
     QuickProbs multiple alignment (posteriors, consistency, progressive alignment, refinement).
+``bioplug.progressive``
+    ClustalW-style progressive alignment with profiles on the device: the fast mode for big
+    families; :class:`ProgressiveAligner`.
 ``bioplug.tree``
     Distance matrices and neighbor-joining / UPGMA trees on the device.
 ``bioplug.skbio``
@@ -37,7 +40,8 @@ if not (_source / "kernels").is_dir() and (_source.parent / "kernels" / "__init_
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
-_SUBMODULES = {"runtime", "pairwise", "msa", "tree", "skbio", "alphabet", "io", "progress",
+_SUBMODULES = {"runtime", "pairwise", "msa", "progressive", "tree", "skbio", "alphabet", "io",
+               "progress",
                "errors", "gui"}
 
 
@@ -51,6 +55,10 @@ def __getattr__(name):
         from bioplug.pairwise.aligner import PairwiseAligner
 
         return PairwiseAligner
+    if name == "ProgressiveAligner":
+        from bioplug.progressive.aligner import ProgressiveAligner
+
+        return ProgressiveAligner
     if name == "MultipleSequenceAligner":
         from bioplug.msa.aligner import MultipleSequenceAligner
 

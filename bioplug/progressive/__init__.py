@@ -1,0 +1,18 @@
+"""ClustalW-style progressive alignment on the device (seed 003): profile-profile DP with
+affine, position-specific gaps, traceback and profile merging in one kernel per tree level.
+
+Front doors
+-----------
+``ProgressiveAligner``
+    ``align`` (unaligned sequences), ``align_profiles`` (two alignments), ``add`` (new
+    sequences into an existing alignment). Returns ``Bio.Align.Alignment``.
+
+Reading order: ``aligner`` (front door) -> ``pipeline`` (stages) -> ``guide`` (distances and
+tree) -> ``device`` (pool and launches) -> ``kernels/progressive_profile.cl``.
+"""
+
+from __future__ import annotations
+
+from bioplug.progressive.aligner import ProgressiveAligner
+
+__all__ = ["ProgressiveAligner"]

@@ -1,0 +1,277 @@
+"""``ProgressiveAligner``: ClustalW-style progressive multiple alignment on an OpenCL device.
+
+Example
+-------
+>>> import bioplug
+>>> aligner = bioplug.ProgressiveAligner()                           # doctest: +SKIP
+>>> alignment = aligner.align("family.fasta")                        # doctest: +SKIP
+>>> alignment.guide_tree                                             # doctest: +SKIP
+'((a:0.1,b:0.1):0.2,c:0.3);'
+>>> merged = aligner.align_profiles(alignment_a, alignment_b)        # doctest: +SKIP
+>>> bigger = aligner.add(alignment, new_records)                     # doctest: +SKIP
+
+It is the fast mode for big families (tens of thousands of sequences): the guide tree needs no
+k x k matrix above ``max_matrix`` sequences, and every level of the tree is one batch of
+profile-profile alignments on the device.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+
+import numpy as np
+from Bio.Align import Alignment
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+
+from bioplug.alphabet import load_matrix
+from bioplug.errors import InputError
+from bioplug.io import as_record, check_unique_ids, read_records
+from bioplug.msa.aligner import rows_to_alignment as _rows_to_alignment
+from bioplug.progress import Progress, ProgressCallback
+from bioplug.progressive import pipeline
+from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.trees import linkage_from_tree, newick_from_linkage
+
+log = logging.getLogger(__name__)
+
+GAP_CHARS = "-."
+
+#: Defaults per sequence type: substitution matrix and ClustalW-style positive penalties
+#: (gap open, gap extension, end-gap open, end-gap extension), in the matrix's units.
+DEFAULTS = {
+    "protein": ("BLOSUM62", 10.0, 1.0, 2.0, 0.5),
+    "nucleotide": ("NUC.4.4", 15.0, 2.0, 3.0, 1.0),
+}
+
+
+def read_input(sequences) -> list[SeqRecord]:
+    """SeqRecords from a path or an iterable of records / str / Seq / skbio sequences."""
+    if isinstance(sequences, (str, os.PathLike)):
+        records = read_records(sequences)
+    elif isinstance(sequences, Iterable):
+        records = [as_record(item, i) for i, item in enumerate(sequences)]
+    else:
+        raise InputError(f"unsupported input type {type(sequences).__name__}")
+    if not records:
+        raise InputError("no sequences to align")
+    check_unique_ids(records)
+    return records
+
+
+def ungapped(records: list[SeqRecord]) -> list[SeqRecord]:
+    """Records with gap characters removed; empty sequences are an :class:`InputError`."""
+    out = []
+    for i, rec in enumerate(records):
+        text = str(rec.seq)
+        for g in GAP_CHARS:
+            text = text.replace(g, "")
+        if not text:
+            raise InputError(f"{rec.id or f'sequence {i + 1}'}: empty sequence (record {i + 1})")
+        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
+        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
+    return out
+
+
+class ProgressiveAligner:
+    """Progressive multiple alignment (ClustalW's three stages) with profiles on the device.
+
+    Parameters
+    ----------
+    matrix : str or Bio.Align.substitution_matrices.Array, optional
+        Substitution matrix; default BLOSUM62 for proteins, NUC.4.4 for nucleotides.
+    gap_open, gap_extend : float, optional
+        Penalties (positive, as ClustalW's ``-GAPOPEN`` / ``-GAPEXT``): a gap of ``n`` columns
+        costs ``gap_open + (n - 1) * gap_extend`` in each sequence it opens in. Inside a
+        profile the opening cost shrinks where the profile already has gaps (position-specific
+        gaps, ``kernels/progressive_profile.cl``) and extension is scaled by the share of
+        sequences with a residue in the column.
+    end_gap_open, end_gap_extend : float, optional
+        Penalties for gaps before the first or after the last column (ClustalW's end gaps).
+    seqtype : {"auto", "protein", "dna", "rna"}
+        Alphabet; "auto" calls input made only of IUPAC nucleotide codes DNA/RNA.
+    max_matrix : int
+        Most sequences for which the guide tree is made from a k x k k-tuple distance matrix;
+        larger families get the embedded bisecting tree (:mod:`bioplug.progressive.guide`).
+    seed : int
+        Seed of the bisecting tree's random starts.
+    device : optional
+        OpenCL device specification or Runtime.
+    """
+
+    def __init__(self, *, matrix=None, gap_open: float | None = None,
+                 gap_extend: float | None = None, end_gap_open: float | None = None,
+                 end_gap_extend: float | None = None, seqtype: str = "auto",
+                 max_matrix: int = 4000, seed: int = 0, device=None):
+        if seqtype not in ("auto", "protein", "dna", "rna"):
+            raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
+        for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
+                        ("end_gap_open", end_gap_open), ("end_gap_extend", end_gap_extend)):
+            if v is not None and not (np.isfinite(v) and v >= 0):
+                raise InputError(f"{name} must be a penalty >= 0, got {v!r}")
+        if max_matrix < 2:
+            raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
+        self.matrix = matrix
+        self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
+        self.seqtype = seqtype
+        self.max_matrix = int(max_matrix)
+        self.seed = int(seed)
+        self.device = device
+        self.last_times: dict = {}
+
+    def __repr__(self) -> str:
+        return (f"ProgressiveAligner(matrix={self.matrix!r}, seqtype={self.seqtype!r}, "
+                f"max_matrix={self.max_matrix}, device={self.device!r})")
+
+    # -- settings for one input --------------------------------------------------------------
+    def scoring(self, texts: list[str]) -> tuple[object, GapScores, bool]:
+        """(matrix, gap scores, nucleotide?) for these sequences."""
+        if self.seqtype == "auto":
+            nucleotide = pipeline.detect_nucleotide(texts)
+        else:
+            nucleotide = self.seqtype in ("dna", "rna")
+        name, go, ge, eo, ee = DEFAULTS["nucleotide" if nucleotide else "protein"]
+        matrix = self.matrix if self.matrix is not None else name
+        if isinstance(matrix, str):
+            matrix = load_matrix(matrix)
+        given = [d if v is None else float(v)
+                 for v, d in zip(self.penalties, (go, ge, eo, ee), strict=True)]
+        go, ge, eo, ee = given
+        log.info("progressive: %s, matrix %s, gap open %g extend %g, end %g/%g",
+                 "nucleotide" if nucleotide else "protein",
+                 getattr(matrix, "name", None) or name, go, ge, eo, ee)
+        return matrix, GapScores(-go, -ge, -eo, -ee), nucleotide
+
+    # -- verbs ---------------------------------------------------------------------------------
+    def align(self, sequences, progress: ProgressCallback | None = None,
+              guide_tree=None) -> Alignment:
+        """Align unaligned sequences.
+
+        Parameters
+        ----------
+        sequences : path, or iterable of SeqRecord / str / Seq / skbio.Sequence
+            Gap characters are removed first.
+        progress : callable, optional
+            ``progress(stage, done, total)`` for the stages "guide tree" and "progressive";
+            returning False cancels (:class:`bioplug.progress.Cancelled`).
+        guide_tree : optional
+            A tree to use instead of computing one: Newick text or file, ``skbio.TreeNode``,
+            ``Bio.Phylo`` tree, or a scipy linkage array; tips must be the record ids.
+
+        Returns
+        -------
+        Bio.Align.Alignment
+            Rows in input order; ``alignment.guide_tree`` is the tree used (Newick).
+        """
+        records = ungapped(read_input(sequences))
+        texts = [str(r.seq) for r in records]
+        ids = [r.id for r in records]
+        matrix, gaps, nucleotide = self.scoring(texts)
+        link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
+        result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
+                              self.device, link, self.seed, Progress(progress))
+        self.last_times = result.times
+        alignment = rows_to_alignment(records, result.rows)
+        molecule(alignment, nucleotide)
+        alignment.guide_tree = newick_from_linkage(result.link, ids)
+        return alignment
+
+    def align_profiles(self, first, second) -> Alignment:
+        """Align two alignments to each other, keeping each one's columns (ClustalW's profile
+        mode); rows of ``first`` come first.
+
+        Parameters
+        ----------
+        first, second : Bio.Align.Alignment, path of an alignment file, or list of gapped rows
+            (SeqRecords or strings of equal length).
+        """
+        a, b = aligned_records(first), aligned_records(second)
+        check_unique_ids(a + b)
+        rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
+        texts = [str(r.seq) for r in ungapped(a + b)]
+        matrix, gaps, nucleotide = self.scoring(texts)
+        from bioplug.runtime import get_runtime
+
+        engine = ProfileEngine(get_runtime(self.device), np.asarray(matrix, np.float64), gaps)
+        letters = "".join(matrix.alphabet)
+        ids = [r.id for r in a + b]
+        x = engine.add_profile(profile_columns(rows_a, letters, nucleotide, ids), len(a))
+        y = engine.add_profile(profile_columns(rows_b, letters, nucleotide, ids[len(a):]),
+                               len(b))
+        (_, moves), = engine.align([(x, y)])
+        out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
+        out[: len(a), np.flatnonzero(moves != 2)] = rows_a
+        out[len(a):, np.flatnonzero(moves != 1)] = rows_b
+        alignment = rows_to_alignment(ungapped(a + b), out)
+        molecule(alignment, nucleotide)
+        return alignment
+
+    def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:
+        """Add unaligned sequences to an existing alignment, whose columns stay intact
+        (as ``mafft --add``): the new sequences are aligned progressively among themselves,
+        then that profile is aligned to the existing one."""
+        new = ungapped(read_input(sequences))
+        if len(new) > 1:
+            new_aln = self.align(new, progress)
+            new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
+                   for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
+        return self.align_profiles(alignment, new)
+
+
+# -- helpers for existing alignments ----------------------------------------------------------
+def rows_to_alignment(records: list[SeqRecord], rows: np.ndarray) -> Alignment:
+    return _rows_to_alignment(records, [r.tobytes().decode("latin-1") for r in rows])
+
+
+def molecule(alignment: Alignment, nucleotide: bool) -> None:
+    for rec in alignment.sequences:
+        if isinstance(rec, SeqRecord):
+            rec.annotations["molecule_type"] = "DNA" if nucleotide else "protein"
+
+
+def alignment_strings(alignment: Alignment) -> list[str]:
+    return [alignment[i] for i in range(len(alignment.sequences))]
+
+
+def aligned_records(item) -> list[SeqRecord]:
+    """Gapped SeqRecords of equal length from an Alignment, a file or a list."""
+    if isinstance(item, Alignment):
+        ids = [getattr(s, "id", None) or f"sequence {i + 1}"
+               for i, s in enumerate(item.sequences)]
+        records = [SeqRecord(Seq(r), id=n, description="")
+                   for r, n in zip(alignment_strings(item), ids, strict=True)]
+    else:
+        records = read_input(item)
+    lengths = {len(r.seq) for r in records}
+    if len(lengths) != 1:
+        raise InputError(f"an alignment's rows must have one length, found {sorted(lengths)}")
+    return records
+
+
+def gapped_matrix(records: list[SeqRecord]) -> np.ndarray:
+    """(n, L) uint8 of gapped rows, '.' read as '-'."""
+    text = "".join(str(r.seq) for r in records).replace(".", "-")
+    return np.frombuffer(text.encode("latin-1", "replace"), np.uint8).reshape(len(records), -1)
+
+
+def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
+                    ids: list[str]) -> np.ndarray:
+    """(L, A + 1) residue frequencies and gap fraction of gapped rows (equal weights)."""
+    n, L = rows.shape
+    A = len(letters)
+    table = pipeline.scoring_table(letters, nucleotide)
+    codes = table[rows]
+    gap = rows == ord("-")
+    bad = np.argwhere((codes == 255) & ~gap)
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        raise InputError(f"{ids[r]}: letter {chr(rows[r, c])!r} at column {c + 1} is not in "
+                         f"the scoring matrix ({letters})")
+    col = np.broadcast_to(np.arange(L), rows.shape)[~gap]
+    counts = np.bincount(col * A + codes[~gap], minlength=L * A).reshape(L, A)
+    out = np.zeros((L, A + 1), dtype=np.float32)
+    out[:, :A] = counts / n
+    out[:, A] = gap.sum(axis=0) / n
+    return out

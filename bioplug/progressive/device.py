@@ -1,0 +1,215 @@
+"""Profiles on the device: a column pool, and batched profile-profile alignment with traceback.
+
+Every profile (a leaf sequence, an input alignment, or a tree node made from two children)
+lives in one pool buffer of columns (``kernels/progressive_profile.cl`` documents the column
+layout). A tree level's nodes are aligned in one launch per memory-sized batch: each work-group
+fills its node's DP, traces back and writes the merged profile into space reserved behind the
+pool's top, so profiles never leave the device. The host reads back only the node lengths and
+the moves (one byte per column) it needs to assemble the rows at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import pyopencl as cl
+
+log = logging.getLogger(__name__)
+
+#: Bytes of direction matrix one launch may fill, as a share of the device's memory.
+DIRS_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class GapScores:
+    """Affine gap scores in Biopython's sign convention (negative = penalty).
+
+    A gap of ``n`` columns inside a profile scores ``open + (n - 1) * extend`` for every
+    sequence it opens in (position-specific: see ``kernels/progressive_profile.cl``); end gaps
+    score ``end_open + (n - 1) * end_extend``.
+    """
+
+    open: float
+    extend: float
+    end_open: float
+    end_extend: float
+
+
+def kernel_matrix(values: np.ndarray, stride: int) -> np.ndarray:
+    """The (A, stride) float32 matrix the kernel reads (rows padded with zeros)."""
+    a = values.shape[0]
+    out = np.zeros((a, stride), dtype=np.float32)
+    out[:, :a] = values
+    return out
+
+
+class ProfileEngine:
+    """Pool of profile columns and the node-alignment launches on one device.
+
+    Parameters
+    ----------
+    rt : Runtime
+        The device.
+    matrix : numpy.ndarray
+        (A, A) substitution scores (float).
+    gaps : GapScores
+        Gap scores.
+    """
+
+    def __init__(self, rt, matrix: np.ndarray, gaps: GapScores):
+        self.rt = rt
+        self.A = int(matrix.shape[0])
+        self.stride = -(-(self.A + 2) // 4) * 4
+        self.wg = self._group_size(rt)
+        defines = {"A": self.A, "STRIDE": self.stride, "WG": self.wg}
+        self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
+        self.k_align = rt.kernel("progressive_profile.cl", "align_nodes", defines)
+        self.d_matrix = rt.to_device(kernel_matrix(np.asarray(matrix, np.float64), self.stride))
+        self.gap_args = (np.float32(0.5 * (gaps.open - gaps.extend)), np.float32(gaps.extend),
+                         np.float32(gaps.end_open - gaps.end_extend),
+                         np.float32(gaps.end_extend))
+        self.col_bytes = 4 * self.stride
+        self.capacity = 0
+        self.top = 0
+        self.pool: cl.Buffer | None = None
+        self.offset: list[int] = []
+        self.length: list[int] = []
+        self.weight: list[float] = []
+
+    @staticmethod
+    def _group_size(rt) -> int:
+        # Rows of one block = work-items; a block costs LY + WG barrier steps, so a small group
+        # wastes little on short profiles while many groups share a compute unit.
+        return min(64 if rt.is_gpu else 16, rt.max_work_group)
+
+    # -- pool --------------------------------------------------------------------------------
+    def _reserve(self, columns: int) -> int:
+        """Offset of ``columns`` new columns at the pool's top (the pool grows by copying)."""
+        need = self.top + columns
+        if need > self.capacity:
+            cap = max(need, int(self.capacity * 1.5), 1024)
+            nbytes = cap * self.col_bytes
+            if nbytes > self.rt.max_alloc:
+                from bioplug.errors import BioplugError
+
+                raise BioplugError(
+                    f"the profiles need {nbytes / 2**30:.2f} GiB in one buffer, more than "
+                    f"{self.rt.info.name} allows ({self.rt.max_alloc / 2**30:.2f} GiB)")
+            new = self.rt.empty(nbytes)
+            q = self.rt.queue
+            cl.enqueue_fill_buffer(q, new, np.float32(0), self.top * self.col_bytes,
+                                   nbytes - self.top * self.col_bytes)
+            if self.pool is not None and self.top:
+                cl.enqueue_copy(q, new, self.pool, byte_count=self.top * self.col_bytes)
+                self.pool.release()
+            self.pool, self.capacity = new, cap
+        start, self.top = self.top, need
+        return start
+
+    def add_sequences(self, codes: list[np.ndarray], weights: np.ndarray) -> list[int]:
+        """One single-sequence profile per code array; returns their node ids."""
+        lengths = np.fromiter((c.size for c in codes), dtype=np.int64, count=len(codes))
+        base = self._reserve(int(lengths.sum()))
+        column = base + np.arange(int(lengths.sum()), dtype=np.int64)
+        allcodes = np.concatenate(codes).astype(np.uint8) if codes else np.zeros(0, np.uint8)
+        n = allcodes.size
+        if n:
+            self.k_leaf(self.rt.queue, (-(-n // 256) * 256,), (256,), self.pool,
+                        self.rt.to_device(allcodes), self.rt.to_device(column), np.int64(n))
+        starts = base + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        first = len(self.offset)
+        self.offset.extend(int(s) for s in starts)
+        self.length.extend(int(v) for v in lengths)
+        self.weight.extend(float(w) for w in weights)
+        return list(range(first, len(self.offset)))
+
+    def add_profile(self, columns: np.ndarray, weight: float) -> int:
+        """A profile given as (L, A + 1) weighted frequencies plus gap fraction; its node id."""
+        L = columns.shape[0]
+        host = np.zeros((L, self.stride), dtype=np.float32)
+        host[:, : self.A + 1] = columns
+        gnext = np.append(host[1:, self.A], 0.0)
+        host[:, self.A + 1] = 2.0 - host[:, self.A] - gnext
+        start = self._reserve(L)
+        cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
+        self.offset.append(start)
+        self.length.append(L)
+        self.weight.append(float(weight))
+        return len(self.offset) - 1
+
+    def read_profile(self, node: int) -> np.ndarray:
+        """(L, A + 1) frequencies and gap fraction of a node (for tests and inspection)."""
+        L = self.length[node]
+        host = np.empty((L, self.stride), dtype=np.float32)
+        cl.enqueue_copy(self.rt.queue, host, self.pool,
+                        src_offset=self.offset[node] * self.col_bytes)
+        return host[:, : self.A + 1]
+
+    # -- alignment ---------------------------------------------------------------------------
+    def dirs_bytes(self, lx: int, ly: int) -> int:
+        return -(-lx // self.wg) * (ly + self.wg) * self.wg
+
+    def align(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
+        """Align node pairs (X, Y); each makes a new node. Returns (node id, moves) per pair.
+
+        ``moves[c]`` is 0 when new column ``c`` holds a column of both, 1 of X only, 2 of Y only.
+        Pairs are split into launches so that one launch's direction bytes fit the budget.
+        """
+        budget = max(min(self.rt.max_alloc, self.rt.memory_budget(DIRS_SHARE)), 1 << 24)
+        out: list[tuple[int, np.ndarray]] = []
+        start = 0
+        while start < len(pairs):
+            used, end = 0, start
+            while end < len(pairs):
+                x, y = pairs[end]
+                need = self.dirs_bytes(*self._ordered(x, y)[2:])
+                if end > start and used + need > budget:
+                    break
+                used += need
+                end += 1
+            out.extend(self._launch(pairs[start:end]))
+            start = end
+        return out
+
+    def _ordered(self, x: int, y: int) -> tuple[int, int, int, int]:
+        return x, y, self.length[x], self.length[y]
+
+    def _launch(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
+        rt, q = self.rt, self.rt.queue
+        n = len(pairs)
+        lx = np.array([self.length[x] for x, _ in pairs], dtype=np.int64)
+        ly = np.array([self.length[y] for _, y in pairs], dtype=np.int64)
+        span = lx + ly
+        out_base = self._reserve(int(span.sum()))
+        dirs = -(-lx // self.wg) * (ly + self.wg) * self.wg
+        nodes = np.zeros((n, 8), dtype=np.int64)
+        nodes[:, 0] = [self.offset[x] for x, _ in pairs]
+        nodes[:, 1] = [self.offset[y] for _, y in pairs]
+        nodes[:, 2] = out_base + np.concatenate([[0], np.cumsum(span)[:-1]])
+        nodes[:, 3] = np.concatenate([[0], np.cumsum(dirs)[:-1]])
+        nodes[:, 4] = np.concatenate([[0], np.cumsum(span)[:-1]])
+        nodes[:, 5] = lx
+        nodes[:, 6] = ly
+        nodes[:, 7] = np.concatenate([[0], np.cumsum(2 * (ly + 1))[:-1]])
+        wts = np.array([(self.weight[x], self.weight[y]) for x, y in pairs], dtype=np.float32)
+        d_moves = rt.empty(int(span.sum()))
+        d_len = rt.empty(4 * n)
+        self.k_align(q, (n * self.wg,), (self.wg,), rt.to_device(nodes), rt.to_device(wts),
+                     self.pool, self.d_matrix, rt.empty(int(dirs.sum())), d_moves,
+                     rt.empty(8 * int(span.sum())), rt.empty(16 * int((2 * (ly + 1)).sum())),
+                     d_len, *self.gap_args)
+        lengths = np.empty(n, dtype=np.int32)
+        moves = np.empty(int(span.sum()), dtype=np.uint8)
+        cl.enqueue_copy(q, lengths, d_len)
+        cl.enqueue_copy(q, moves, d_moves)
+        result = []
+        for g, (x, y) in enumerate(pairs):
+            end = int(nodes[g, 4] + span[g])
+            L = int(lengths[g])
+            self.offset.append(int(nodes[g, 2] + span[g] - L))
+            self.length.append(L)
+            self.weight.append(self.weight[x] + self.weight[y])
+            result.append((len(self.offset) - 1, moves[end - L:end].copy()))
+        return result

@@ -1,0 +1,125 @@
+"""Stages 1 and 2: distances and the guide tree, with and without a k x k matrix.
+
+Up to ``max_matrix`` sequences: k-tuple distances of all pairs on the device
+(:func:`bioplug.tree.ktuple_distances`) and UPGMA on the device (:func:`bioplug.tree.linkage`),
+as ClustalW's fast mode does. Above it no k x k matrix is made: every sequence is embedded as
+its normalised k-tuple profile (Clustal Omega's mBed idea, with the tuple spectrum as the
+embedding), the set is split by bisecting 2-means until the parts fit ``max_matrix``, and each
+part gets its own k-tuple UPGMA tree; the bisections form the tree above the parts. The result
+is always a scipy-style linkage array, so the sequence weights and the progressive stage do not
+care which way it was made.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from bioplug.tree import ktuple_distances, linkage
+from bioplug.tree.distance import NUCLEOTIDE, PROTEIN, ktuple_counts
+
+log = logging.getLogger(__name__)
+
+#: Iterations of 2-means per bisection (the split only steers the tree; a few suffice).
+KMEANS_ITERATIONS = 8
+
+
+def matrix_tree(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
+    """UPGMA on k-tuple distances (all pairs on the device): a (k-1, 4) linkage array."""
+    k = len(texts)
+    if k < 2:
+        return np.empty((0, 4))
+    dist = ktuple_distances(texts, k=4 if nucleotide else 2, device=device).to_numpy()
+    return np.asarray(linkage(dist, method="average", device=device))
+
+
+def spectrum(texts: list[str], nucleotide: bool) -> np.ndarray:
+    """(k, T) float32 k-tuple spectra scaled to unit length (the embedding)."""
+    counts = ktuple_counts(texts, 4 if nucleotide else 2,
+                           NUCLEOTIDE if nucleotide else PROTEIN).astype(np.float32)
+    norm = np.linalg.norm(counts, axis=1, keepdims=True)
+    return counts / np.maximum(norm, 1e-12)
+
+
+def bisect(points: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Boolean split of ``points`` (rows) by 2-means from two far-apart seeds."""
+    first = points[rng.integers(points.shape[0])]
+    a = points[np.argmin(points @ first)]           # farthest from a random point
+    b = points[np.argmin(points @ a)]               # farthest from that one
+    side = np.zeros(points.shape[0], dtype=bool)
+    for _ in range(KMEANS_ITERATIONS):
+        new = (points @ b) > (points @ a)
+        if new.all() or not new.any():
+            break
+        if np.array_equal(new, side):
+            break
+        side = new
+        a = points[~side].mean(axis=0)
+        b = points[side].mean(axis=0)
+    if side.all() or not side.any():                # identical points: split in halves
+        side = np.zeros(points.shape[0], dtype=bool)
+        side[points.shape[0] // 2:] = True
+    return side
+
+
+def partition(points: np.ndarray, max_part: int, seed: int = 0) -> list:
+    """Recursive bisection into parts of at most ``max_part`` rows.
+
+    Returns a nested binary structure: a leaf is an index array, an inner node a pair.
+    """
+    rng = np.random.default_rng(seed)
+
+    def split(idx: np.ndarray):
+        if idx.size <= max_part:
+            return idx
+        side = bisect(points[idx], rng)
+        return (split(idx[~side]), split(idx[side]))
+
+    return split(np.arange(points.shape[0]))
+
+
+def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None,
+                  seed: int = 0) -> np.ndarray:
+    """Guide tree without a k x k matrix: bisecting 2-means, then UPGMA inside the parts."""
+    k = len(texts)
+    tree = partition(spectrum(texts, nucleotide), max_part, seed)
+    rows: list[tuple[int, int, float, int]] = []
+    next_id = k
+
+    def build(item) -> tuple[int, float, int]:
+        """Linkage rows for ``item``; returns (node id, height, size)."""
+        nonlocal next_id
+        if isinstance(item, np.ndarray):
+            return join_part(item)
+        (c1, h1, s1), (c2, h2, s2) = build(item[0]), build(item[1])
+        h = max(h1, h2) * 1.05 + 1e-6   # above both parts: heights stay monotone
+        rows.append((c1, c2, h, s1 + s2))
+        next_id += 1
+        return next_id - 1, h, s1 + s2
+
+    def join_part(idx: np.ndarray) -> tuple[int, float, int]:
+        nonlocal next_id
+        if idx.size == 1:
+            return int(idx[0]), 0.0, 1
+        sub = matrix_tree([texts[i] for i in idx], nucleotide, device)
+        local = np.empty(2 * idx.size - 1, dtype=np.int64)
+        local[: idx.size] = idx
+        for t, (c1, c2, h, s) in enumerate(sub):
+            rows.append((int(local[int(c1)]), int(local[int(c2)]), float(h), int(s)))
+            local[idx.size + t] = next_id       # scipy's rule: row r makes node k + r
+            next_id += 1
+        return next_id - 1, float(sub[-1, 2]), idx.size
+
+    build(tree)
+    return np.asarray(rows, dtype=np.float64).reshape(-1, 4)
+
+
+def guide_tree(texts: list[str], nucleotide: bool, max_matrix: int, device=None,
+               seed: int = 0) -> np.ndarray:
+    """The guide tree as a (k-1, 4) linkage array (see the module docstring)."""
+    if len(texts) <= max_matrix:
+        return matrix_tree(texts, nucleotide, device)
+    log.info("%d sequences > %d: guide tree by bisecting k-tuple spectra", len(texts),
+             max_matrix)
+    return embedded_tree(texts, nucleotide, max_matrix, device, seed)

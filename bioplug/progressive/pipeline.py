@@ -1,0 +1,183 @@
+"""ClustalW-style progressive alignment, stage by stage (seed 003 §2.2.2; seed 002's pipeline).
+
+1. ``encode``: sequences to codes of the substitution matrix's alphabet (protein or nucleotide).
+2. ``guide_tree`` (:mod:`bioplug.progressive.guide`): k-tuple distances and UPGMA, or the
+   embedded bisecting tree for families too large for a k x k matrix.
+3. ``sequence_weights``: ClustalW's weights from the tree (:func:`bioplug.msa.guide.clustalw_weights`).
+4. ``align_tree``: every tree level's ready nodes aligned in one batch on the device
+   (:class:`bioplug.progressive.device.ProfileEngine`); profiles stay on the device.
+5. ``assemble``: the moves of every node composed from the root down into gapped rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bioplug.errors import InputError
+from bioplug.msa.guide import clustalw_weights
+from bioplug.progress import Progress
+from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.guide import guide_tree
+
+log = logging.getLogger(__name__)
+
+#: IUPAC nucleotide letters (U is scored as T).
+NUCLEOTIDE_LETTERS = frozenset("ACGTUNRYSWKMBDHV")
+
+
+@dataclass
+class Result:
+    """Rows (k, L) uint8 in input order, the guide tree used, and seconds per stage."""
+
+    rows: np.ndarray
+    link: np.ndarray
+    times: dict = field(default_factory=dict)
+
+
+# -- 1. encoding ---------------------------------------------------------------------------
+def detect_nucleotide(texts: Sequence[str]) -> bool:
+    """True when every letter is a nucleotide IUPAC code (case-insensitive)."""
+    letters = set()
+    for t in texts:
+        letters.update(t.upper())
+    return bool(letters) and letters <= NUCLEOTIDE_LETTERS
+
+
+def scoring_table(letters: str, nucleotide: bool) -> np.ndarray:
+    """Byte -> code table of the matrix alphabet (255 = not scoreable).
+
+    Lower case scores as upper case; U as T in nucleotides; in proteins U (selenocysteine),
+    O (pyrrolysine) and J (I or L) score as X when the matrix lacks them. The rows written keep
+    the input letters: this table is only for scoring.
+    """
+    table = np.full(256, 255, dtype=np.uint8)
+    for code, c in enumerate(letters):
+        table[ord(c)] = table[ord(c.lower())] = code
+    if nucleotide and "T" in letters:
+        table[ord("U")] = table[ord("u")] = letters.index("T")
+    elif not nucleotide and "X" in letters:
+        for c in "UOJ":
+            if c not in letters:
+                table[ord(c)] = table[ord(c.lower())] = letters.index("X")
+    return table
+
+
+def encode(texts: Sequence[str], names: Sequence[str], letters: str,
+           nucleotide: bool) -> list[np.ndarray]:
+    """Codes of every sequence; :class:`InputError` names record, position and letter."""
+    table = scoring_table(letters, nucleotide)
+    out = []
+    for text, name in zip(texts, names, strict=True):
+        raw = np.frombuffer(text.encode("latin-1", "replace"), dtype=np.uint8)
+        codes = table[raw]
+        bad = np.flatnonzero(codes == 255)
+        if bad.size:
+            pos = int(bad[0])
+            kind = "nucleotide" if nucleotide else "amino-acid"
+            raise InputError(f"{name}: letter {text[pos]!r} at position {pos + 1} is not a "
+                             f"{kind} letter of the scoring matrix ({letters})")
+        out.append(codes)
+    return out
+
+
+# -- 3. weights -------------------------------------------------------------------------------
+def sequence_weights(link: np.ndarray, k: int) -> np.ndarray:
+    """ClustalW weights scaled to mean 1, floored so no sequence drops out of a profile.
+
+    A sequence whose path to the root has only zero-length edges (an exact duplicate deep in
+    the tree) would get weight 0 and vanish from the profile's frequencies.
+    """
+    w = clustalw_weights(link, k) * k
+    if not np.isfinite(w).all():
+        raise InputError("sequence weights are not finite (check the guide tree's heights)")
+    return np.maximum(w, 1e-3)
+
+
+# -- 4. the tree, level by level -----------------------------------------------------------
+def tree_levels(link: np.ndarray, k: int) -> list[np.ndarray]:
+    """Rows of ``link`` grouped by depth: a node's children are always in earlier groups."""
+    depth = np.zeros(2 * k - 1, dtype=np.int64)
+    children = link[:, :2].astype(np.int64)
+    for t in range(k - 1):
+        depth[k + t] = 1 + max(depth[children[t, 0]], depth[children[t, 1]])
+    inner = depth[k:]
+    order = np.argsort(inner, kind="stable")
+    bounds = np.flatnonzero(np.diff(inner[order])) + 1
+    return np.split(order, bounds) if k > 1 else []
+
+
+def align_tree(engine: ProfileEngine, link: np.ndarray, k: int,
+               progress: Progress) -> tuple[int, dict[int, np.ndarray]]:
+    """Align every inner node, one batch per level; returns (root's engine node, moves).
+
+    ``moves[t]`` belongs to linkage row ``t`` (X = first child, Y = second child).
+    """
+    node_of = np.arange(2 * k - 1, dtype=np.int64)     # linkage node -> engine node
+    moves: dict[int, np.ndarray] = {}
+    done = 0
+    progress.report("progressive", 0, max(k - 1, 1))
+    for rows in tree_levels(link, k):
+        pairs = [(int(node_of[int(link[t, 0])]), int(node_of[int(link[t, 1])])) for t in rows]
+        for t, (node, mv) in zip(rows, engine.align(pairs), strict=True):
+            node_of[k + t] = node
+            moves[int(t)] = mv
+        done += len(rows)
+        progress.report("progressive", done, k - 1)
+    return int(node_of[2 * k - 2]), moves
+
+
+# -- 5. rows ---------------------------------------------------------------------------------
+def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length: int,
+             texts: Sequence[str]) -> np.ndarray:
+    """(k, L) uint8 gapped rows: each node's columns mapped to the root's from the top down."""
+    to_root: dict[int, np.ndarray] = {2 * k - 2: np.arange(root_length, dtype=np.int64)}
+    for t in range(k - 2, -1, -1):
+        here = to_root.pop(k + t)
+        mv = moves[t]
+        to_root[int(link[t, 0])] = here[np.flatnonzero(mv != 2)]
+        to_root[int(link[t, 1])] = here[np.flatnonzero(mv != 1)]
+    rows = np.full((k, root_length), ord("-"), dtype=np.uint8)
+    lengths = np.fromiter((len(s) for s in texts), dtype=np.int64, count=k)
+    owner = np.repeat(np.arange(k), lengths)
+    cols = np.concatenate([to_root[s] for s in range(k)])
+    rows[owner, cols] = np.frombuffer("".join(texts).encode("latin-1"), dtype=np.uint8)
+    return rows
+
+
+# -- the whole pipeline ----------------------------------------------------------------------
+def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide: bool,
+        max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
+        progress: Progress | None = None) -> Result:
+    """Align gap-free ``texts``; see the module docstring for the stages."""
+    from bioplug.runtime import get_runtime
+
+    progress = progress or Progress()
+    k = len(texts)
+    times: dict[str, float] = {}
+    t0 = time.perf_counter()
+    letters = "".join(matrix.alphabet)
+    codes = encode(texts, names, letters, nucleotide)
+    if k == 1:
+        return Result(np.frombuffer(texts[0].encode("latin-1"), np.uint8)[None, :].copy(),
+                      np.empty((0, 4)), times)
+    rt = get_runtime(device)
+    if link is None:
+        progress.report("guide tree", 0, 1)
+        link = guide_tree(texts, nucleotide, max_matrix, rt, seed)
+        progress.report("guide tree", 1, 1)
+    times["tree"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    weights = sequence_weights(link, k)
+    engine = ProfileEngine(rt, np.asarray(matrix, dtype=np.float64), gaps)
+    engine.add_sequences(codes, weights)
+    root, moves = align_tree(engine, link, k, progress)
+    times["progressive"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    rows = assemble(link, k, moves, engine.length[root], texts)
+    times["assemble"] = time.perf_counter() - t0
+    return Result(rows, link, times)

@@ -1,0 +1,80 @@
+"""Guide trees in and out: Newick / skbio / Bio.Phylo trees to linkage arrays and back."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import numpy as np
+
+from bioplug.errors import InputError
+
+
+def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
+    """A (k-1, 4) linkage array from a user's guide tree whose tips are ``ids``.
+
+    Accepts a linkage array, Newick text, a Newick file path, ``skbio.TreeNode`` or a
+    ``Bio.Phylo`` tree. Multifurcations are resolved into pairs (as ClustalW reads them).
+    """
+    if isinstance(tree, np.ndarray):
+        link = np.asarray(tree, dtype=np.float64)
+        if link.shape != (len(ids) - 1, 4):
+            raise InputError(f"a linkage guide tree for {len(ids)} sequences has shape "
+                             f"({len(ids) - 1}, 4), not {link.shape}")
+        return link
+    from skbio import TreeNode
+
+    from bioplug.msa.skbio_api import _tree_to_linkage
+
+    if isinstance(tree, os.PathLike) or (isinstance(tree, str) and not tree.strip().endswith(";")):
+        with open(tree) as handle:
+            tree = handle.read()
+    if isinstance(tree, str):
+        tree = TreeNode.read(io.StringIO(tree), format="newick")
+    elif not isinstance(tree, TreeNode):            # Bio.Phylo
+        from Bio import Phylo
+
+        text = io.StringIO()
+        Phylo.write(tree, text, "newick")
+        tree = TreeNode.read(io.StringIO(text.getvalue()), format="newick")
+    tree = tree.copy()
+    tree.bifurcate()
+    while len(tree.children) == 1:                  # a root with one child adds nothing
+        tree = tree.children[0]
+    return _tree_to_linkage(tree, ids)
+
+
+def _quote(name: str) -> str:
+    if any(c in name for c in " ():;,[]'"):
+        return "'" + name.replace("'", "''") + "'"
+    return name
+
+
+def newick_from_linkage(link: np.ndarray, ids: list[str]) -> str:
+    """Rooted Newick of a linkage array; branch lengths are half the height differences."""
+    k = len(ids)
+    if k == 1:
+        return f"{_quote(ids[0])};"
+    height = np.zeros(2 * k - 1)
+    height[k:] = link[:, 2]
+    parts: list[str] = []
+    # iterative depth-first walk: deep (chain-like) trees must not hit the recursion limit
+    stack: list[tuple[int, float, int]] = [(2 * k - 2, -1.0, 0)]
+    while stack:
+        node, parent_h, state = stack.pop()
+        if node < k:
+            parts.append(f"{_quote(ids[node])}:{max(parent_h - height[node], 0) / 2:.6g}")
+            continue
+        c1, c2 = (int(v) for v in link[node - k, :2])
+        if state == 0:
+            parts.append("(")
+            stack.append((node, parent_h, 1))
+            stack.append((c1, height[node], 0))
+        elif state == 1:
+            parts.append(",")
+            stack.append((node, parent_h, 2))
+            stack.append((c2, height[node], 0))
+        else:
+            length = f":{max(parent_h - height[node], 0) / 2:.6g}" if parent_h >= 0 else ""
+            parts.append(")" + length)
+    return "".join(parts) + ";"
