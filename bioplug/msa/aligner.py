@@ -10,24 +10,30 @@ Inputs are protein sequences: a FASTA path, or a list of ``SeqRecord``, ``str``,
 or ``skbio.Sequence``. Gap characters (``-``, ``.``) in the input are removed before aligning
 (the input is treated as unaligned). Ids must be unique; empty sequences, nucleotide input and
 letters that are not amino acids raise :class:`~bioplug.errors.InputError`.
+
+Many families: ``align_many([path1, path2, ...])`` (or ``align_each`` to get each result as it
+is done) keeps one device context and its built programs, and reads and checks the next input
+on a thread while the device aligns the current one.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 import numpy as np
 from Bio.Align import Alignment
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
-from bioplug.errors import InputError
+from bioplug.errors import BioplugError, InputError
 from bioplug.io import as_record, check_unique_ids, read_records
 from bioplug.msa import pipeline
 from bioplug.msa.model import check_protein, encode, strip_gaps
-from bioplug.progress import Progress, ProgressCallback
+from bioplug.progress import Cancelled, Progress, ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +82,57 @@ def rows_to_alignment(records: list[SeqRecord], rows: list[str]) -> Alignment:
     return alignment
 
 
+def input_name(item, index: int) -> str:
+    """How a batch input is named in messages: its path, else ``input N``."""
+    if isinstance(item, (str, os.PathLike)):
+        return os.fspath(item)
+    return f"input {index + 1}"
+
+
+def _named(exc: Exception, name: str) -> Exception:
+    """``exc`` as a BioplugError whose message names the input (once)."""
+    text = str(exc)
+    message = text if text.startswith(name) else f"{name}: {text}"
+    if isinstance(exc, BioplugError):
+        cls = type(exc)
+    elif isinstance(exc, (OSError, ValueError)):  # unreadable or malformed input
+        cls = InputError
+    else:
+        cls = BioplugError
+    try:
+        return cls(message)
+    except TypeError:  # a subclass with a different constructor
+        return BioplugError(message)
+
+
+@dataclass
+class FamilyResult:
+    """One input of :meth:`MultipleSequenceAligner.align_each`.
+
+    Attributes
+    ----------
+    index : int
+        Position in the inputs.
+    name : str
+        The input's path, else ``input N`` (for messages).
+    alignment : Bio.Align.Alignment or None
+        None when this input failed (``keep_going=True``).
+    error : Exception or None
+        Why it failed, with a message naming the input.
+    times : dict
+        Seconds per stage ("I".."IV").
+    mode : str
+        "full" or "anchor".
+    """
+
+    index: int
+    name: str
+    alignment: Alignment | None = None
+    error: Exception | None = None
+    times: dict = field(default_factory=dict)
+    mode: str = "full"
+
+
 class MultipleSequenceAligner:
     """QuickProbs (Gudys & Deorowicz 2014) multiple sequence alignment on an OpenCL device.
 
@@ -108,6 +165,8 @@ class MultipleSequenceAligner:
         Seconds per stage ("I".."IV") of the last ``align`` call.
     last_mode : str
         "full", or "anchor" for large families (see :mod:`bioplug.msa.pipeline`).
+    last_errors : list of FamilyResult
+        Failed families of the last ``align_many`` / ``align_each`` with ``keep_going``.
     """
 
     def __init__(self, consistency: int = 2, refinement: int = 10, accurate: bool = False,
@@ -126,6 +185,7 @@ class MultipleSequenceAligner:
                         "fast_distances": bool(fast_distances)}
         self.last_times: dict = {}
         self.last_mode = "full"
+        self.last_errors: list[FamilyResult] = []
 
     def __repr__(self) -> str:
         return (f"MultipleSequenceAligner(consistency={self.consistency}, "
@@ -148,12 +208,85 @@ class MultipleSequenceAligner:
         Bio.Align.Alignment
             Rows in input order, record ids kept.
         """
-        records = prepare_records(sequences)
+        return self._align_records(prepare_records(sequences), Progress(progress))
+
+    def _align_records(self, records: list[SeqRecord], progress: Progress) -> Alignment:
         result = pipeline.run(
             [str(r.seq) for r in records], [r.id for r in records],
             consistency=self.consistency, refinement=self.refinement, accurate=self.accurate,
-            seed=self.seed, device=self.device, progress=Progress(progress), **self.options,
+            seed=self.seed, device=self.device, progress=progress, **self.options,
         )
         self.last_times = result.times
         self.last_mode = result.mode
         return rows_to_alignment(records, result.rows)
+
+    def align_many(self, inputs, progress: ProgressCallback | None = None,
+                   keep_going: bool = False) -> list[Alignment | None]:
+        """Align several families with one device context; same results as ``align`` on each.
+
+        Parameters
+        ----------
+        inputs : iterable
+            Families, each anything :meth:`align` takes (a path, or a list of sequences).
+        progress : callable, optional
+            ``progress(stage, done, total)``: each family's stages as in :meth:`align`, and
+            ``("families", done, total)`` after each family; returning False cancels
+            (:class:`bioplug.progress.Cancelled` is raised).
+        keep_going : bool
+            Record a failed family as None and go on (the errors are in ``last_errors``),
+            instead of raising.
+
+        Returns
+        -------
+        list of Bio.Align.Alignment (None for failed families)
+
+        Raises
+        ------
+        InputError, BioplugError
+            The first failure when ``keep_going`` is False, its message naming the input.
+        """
+        return [r.alignment for r in self.align_each(inputs, progress, keep_going)]
+
+    def align_each(self, inputs, progress: ProgressCallback | None = None,
+                   keep_going: bool = False) -> Iterator[FamilyResult]:
+        """Align several families, yielding each :class:`FamilyResult` as soon as it is done.
+
+        The next input is read and checked on a thread while the device aligns the current
+        one. Failures are handled as in :meth:`align_many`; ``last_errors`` lists the
+        failed results (``keep_going=True``).
+        """
+        items = list(inputs)
+        total = len(items)
+        report = Progress(progress)
+        self.last_errors = []
+        report.report("families", 0, total)
+        if not total:
+            return
+        # One reader thread, one input ahead: reading and checking file i + 1 (Python and
+        # Bio.SeqIO) overlaps the device work of file i, whose waits release the GIL.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bioplug-read") as reader:
+            ahead: Future = reader.submit(prepare_records, items[0])
+            for i, item in enumerate(items):
+                current = ahead
+                if i + 1 < total:
+                    ahead = reader.submit(prepare_records, items[i + 1])
+                result = FamilyResult(index=i, name=input_name(item, i))
+                try:
+                    result.alignment = self._align_records(current.result(), report)
+                    result.times, result.mode = self.last_times, self.last_mode
+                except (Cancelled, KeyboardInterrupt):
+                    ahead.cancel()
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reported per family, see keep_going
+                    named = _named(exc, result.name)
+                    if not keep_going and not isinstance(exc, (BioplugError, OSError,
+                                                               ValueError)):
+                        raise  # a defect, not a bad input: keep its traceback
+                    if not keep_going:
+                        ahead.cancel()
+                        raise named from exc
+                    result.error = named
+                    self.last_errors.append(result)
+                    log.warning("%s", named)
+                yield result
+                report.report("families", i + 1, total)

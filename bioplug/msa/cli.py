@@ -3,6 +3,9 @@
 ``bioplug msa IN -o OUT``: align the protein sequences of IN (any Bio.SeqIO format; gaps are
 removed) and write the alignment through ``Bio.Align.write`` (``--format``, FASTA by default).
 The output is written atomically (a temporary file renamed into place).
+``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
+context; a folder stands for its sequence files), writing DIR/<stem>.<ext> for each as soon as
+it is done; --keep-going reports a failed family and goes on.
 
 ``bioplug score TEST REF``: sum-of-pairs (SP) and total-column (TC) scores of TEST against REF,
 on the core blocks of a BAliBASE 3 XML reference, or on every column of a FASTA/MSF/... one.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from Bio import Align
@@ -29,8 +33,16 @@ def add_parser(sub) -> None:
         description=__doc__.split("\n\n")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("input", metavar="IN", help="unaligned protein sequences (FASTA, ...)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="alignment file")
+    p.add_argument("input", metavar="IN", nargs="+",
+                   help="unaligned protein sequences (FASTA, ...); several files or folders "
+                        "with --outdir")
+    out = p.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output", metavar="OUT", help="alignment file (one input)")
+    out.add_argument("--outdir", metavar="DIR",
+                     help="write DIR/<input stem>.<format extension> for every input")
+    p.add_argument("--keep-going", action="store_true",
+                   help="with --outdir: report a failed family and go on (exit code 2 at the "
+                        "end) instead of stopping at it")
     p.add_argument("--format", default="fasta", metavar="FMT",
                    help="Bio.Align.write format (fasta, clustal, stockholm, phylip, ...)")
     p.add_argument("--accurate", action="store_true",
@@ -52,6 +64,19 @@ def add_parser(sub) -> None:
     s.set_defaults(func=run_score)
 
 
+def _write(alignment, output, source, fmt: str) -> None:
+    """Write one alignment atomically (shared by the single-file and batch commands)."""
+    from bioplug.errors import InputError
+
+    if fmt == "a2m":  # every column is a match state
+        alignment.column_annotations["state"] = "D" * alignment.length
+    try:
+        with atomic_output(output, inputs=[source]) as handle:
+            Align.write(alignment, handle, fmt)
+    except (ValueError, AttributeError, KeyError) as exc:
+        raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
+
+
 def run_msa(args) -> int:
     from bioplug.errors import InputError
     from bioplug.msa.aligner import MultipleSequenceAligner
@@ -61,17 +86,26 @@ def run_msa(args) -> int:
         consistency=args.consistency, refinement=args.refinement, accurate=args.accurate,
         seed=args.seed, device=args.device,
     )
+    if args.outdir is not None:
+        from bioplug.msa import batch
+
+        inputs = batch.expand_inputs(args.input)
+        outputs = batch.output_paths(inputs, args.outdir, args.format)
+        try:
+            return batch.run_batch(
+                aligner, inputs, outputs,
+                lambda aln, out, src: _write(aln, out, src, args.format),
+                keep_going=args.keep_going, bar=bar)
+        finally:
+            bar.close()
+    source = args.input[0]
+    if len(args.input) > 1 or os.path.isdir(source):
+        raise InputError(f"{' '.join(args.input)}: several families: use --outdir DIR")
     try:
-        alignment = aligner.align(args.input, progress=bar)
+        alignment = aligner.align(source, progress=bar)
     finally:
         bar.close()
-    if args.format == "a2m":  # every column is a match state
-        alignment.column_annotations["state"] = "D" * alignment.length
-    try:
-        with atomic_output(args.output, inputs=[args.input]) as handle:
-            Align.write(alignment, handle, args.format)
-    except (ValueError, AttributeError, KeyError) as exc:
-        raise InputError(f"cannot write format {args.format!r}: {exc}") from exc
+    _write(alignment, args.output, source, args.format)
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
     log.info("aligned %d sequences (%s mode): %s", len(alignment.sequences),
              aligner.last_mode, times)

@@ -18,28 +18,30 @@ Front doors
 
 from __future__ import annotations
 
-from bioplug.tree.build import linkage, nj, upgma
-from bioplug.tree.clustalw import clustalw_fast_distances
-from bioplug.tree.distance import (
-    Distances,
-    distance_matrix,
-    identity_distances,
-    ktuple_distances,
-    msa_distances,
-)
-from bioplug.tree.phylo import DistanceTreeConstructor, to_biophylo, to_newick
+import importlib
 
-__all__ = [
-    "DistanceTreeConstructor",
-    "Distances",
-    "clustalw_fast_distances",
-    "distance_matrix",
-    "identity_distances",
-    "ktuple_distances",
-    "linkage",
-    "msa_distances",
-    "nj",
-    "to_biophylo",
-    "to_newick",
-    "upgma",
-]
+# Front doors resolve on first use: ``bioplug msa`` needs ``linkage`` only, and importing
+# phylo.py (Bio.Phylo.TreeConstruction loads ~30 substitution matrices) or the distance
+# modules up front costs every command-line call tens of milliseconds.
+_FRONT_DOORS = {
+    "linkage": "build", "nj": "build", "upgma": "build",
+    "clustalw_fast_distances": "clustalw",
+    "Distances": "distance", "distance_matrix": "distance", "identity_distances": "distance",
+    "ktuple_distances": "distance", "msa_distances": "distance",
+    "DistanceTreeConstructor": "phylo", "to_biophylo": "phylo", "to_newick": "phylo",
+}
+
+__all__ = sorted(_FRONT_DOORS)
+
+
+def __getattr__(name: str):
+    module = _FRONT_DOORS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bioplug.tree' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bioplug.tree.{module}"), name)
+    globals()[name] = value  # later look-ups skip this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
