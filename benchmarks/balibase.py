@@ -4,18 +4,31 @@ Usage::
 
     python benchmarks/balibase.py ../shared/bench/balibase3/RV11 ../shared/bench/balibase3/RV12 \
         [--device gpu] [--peers probcons,muscle,mafft,clustalo,kalign] [--limit N] [--accurate]
+        [--cli] [--peers "quickprobs=quickprobs {in} -o {out},clustalo"]
 
 Every ``*.tfa`` of each SETDIR with a ``.xml`` reference beside it is one set. bioplug runs once
 as a warm-up on the first set (kernel builds), then over all sets; each peer found on PATH runs
-over the same sets. SP and TC are bali_score definitions on the reference core blocks
-(``bioplug.msa.score``). Printed: per-tool mean SP/TC, total wall time, time relative to bioplug,
-and bioplug's summed stage times (I posteriors, II tree, III consistency, IV alignment).
+over the same sets, one process per file. SP and TC are bali_score definitions on the reference
+core blocks (``bioplug.msa.score``). Printed: per-tool mean SP/TC, total wall time, seconds per
+file, time relative to bioplug, and bioplug's summed stage times (I posteriors, II tree, III
+consistency, IV alignment).
+
+``--peers`` takes known names (below) and ``NAME=COMMAND`` items: COMMAND is a shell command with
+``{in}`` (input file) and ``{out}`` (alignment file; without it, standard output is the
+alignment), e.g. ``quickprobs=quickprobs {in} -o {out}``. A comma inside a command is kept
+unless ``NAME=`` or a known name follows it.
+
+``--cli`` also times the ``bioplug msa`` command the way users run it: one process per file
+(``bioplug msa FILE -o OUT``, after one untimed call that fills the program caches), and one
+batch process over every file (``bioplug msa FILE... --outdir DIR``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -25,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bioplug.errors import InputError
 from bioplug.msa.aligner import MultipleSequenceAligner
 from bioplug.msa.score import read_alignment, read_reference, sp_tc
 
@@ -35,6 +49,31 @@ PEERS = {
     "clustalo": lambda i, o: f"clustalo -i {i} -o {o} --force",
     "kalign": lambda i, o: f"kalign -i {i} -o {o}",
 }
+
+
+def parse_peers(text: str) -> dict[str, str | None]:
+    """``name`` and ``name=command`` items of ``--peers`` (command None for known names)."""
+    items: list[str] = []
+    for part in text.split(","):
+        # after a command, a part that is neither NAME=... nor a known peer continues it
+        new_item = re.match(r"^\s*[\w.+-]+\s*=", part) or part.strip() in PEERS
+        if items and "=" in items[-1] and not new_item:
+            items[-1] += "," + part
+        elif part.strip():
+            items.append(part.strip())
+    out: dict[str, str | None] = {}
+    for item in items:
+        name, eq, cmd = item.partition("=")
+        out[name.strip()] = cmd.strip() if eq else None
+    return out
+
+
+def peer_command(template: str, i: Path, o: Path) -> str:
+    """The shell command of a ``NAME=COMMAND`` peer for one file."""
+    cmd = template.replace("{in}", shlex.quote(str(i)))
+    if "{out}" in template:
+        return cmd.replace("{out}", shlex.quote(str(o)))
+    return f"{cmd} > {shlex.quote(str(o))}"
 
 
 def find_sets(dirs: list[str], limit: int | None) -> list[Path]:
@@ -75,33 +114,83 @@ def run_bioplug(sets, device, accurate) -> dict:
     return {"sp": np.mean(sp), "tc": np.mean(tc), "time": total, "stages": stage}
 
 
-def run_peer(name, sets, tmp: Path) -> dict | None:
-    exe = name
+def run_peer(name, sets, tmp: Path, template: str | None = None) -> dict | None:
+    """Run a peer once per set (a process per file, as users run it); None if not found."""
+    exe = shlex.split(template)[0] if template else name
     if shutil.which(exe) is None:
         return None
-    sp, tc, total, failed = [], [], 0.0, 0
+    total, pairs = 0.0, []
     for tfa in sets:
         out = tmp / f"{name}_{tfa.stem}.fa"
-        cmd = PEERS[name](tfa, out)
+        cmd = peer_command(template, tfa, out) if template else PEERS[name](tfa, out)
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, shell=True, capture_output=True)
         total += time.perf_counter() - t0
-        if proc.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+        if proc.returncode != 0:
+            out.unlink(missing_ok=True)  # scored as failed
+        pairs.append((tfa, out))
+    sp, tc, failed = _score_outputs(pairs)
+    return {"sp": np.mean(sp), "tc": np.mean(tc), "time": total, "failed": failed}
+
+
+def _score_outputs(pairs: list[tuple[Path, Path]]) -> tuple[list[float], list[float], int]:
+    """SP and TC of each (set, output file); a missing or unreadable output scores 0."""
+    sp, tc, failed = [], [], 0
+    for tfa, out in pairs:
+        try:
+            if not out.exists() or out.stat().st_size == 0:
+                raise InputError(f"{out}: no alignment written")
+            s, t = score_file(out, tfa)
+        except InputError:
             failed += 1
-            sp.append(0.0)
-            tc.append(0.0)
-            continue
-        s, t = score_file(out, tfa)
+            s, t = 0.0, 0.0
         sp.append(s)
         tc.append(t)
-    return {"sp": np.mean(sp), "tc": np.mean(tc), "time": total, "failed": failed}
+    return sp, tc, failed
+
+
+def run_bioplug_cli(sets, device, accurate, tmp: Path) -> dict[str, dict]:
+    """``bioplug msa`` as users run it: a process per file, then one batch process."""
+    base = [sys.executable, "-m", "bioplug", "-q", "msa"]
+    opts = (["--device", device] if device else []) + (["--accurate"] if accurate else [])
+    # untimed: fills the on-disk program caches, as any earlier use on the machine would
+    subprocess.run(base + [str(sets[0]), "-o", str(tmp / "warm.fasta")] + opts, check=True)
+    loop, total, pairs = [], 0.0, []
+    for tfa in sets:
+        out = tmp / f"cli_{tfa.stem}.fasta"
+        t0 = time.perf_counter()
+        proc = subprocess.run(base + [str(tfa), "-o", str(out)] + opts, capture_output=True)
+        dt = time.perf_counter() - t0
+        total += dt
+        loop.append(dt)
+        if proc.returncode != 0:
+            print(f"  bioplug msa {tfa.name}: exit {proc.returncode}: "
+                  f"{proc.stderr.decode(errors='replace').strip()[-300:]}", file=sys.stderr)
+        pairs.append((tfa, out))
+    sp, tc, failed = _score_outputs(pairs)
+    print(f"  bioplug CLI per file: median {np.median(loop):.3f} s, min {min(loop):.3f} s",
+          file=sys.stderr)
+    results = {"cli-loop": {"sp": np.mean(sp), "tc": np.mean(tc), "time": total,
+                            "failed": failed}}
+    outdir = tmp / "batch"
+    t0 = time.perf_counter()
+    proc = subprocess.run(base + [str(s) for s in sets] + ["--outdir", str(outdir),
+                                                           "--keep-going"] + opts)
+    total = time.perf_counter() - t0
+    sp, tc, failed = _score_outputs([(s, outdir / f"{s.stem}.fasta") for s in sets])
+    results["cli-batch"] = {"sp": np.mean(sp), "tc": np.mean(tc), "time": total,
+                            "failed": failed}
+    return results
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("setdirs", nargs="+", metavar="SETDIR")
     ap.add_argument("--device", default=None)
-    ap.add_argument("--peers", default="probcons,muscle,mafft,clustalo,kalign")
+    ap.add_argument("--peers", default="probcons,muscle,mafft,clustalo,kalign",
+                    help="peer names and NAME=COMMAND items ({in}, {out}), comma-separated")
+    ap.add_argument("--cli", action="store_true",
+                    help="also time `bioplug msa` per file (a process each) and in one batch")
     ap.add_argument("--limit", type=int, default=None, help="first N sets only")
     ap.add_argument("--accurate", action="store_true", help="bioplug QuickProbs-acc mode")
     ap.add_argument("--baseline", action="append", default=[], metavar="NAME=SECONDS",
@@ -117,14 +206,17 @@ def main(argv=None) -> int:
     rt = get_runtime(args.device)
     print(f"# {len(sets)} sets from {', '.join(args.setdirs)}; device {rt.info.name} "
           f"[{rt.info.platform}]; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    results = {"bioplug" + ("-acc" if args.accurate else ""):
-               run_bioplug(sets, args.device, args.accurate)}
+    label = "bioplug" + ("-acc" if args.accurate else "")
+    results = {label: run_bioplug(sets, args.device, args.accurate)}
     with tempfile.TemporaryDirectory() as tmp:
-        for name in [p for p in args.peers.split(",") if p]:
-            if name not in PEERS:
+        if args.cli:
+            for key, r in run_bioplug_cli(sets, args.device, args.accurate, Path(tmp)).items():
+                results[f"{label}-{key}"] = r
+        for name, template in parse_peers(args.peers).items():
+            if template is None and name not in PEERS:
                 print(f"unknown peer {name}", file=sys.stderr)
                 continue
-            r = run_peer(name, sets, Path(tmp))
+            r = run_peer(name, sets, Path(tmp), template)
             if r is None:
                 print(f"# {name}: not on PATH, skipped")
                 continue
@@ -134,11 +226,12 @@ def main(argv=None) -> int:
         if name and name not in results:
             results[f"{name}*"] = {"sp": float("nan"), "tc": float("nan"), "time": float(secs)}
     base = next(iter(results.values()))["time"]
-    print(f"{'tool':<12} {'SP':>6} {'TC':>6} {'time s':>9} {'x bioplug':>9}")
+    width = max(12, *(len(n) for n in results))
+    print(f"{'tool':<{width}} {'SP':>6} {'TC':>6} {'time s':>9} {'s/file':>7} {'x bioplug':>9}")
     for name, r in results.items():
         extra = f"  ({r['failed']} failed)" if r.get("failed") else ""
-        print(f"{name:<12} {100 * r['sp']:6.2f} {100 * r['tc']:6.2f} {r['time']:9.2f} "
-              f"{r['time'] / base:9.2f}{extra}")
+        print(f"{name:<{width}} {100 * r['sp']:6.2f} {100 * r['tc']:6.2f} {r['time']:9.2f} "
+              f"{r['time'] / len(sets):7.3f} {r['time'] / base:9.2f}{extra}")
     if args.baseline:
         print("* time given with --baseline (measured elsewhere)")
     st = next(iter(results.values()))["stages"]
