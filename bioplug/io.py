@@ -2,13 +2,21 @@
 
 Inputs are validated at the door: empty files, empty records, duplicate ids and non-sequence
 files give an :class:`~bioplug.errors.InputError` naming what is wrong. Output files are
-written atomically (temporary file in the same folder, then rename) and never over an input.
+written atomically (temporary file in the same folder, then rename) and never over an input;
+``-`` names standard input (:func:`read_records`) or standard output (:func:`atomic_output`).
+
+Alignments are written by :mod:`bioplug.alignio` (re-exported here): :func:`alignment_rows`,
+:func:`alignment_from_rows`, :func:`write_rows` and :func:`write_alignment` give the bytes
+``Bio.Align.write`` gives, in time proportional to the file size.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,7 +25,17 @@ from Bio import SeqIO
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
+from bioplug.alignio import alignment_from_rows, alignment_rows, write_alignment, write_rows
 from bioplug.errors import InputError
+
+__all__ = [
+    "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
+    "check_unique_ids", "guess_format", "read_records", "sequence_name", "sequence_text",
+    "write_alignment", "write_rows",
+]
+
+#: The path that means standard input (reading) or standard output (writing).
+STDIO = "-"
 
 EXTENSION_FORMATS = {
     ".fa": "fasta", ".fasta": "fasta", ".faa": "fasta", ".fna": "fasta", ".fas": "fasta",
@@ -36,12 +54,25 @@ def guess_format(path: str | os.PathLike, default: str = "fasta") -> str:
 def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRecord]:
     """Read every record of a sequence file through Bio.SeqIO.
 
+    Parameters
+    ----------
+    path : path-like
+        The file, or ``"-"`` for standard input.
+    fmt : str, optional
+        Bio.SeqIO format name; guessed from the extension (FASTA for standard input).
+
+    Returns
+    -------
+    list of Bio.SeqRecord.SeqRecord
+
     Raises
     ------
     InputError
         Missing or empty file, a file that parses to no record (e.g. not FASTA), or one
         whose records are empty.
     """
+    if str(path) == STDIO:
+        return _read_stdin(fmt or "fasta")
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
@@ -54,6 +85,19 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
         raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
+    return records
+
+
+def _read_stdin(fmt: str) -> list[SeqRecord]:
+    text = sys.stdin.read()
+    if not text.strip():
+        raise InputError("standard input is empty")
+    try:
+        records = list(SeqIO.parse(io.StringIO(text), fmt))
+    except (ValueError, AssertionError) as exc:
+        raise InputError(f"standard input: not readable as {fmt}: {exc}") from exc
+    if not records:
+        raise InputError(f"standard input: no {fmt} records found (is it {fmt}?)")
     return records
 
 
@@ -98,12 +142,45 @@ def check_unique_ids(records: Iterable[SeqRecord]) -> None:
         raise InputError(f"duplicate sequence ids: {', '.join(dups)}")
 
 
+def _current_umask() -> int:
+    # Setting the umask to read it back leaves a window in which a thread (GUI jobs run in
+    # threads) would create files with mode 0666; Linux shows it in /proc without that window.
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _new_file_mode(target: Path) -> int:
+    """Permission bits for ``target``: kept when it exists, else 0666 less the umask."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(os.stat(target).st_mode)
+    return 0o666 & ~_current_umask()
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (), mode="w"):
     """Open a temporary file beside ``path``; rename it into place only on success.
 
-    Refuses to write over any of ``inputs``.
+    ``"-"`` yields standard output instead (binary for ``mode="wb"``), flushed but not
+    closed. The file gets the permissions of a file written by any other tool: an existing
+    file keeps its own, a new one gets ``0666`` less the umask (``mkstemp`` makes ``0600``).
+    When the body raises (a cancelled or failed job), no file is left behind.
+
+    Raises
+    ------
+    InputError
+        When ``path`` is one of ``inputs``.
     """
+    if str(path) == STDIO:
+        stream = sys.stdout.buffer if "b" in mode else sys.stdout
+        yield stream
+        stream.flush()
+        return
     target = Path(path)
     for src in inputs:
         with contextlib.suppress(OSError):
@@ -114,6 +191,7 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle
+        os.chmod(tmp, _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -24,13 +24,12 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import numpy as np
 from Bio.Align import Alignment
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import BioplugError, InputError
-from bioplug.io import as_record, check_unique_ids, read_records
+from bioplug.io import alignment_from_rows, as_record, check_unique_ids, read_records
 from bioplug.msa import pipeline
 from bioplug.msa.model import check_protein, encode, strip_gaps
 from bioplug.progress import Cancelled, Progress, ProgressCallback
@@ -62,24 +61,13 @@ def prepare_records(sequences) -> list[SeqRecord]:
     return out
 
 
-def rows_to_alignment(records: list[SeqRecord], rows: list[str]) -> Alignment:
-    """A ``Bio.Align.Alignment`` of gap-free records from equal-length gapped rows."""
-    k = len(rows)
-    L = len(rows[0]) if rows else 0
-    arr = np.frombuffer("".join(rows).encode("latin-1"), dtype=np.uint8).reshape(k, L)
-    res = arr != ord("-")
-    steps = np.zeros((k, L + 1), dtype=np.int64)
-    np.cumsum(res, axis=1, out=steps[:, 1:])
-    if L > 1:
-        change = np.flatnonzero((res[:, 1:] != res[:, :-1]).any(axis=0)) + 1
-    else:
-        change = np.zeros(0, dtype=np.int64)
-    cols = np.concatenate([[0], change, [L]]) if L else np.array([0])
-    for rec in records:
-        rec.annotations.setdefault("molecule_type", "protein")
-    alignment = Alignment(records, steps[:, cols])
-    alignment.column_annotations = {}
-    return alignment
+def rows_to_alignment(records: list[SeqRecord], rows) -> Alignment:
+    """A ``Bio.Align.Alignment`` of gap-free protein records from equal-length gapped rows.
+
+    Kept for callers of the earlier name: :func:`bioplug.io.alignment_from_rows` with
+    ``molecule_type="protein"``.
+    """
+    return alignment_from_rows(records, rows, molecule_type="protein")
 
 
 def input_name(item, index: int) -> str:

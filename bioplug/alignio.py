@@ -1,0 +1,586 @@
+"""Alignment rows as a ``(k, L)`` uint8 matrix, and alignment files written from it.
+
+``Bio.Align.write`` prints each row through ``Alignment._get_row``, which walks every
+coordinate segment of the alignment for every row: minutes for 1,500 rows and thousands of
+segments. Here the rows come out of ``alignment.coordinates`` in one numpy pass
+(:func:`alignment_rows`), and FASTA, Clustal, Stockholm, A2M and PHYLIP files are laid out
+from that matrix with numpy, a block of lines at a time (:func:`write_rows`,
+:func:`write_alignment`). The text is the text ``Bio.Align.write`` writes for the same
+alignment; other formats, and what these writers do not lay out themselves (Stockholm ``#=GR``
+lines, sequences that are not SeqRecords), go through Biopython's own writers.
+
+Use these through :mod:`bioplug.io`, which re-exports them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Iterable, Iterator, Sequence
+
+import Bio
+import numpy as np
+from Bio import Align
+from Bio.Align import Alignment
+from Bio.Align.stockholm import AlignmentWriter as _StockholmWriter
+from Bio.Seq import MutableSeq, Seq
+from Bio.SeqRecord import SeqRecord
+
+log = logging.getLogger(__name__)
+
+#: Formats laid out here; every other one is written by ``Bio.Align.write``.
+FAST_FORMATS = ("fasta", "clustal", "stockholm", "a2m", "phylip")
+GAP = ord("-")
+_DOT = ord(".")
+_NEWLINE = ord("\n")
+# Biopython's layouts: Clustal prints 50 columns a block behind names cut to 30 letters and
+# padded to 36; PHYLIP pads names to 10 (Bio.Align.phylip._PHYLIP_ID_WIDTH).
+_CLUSTAL_BLOCK, _CLUSTAL_CUT, _CLUSTAL_NAME = 50, 30, 36
+_PHYLIP_NAME = 10
+_CHUNK_BYTES = 1 << 23
+
+
+class _Unsupported(Exception):
+    """Raised inside this module when Biopython must write an alignment itself."""
+
+
+def _residues(sequence) -> bytes:
+    if isinstance(sequence, SeqRecord):
+        sequence = sequence.seq
+    if isinstance(sequence, str):
+        return sequence.encode("latin-1")
+    if isinstance(sequence, (Seq, MutableSeq)):
+        return bytes(sequence)
+    raise TypeError(f"cannot print a {type(sequence).__name__} as an alignment row")
+
+
+def alignment_rows(alignment: Alignment) -> np.ndarray:
+    """The gapped rows of an alignment, as ``alignment[i]`` prints them, in one array.
+
+    Parameters
+    ----------
+    alignment : Bio.Align.Alignment
+        Its sequences are str, ``Bio.Seq.Seq`` or ``SeqRecord`` objects.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(k, L)`` uint8 character codes (latin-1); gaps are ``-``.
+
+    Raises
+    ------
+    TypeError
+        A sequence of another type (Biopython prints those as lists).
+    ValueError
+        Letters outside latin-1, undefined sequence contents, or coordinates whose rows
+        Biopython would print with different lengths.
+
+    Notes
+    -----
+    Rows printed forwards are gathered with numpy; a row Biopython prints as a reverse
+    complement, or one whose coordinates step backwards or only partly fill a column block,
+    is taken from ``alignment[i]`` itself.
+    """
+    coords = np.asarray(alignment.coordinates, dtype=np.int64)
+    sequences = alignment.sequences
+    k = len(sequences)
+    if coords.ndim != 2 or coords.shape[0] != k:
+        raise ValueError(f"coordinates of shape {coords.shape} for {k} sequences")
+    steps = np.diff(coords, axis=1)
+    if k == 0 or steps.shape[1] == 0:
+        return np.zeros((k, 0), dtype=np.uint8)
+    # Biopython prints a row whose aligned steps mostly go backwards as its reverse
+    # complement, and sizes every column block after that choice: mirror it.
+    aligned = (steps != 0).sum(axis=0) > 1
+    forward = (steps[:, aligned] > 0).sum(axis=1)
+    backward = (steps[:, aligned] < 0).sum(axis=1)
+    flip = forward < backward
+    widths = np.maximum(np.where(flip[:, None], -steps, steps).max(axis=0), 0)
+    length = int(widths.sum())
+    has = steps > 0
+    simple = (~flip & (steps >= 0).all(axis=1)
+              & (~has | (steps == widths[None, :])).all(axis=1))
+    out = np.full((k, length), GAP, dtype=np.uint8)
+    pieces, fast = [], []
+    for i in np.flatnonzero(simple):
+        lo, hi = int(coords[i, 0]), int(coords[i, -1])
+        try:
+            piece = _residues(sequences[i])[lo:hi] if lo >= 0 else b""
+        except ValueError:  # e.g. a partly defined Seq: Biopython slices the defined part
+            piece = None
+        if piece is not None and len(piece) == hi - lo:
+            pieces.append(piece)
+            fast.append(i)
+        else:
+            simple[i] = False
+    if fast:
+        mask = np.repeat(has[fast], widths, axis=1)
+        block = out if len(fast) == k else np.full((len(fast), length), GAP, dtype=np.uint8)
+        block[mask] = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        if block is not out:
+            out[fast] = block
+    for i in np.flatnonzero(~simple):
+        row = alignment[int(i)]
+        if not isinstance(row, str):
+            raise TypeError(f"row {i} prints as a {type(row).__name__}, not text")
+        data = row.encode("latin-1")
+        if len(data) != length:
+            raise ValueError(f"row {i} prints {len(data)} columns, the others {length}")
+        out[i] = np.frombuffer(data, dtype=np.uint8)
+    return out
+
+
+def _as_matrix(rows) -> np.ndarray:
+    if isinstance(rows, np.ndarray):
+        if rows.dtype != np.uint8 or rows.ndim != 2:
+            raise ValueError(f"rows must be a (k, L) uint8 array, not {rows.dtype} {rows.shape}")
+        return rows
+    texts = [r.decode("latin-1") if isinstance(r, (bytes, bytearray)) else str(r) for r in rows]
+    if not texts:
+        return np.zeros((0, 0), dtype=np.uint8)
+    length = len(texts[0])
+    if any(len(t) != length for t in texts):
+        raise ValueError("gapped rows must all have the same length")
+    data = "".join(texts).encode("latin-1")
+    return np.frombuffer(data, dtype=np.uint8).reshape(len(texts), length)
+
+
+def alignment_from_rows(records: Sequence, rows, *, molecule_type: str | None = None
+                        ) -> Alignment:
+    """A ``Bio.Align.Alignment`` of ungapped sequences from their gapped rows.
+
+    Parameters
+    ----------
+    records : sequence of SeqRecord, Seq or str
+        The ungapped sequences, one per row (kept as the alignment's sequences).
+    rows : list of str, or numpy.ndarray
+        Equal-length gapped rows, or a ``(k, L)`` uint8 array of character codes; ``-`` and
+        ``.`` are gaps.
+    molecule_type : str, optional
+        Set as ``annotations["molecule_type"]`` of SeqRecords that have none (formats such as
+        NEXUS need it).
+
+    Returns
+    -------
+    Bio.Align.Alignment
+        With empty ``column_annotations`` (Biopython's Stockholm writer needs the attribute).
+
+    Raises
+    ------
+    ValueError
+        Rows of different lengths, or a row whose letters do not number its record's.
+    """
+    arr = _as_matrix(rows)
+    k, length = arr.shape
+    if len(records) != k:
+        raise ValueError(f"{len(records)} records for {k} rows")
+    residue = (arr != GAP) & (arr != _DOT)
+    steps = np.zeros((k, length + 1), dtype=np.int64)
+    np.cumsum(residue, axis=1, out=steps[:, 1:])
+    for i, rec in enumerate(records):
+        if steps[i, -1] != len(rec):
+            name = getattr(rec, "id", f"row {i + 1}")
+            raise ValueError(f"{name}: {steps[i, -1]} letters in its row, {len(rec)} in it")
+    if length > 1:
+        change = np.flatnonzero((residue[:, 1:] != residue[:, :-1]).any(axis=0)) + 1
+    else:
+        change = np.zeros(0, dtype=np.int64)
+    cols = np.concatenate([[0], change, [length]]) if length else np.zeros(1, dtype=np.int64)
+    if molecule_type is not None:
+        for rec in records:
+            if isinstance(rec, SeqRecord):
+                rec.annotations.setdefault("molecule_type", molecule_type)
+    alignment = Alignment(list(records), steps[:, cols])
+    alignment.column_annotations = {}
+    return alignment
+
+
+def _printed(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Rows as an Alignment made from them prints them: ``-`` gaps, no all-gap column.
+
+    Returns the rows and the indices of the kept columns (None when all are kept).
+    """
+    dots = arr == _DOT
+    if dots.any():
+        arr = np.where(dots, np.uint8(GAP), arr)
+    used = (arr != GAP).any(axis=0)
+    if used.all():
+        return arr, None
+    kept = np.flatnonzero(used)
+    return arr[:, kept], kept
+
+
+# -- layouts -------------------------------------------------------------------------------
+def _text(values: Iterable[str]) -> list[bytes]:
+    """Names and headers as latin-1 bytes (the rows' encoding); others go to Biopython."""
+    try:
+        return [v.encode("latin-1") for v in values]
+    except UnicodeEncodeError as exc:
+        raise _Unsupported(str(exc)) from exc
+
+
+def _fixed(names: list[bytes], width: int) -> np.ndarray:
+    """Names already padded to ``width`` letters as a ``(k, width)`` array."""
+    return np.frombuffer(b"".join(names), dtype=np.uint8).reshape(len(names), width)
+
+
+def _framed(left: np.ndarray, body: np.ndarray) -> str:
+    """Lines of ``left`` + ``body`` + newline, one per row."""
+    newline = np.full((body.shape[0], 1), _NEWLINE, dtype=np.uint8)
+    return np.concatenate([left, body, newline], axis=1).tobytes().decode("latin-1")
+
+
+def _row_groups(arr: np.ndarray) -> Iterator[range]:
+    step = max(1, _CHUNK_BYTES // max(arr.shape[1], 1))
+    for start in range(0, arr.shape[0], step):
+        yield range(start, min(start + step, arr.shape[0]))
+
+
+def _headed(headers: list[str], arr: np.ndarray) -> Iterator[str]:
+    """FASTA-like text: each header line, then its whole row on one line."""
+    if arr.shape[0] == 0:
+        yield "\n"
+        return
+    width = arr.shape[1]
+    for group in _row_groups(arr):
+        flat = arr[group.start:group.stop].tobytes().decode("latin-1")
+        parts = []
+        for n, i in enumerate(group):
+            parts += [headers[i], "\n", flat[n * width:(n + 1) * width], "\n"]
+        yield "".join(parts)
+
+
+def _fasta_headers(ids: list[str], descriptions: list[str]) -> list[str]:
+    return [f">{i} {d}" if d else f">{i}" for i, d in zip(ids, descriptions, strict=True)]
+
+
+def _need_rows(arr: np.ndarray) -> None:
+    # Biopython's Clustal, Stockholm and PHYLIP writers refuse these with these words.
+    if arr.shape[0] == 0:
+        raise ValueError("Must have at least one sequence")
+    if arr.shape[1] == 0:
+        raise ValueError("Non-empty sequences are required")
+
+
+def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator[str]:
+    _need_rows(arr)
+    names = _text(i[:_CLUSTAL_CUT].replace(" ", "_").ljust(_CLUSTAL_NAME) for i in ids)
+    return _clustal_blocks(_fixed(names, _CLUSTAL_NAME), arr, consensus)
+
+
+def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
+                    ) -> Iterator[str]:
+    pad = " " * _CLUSTAL_NAME
+    for start in range(0, arr.shape[1], _CLUSTAL_BLOCK):
+        stop = min(start + _CLUSTAL_BLOCK, arr.shape[1])
+        text = _framed(names, arr[:, start:stop])
+        if consensus is not None:
+            text += pad + consensus[start:stop] + "\n"
+        yield text + "\n"
+    yield "\n"
+
+
+def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
+    names = []
+    for name in ids:
+        name = name.strip()
+        for char in "[](),":
+            name = name.replace(char, "")
+        for char in ":;":
+            name = name.replace(char, "|")
+        names.append(name[:_PHYLIP_NAME].ljust(_PHYLIP_NAME))
+    fixed = _fixed(_text(names), _PHYLIP_NAME)
+    _need_rows(arr)
+    return _phylip_lines(fixed, arr)
+
+
+def _phylip_lines(names: np.ndarray, arr: np.ndarray) -> Iterator[str]:
+    yield f"{arr.shape[0]} {arr.shape[1]}\n"
+    for group in _row_groups(arr):
+        yield _framed(names[group.start:group.stop], arr[group.start:group.stop])
+
+
+def _a2m(headers: list[str], arr: np.ndarray, state: str) -> Iterator[str]:
+    """Match (``D``) columns upper case, insert (``I``) columns lower case with ``.`` gaps;
+    columns in any other state (or past the end of ``state``) are left out, as Biopython does.
+    Case is changed for ASCII letters only (a Bio.Seq holds nothing else)."""
+    codes = np.array([ord(c) for c in state[:arr.shape[1]]], dtype=np.int64)
+    match = np.flatnonzero(codes == ord("D"))
+    insert = np.flatnonzero(codes == ord("I"))
+    keep = np.sort(np.concatenate([match, insert]))
+    out = arr[:, keep]
+    is_match = np.isin(keep, match)
+    table_up = np.arange(256, dtype=np.uint8)
+    table_up[ord("a"):ord("z") + 1] -= 32
+    table_low = np.arange(256, dtype=np.uint8)
+    table_low[ord("A"):ord("Z") + 1] += 32
+    table_low[GAP] = _DOT
+    out = np.where(is_match[None, :], table_up[out], table_low[out])
+    return _headed(headers, out)
+
+
+def _stockholm(ids: list[str], arr: np.ndarray, gs: list[list[str]], gc: list[tuple[str, str]],
+               insert: np.ndarray | None) -> Iterator[str]:
+    _need_rows(arr)
+    width = max(len(i) for i in ids)
+    start = max(width, 20) + 12
+    head = [f"# STOCKHOLM 1.0\n#=GF SQ   {arr.shape[0]}\n"]
+    for name, lines in zip(ids, gs, strict=True):
+        pad = name.ljust(width)
+        head += [f"#=GS {pad}  {line}\n" for line in lines]
+    names = _fixed(_text(i.ljust(start) for i in ids), start)
+    tail = [f"#=GC {feature} ".ljust(start) + value + "\n" for feature, value in gc]
+    if insert is not None and insert.any():
+        cols = np.flatnonzero(insert)
+        sub = arr[:, cols]
+        arr = arr.copy()
+        arr[:, cols] = np.where(sub == GAP, _DOT, sub)
+    return _stockholm_lines("".join(head), names, arr, "".join(tail) + "//\n")
+
+
+def _stockholm_lines(head: str, names: np.ndarray, arr: np.ndarray, tail: str) -> Iterator[str]:
+    yield head
+    for group in _row_groups(arr):
+        yield _framed(names[group.start:group.stop], arr[group.start:group.stop])
+    yield tail
+
+
+def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], *,
+            consensus: str | None = None, state: str | None = None,
+            gs: list[list[str]] | None = None, gc: list[tuple[str, str]] | None = None,
+            insert: np.ndarray | None = None) -> Iterator[str]:
+    """The text of one alignment in ``fmt`` (no file header), checked before it is laid out.
+
+    Raises ``_Unsupported`` for what Biopython must write itself.
+    """
+    if len(ids) != arr.shape[0] or len(descriptions) != arr.shape[0]:
+        raise ValueError(f"{len(ids)} ids and {len(descriptions)} descriptions for "
+                         f"{arr.shape[0]} rows")
+    if fmt == "fasta":
+        return _headed(_fasta_headers(ids, descriptions), arr)
+    if fmt == "a2m":
+        headers = _fasta_headers(ids, descriptions)
+        return _a2m(headers, arr, "D" * arr.shape[1] if state is None else state)
+    if fmt == "clustal":
+        return _clustal(ids, arr, consensus)
+    if fmt == "phylip":
+        return _phylip(ids, arr)
+    if fmt == "stockholm":
+        if gs is None:
+            gs = [[f"DE {d}"] if d else [] for d in descriptions]
+        return _stockholm(ids, arr, gs, gc or [], insert)
+    raise _Unsupported(fmt)
+
+
+def _file_header(fmt: str, alignments=None) -> str:
+    """What ``Bio.Align.write`` puts before the first alignment (Clustal only)."""
+    if fmt != "clustal":
+        return ""
+    try:
+        metadata = alignments.metadata
+        program = metadata["Program"]
+    except (AttributeError, KeyError, TypeError):
+        program, version = "Biopython", Bio.__version__
+    else:
+        version = metadata.get("Version", "")
+    return f"{program} {version} multiple sequence alignment\n\n\n"
+
+
+# -- writing ---------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _opened(target, inputs: Iterable[str | os.PathLike]):
+    if hasattr(target, "write"):
+        yield target
+        return
+    from bioplug.io import atomic_output  # bioplug.io re-exports this module
+
+    with atomic_output(target, inputs) as handle:
+        yield handle
+
+
+def write_rows(target, ids: Sequence[str], rows, fmt: str,
+               descriptions: Sequence[str] | None = None, *, state: str | None = None,
+               inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Write gapped rows as an alignment file, as ``Bio.Align.write`` would.
+
+    The text equals ``Bio.Align.write`` of ``alignment_from_rows`` of SeqRecords with these
+    ids and descriptions. Like any ``Bio.Align.Alignment``, that prints ``.`` gaps as ``-``
+    and has no all-gap columns: they are left out here too. FASTA, Clustal, Stockholm, A2M
+    and PHYLIP are laid out with numpy in time proportional to the file size; other formats
+    go through ``Bio.Align.write``.
+
+    Parameters
+    ----------
+    target : path-like, text handle or ``"-"``
+        A path is written atomically (never over one of ``inputs``); ``"-"`` is standard
+        output; a handle is written to and left open.
+    ids : sequence of str
+        Row names.
+    rows : list of str, or numpy.ndarray
+        Equal-length gapped rows, or a ``(k, L)`` uint8 array (e.g. :func:`alignment_rows`).
+    fmt : str
+        A ``Bio.Align`` format name.
+    descriptions : sequence of str, optional
+        Record descriptions (FASTA/A2M headers, Stockholm ``#=GS DE``); none by default.
+    state : str, optional
+        A2M state of each column of ``rows`` (``D`` match, ``I`` insert; the states of
+        all-gap columns are dropped with them); every column a match by default.
+    inputs : iterable of path-like
+        Files the output must not replace.
+
+    Raises
+    ------
+    ValueError
+        Rows of different lengths; an empty alignment in a format that needs rows; a
+        format Biopython cannot write.
+    """
+    arr, kept = _printed(_as_matrix(rows))
+    if state is not None and kept is not None:
+        state = "".join(state[c] for c in kept[kept < len(state)])
+    fmt = fmt.lower()
+    ids = list(ids)
+    descriptions = [""] * len(ids) if descriptions is None else list(descriptions)
+    try:
+        text = _layout(fmt, ids, arr, descriptions, state=state)
+    except _Unsupported:
+        text = None
+    with _opened(target, inputs) as handle:
+        if text is None:
+            records = [SeqRecord(Seq(bytes(r[(r != GAP) & (r != _DOT)])), id=i, description=d)
+                       for i, d, r in zip(ids, descriptions, arr, strict=True)]
+            alignment = alignment_from_rows(records, arr)
+            if fmt == "a2m":
+                alignment.column_annotations["state"] = state or "D" * arr.shape[1]
+            Align.write(alignment, handle, fmt)
+            return
+        handle.write(_file_header(fmt))
+        for chunk in text:
+            handle.write(chunk)
+
+
+def _string_map(mapping, what: str) -> list[tuple[str, str]]:
+    """(key, value) pairs whose values are text (Biopython adds them to strings)."""
+    items = list(mapping.items())
+    for key, value in items:
+        if not isinstance(value, str):
+            raise _Unsupported(f"{what} {key!r} is not text")
+    return items
+
+
+def _alignment_text(alignment: Alignment, fmt: str) -> Iterator[str]:
+    """The text of one alignment in a fast format; ``_Unsupported`` for Biopython's writer."""
+    records = alignment.sequences
+    if not all(isinstance(r, SeqRecord) for r in records):
+        raise _Unsupported("sequences that are not SeqRecords")
+    ids = [r.id for r in records]
+    descriptions = [r.description for r in records]
+    if not all(isinstance(v, str) for v in ids + descriptions):
+        raise _Unsupported("ids or descriptions that are not text")
+    columns = getattr(alignment, "column_annotations", None) or {}
+    try:
+        arr = alignment_rows(alignment)
+    except (TypeError, ValueError) as exc:
+        raise _Unsupported(str(exc)) from exc
+    if fmt == "clustal":
+        consensus = columns.get("clustal_consensus")
+        if consensus is not None and not isinstance(consensus, str):
+            raise _Unsupported("consensus that is not text")
+        return _layout(fmt, ids, arr, descriptions, consensus=consensus)
+    if fmt == "a2m":
+        state = columns.get("state")
+        if not isinstance(state, str):
+            raise _Unsupported("A2M without a text state annotation")
+        return _layout(fmt, ids, arr, descriptions, state=state)
+    if fmt != "stockholm":
+        return _layout(fmt, ids, arr, descriptions)
+    if any(r.letter_annotations for r in records):
+        raise _Unsupported("per-letter annotations (#=GR)")
+    operations = getattr(alignment, "operations", None)
+    insert = None
+    if operations is not None:
+        if not isinstance(operations, (bytes, bytearray)) or len(operations) != arr.shape[1]:
+            raise _Unsupported("operations that are not one byte per column")
+        insert = np.frombuffer(bytes(operations), dtype=np.uint8) == ord("I")
+    if getattr(alignment, "annotations", None):
+        return _flat(alignment, arr, fmt)
+    gs = []
+    for r in records:
+        lines = [f"{_StockholmWriter.gs_mapping.get(key, key)} {value}"
+                 for key, value in r.annotations.items()]
+        lines += [f"DE {r.description}"] if r.description else []
+        lines += [f"DR {value}" for value in r.dbxrefs]
+        gs.append(lines)
+    gc = [(_StockholmWriter.gc_mapping.get(key, key), value)
+          for key, value in _string_map(columns, "column annotation")]
+    return _layout(fmt, ids, arr, descriptions, gs=gs, gc=gc, insert=insert)
+
+
+def _flat(alignment: Alignment, arr: np.ndarray, fmt: str) -> Iterator[str]:
+    """Biopython's text of the alignment rebuilt on its printed rows (one coordinate block).
+
+    Used for Stockholm ``#=GF`` annotations, whose layout only Biopython's writer knows: with
+    a single block per row it prints at Biopython's per-letter speed, not per-segment.
+    """
+    k, length = arr.shape
+    rows = [SeqRecord(Seq(arr[i].tobytes().decode("latin-1")), id=r.id, name=r.name,
+                      description=r.description, dbxrefs=list(r.dbxrefs),
+                      annotations=dict(r.annotations))
+            for i, r in enumerate(alignment.sequences)]
+    flat = Alignment(rows, np.array([[0, length]] * k, dtype=np.int64))
+    flat.annotations = alignment.annotations
+    flat.column_annotations = getattr(alignment, "column_annotations", None) or {}
+    if hasattr(alignment, "operations"):
+        flat.operations = alignment.operations
+    yield flat.format(fmt)
+
+
+def write_alignment(alignments, target, fmt: str, *,
+                    inputs: Iterable[str | os.PathLike] = ()) -> int:
+    """Write alignments as ``Bio.Align.write`` does, in time proportional to the file size.
+
+    Parameters
+    ----------
+    alignments : Bio.Align.Alignment or iterable of them
+        What ``Bio.Align.write`` takes.
+    target : path-like, text handle or ``"-"``
+        As for :func:`write_rows`.
+    fmt : str
+        A ``Bio.Align`` format name; FASTA, Clustal, Stockholm, A2M and PHYLIP are laid out
+        here, others written by ``Bio.Align.write``.
+    inputs : iterable of path-like
+        Files the output must not replace.
+
+    Returns
+    -------
+    int
+        The number of alignments written.
+
+    Notes
+    -----
+    A Stockholm alignment without ``column_annotations`` is written as one with none
+    (Biopython raises ``AttributeError``). Alignments with sequences that are not SeqRecords,
+    ``#=GR`` letter annotations or names outside latin-1 are written by Biopython's own
+    writer (same text, Biopython's speed); one with ``#=GF`` annotations by Biopython's writer
+    on its printed rows.
+    """
+    fmt = fmt.lower()
+    if fmt not in FAST_FORMATS:
+        with _opened(target, inputs) as handle:
+            return Align.write(alignments, handle, fmt)
+    single = isinstance(alignments, Alignment)
+    items = [alignments] if single else list(alignments)
+    with _opened(target, inputs) as handle:
+        handle.write(_file_header(fmt, None if single else alignments))
+        for n, alignment in enumerate(items):
+            if fmt == "a2m" and n == 1:
+                raise ValueError("Alignment files in the A2M format can contain a single "
+                                 "alignment only.")
+            try:
+                text = _alignment_text(alignment, fmt)
+            except _Unsupported as why:
+                log.debug("%s written by Biopython (%s)", fmt, why)
+                text = iter([alignment.format(fmt)])
+            for chunk in text:
+                handle.write(chunk)
+    return len(items)

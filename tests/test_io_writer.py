@@ -1,0 +1,223 @@
+"""Fast alignment rows and writers (``bioplug.io``) against Biopython's own output.
+
+The oracle is Biopython: alignments are built with ``Alignment.parse_printed_alignment`` and
+written with ``Bio.Align.write``; rows are Biopython's ``alignment[i]``.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from Bio import Align, SeqIO
+from Bio.Align import Alignment, PairwiseAligner
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bioplug.io import alignment_from_rows, alignment_rows, write_alignment, write_rows
+
+FORMATS = ["fasta", "clustal", "stockholm", "a2m", "phylip"]
+LETTERS = "ACDEFGHIKLMNPQRSTVWYXacdeklmnwy"
+NAME_CHARS = "abcXYZ019_|.:;()[],-é "
+
+
+def bio_text(alignments, fmt: str) -> str:
+    handle = io.StringIO()
+    Align.write(alignments, handle, fmt)
+    return handle.getvalue()
+
+
+def ours_rows(ids, rows, fmt, descriptions=None, **kw) -> str:
+    handle = io.StringIO()
+    write_rows(handle, ids, rows, fmt, descriptions, **kw)
+    return handle.getvalue()
+
+
+def ours_alignment(alignments, fmt) -> str:
+    handle = io.StringIO()
+    write_alignment(alignments, handle, fmt)
+    return handle.getvalue()
+
+
+def biopython_alignment(ids, rows, descriptions) -> Alignment:
+    """Biopython's own reading of printed rows into an Alignment (``-`` gaps)."""
+    sequences, coordinates = Alignment.parse_printed_alignment([r.encode() for r in rows])
+    records = [SeqRecord(Seq(s), id=i, description=d)
+               for s, i, d in zip(sequences, ids, descriptions, strict=True)]
+    alignment = Alignment(records, coordinates)
+    alignment.column_annotations = {}
+    return alignment
+
+
+@st.composite
+def gapped_rows(draw, max_rows: int = 30, max_length: int = 170):
+    k = draw(st.integers(1, max_rows))
+    length = draw(st.integers(1, max_length))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(LETTERS.encode(), dtype=np.uint8)
+    arr = letters[rng.integers(0, len(letters), (k, length))]
+    gap_rate = draw(st.sampled_from([0.0, 0.1, 0.4, 0.9]))
+    arr[rng.random((k, length)) < gap_rate] = ord("-")
+    if draw(st.booleans()):  # whole gap columns, and sometimes a row of gaps only
+        arr[:, rng.random(length) < 0.2] = ord("-")
+    if k > 1 and draw(st.booleans()):
+        arr[rng.integers(k)] = ord("-")
+    rows = [r.tobytes().decode() for r in arr]
+    # short and long names (Clustal cuts at 30, Stockholm pads to the longest past 20)
+    sizes = rng.choice([1, 3, 8, 19, 21, 29, 30, 31, 40], size=k)
+    chars = np.array(list(NAME_CHARS))
+    ids = ["".join(rng.choice(chars, size=n)) for n in sizes]
+    if draw(st.integers(0, 9)) == 0:  # a name outside latin-1: Biopython writes those
+        ids[0] += "Ω"
+    words = st.sampled_from(["", " ", "a protein", "x  y", "<unknown description>"])
+    descriptions = draw(st.lists(words, min_size=k, max_size=k))
+    return ids, rows, descriptions
+
+
+def without_gap_columns(rows: list[str]) -> list[int]:
+    return [c for c in range(len(rows[0])) if any(r[c] != "-" for r in rows)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=gapped_rows(), fmt=st.sampled_from(FORMATS), states=st.text("DIDIX", min_size=170,
+                                                                         max_size=170))
+def test_write_rows_is_biopythons_text(data, fmt, states):
+    ids, rows, descriptions = data
+    alignment = biopython_alignment(ids, rows, descriptions)
+    state = None
+    if fmt == "a2m":
+        # An Alignment holds no all-gap column; write_rows drops their states with them.
+        state = states[:len(rows[0])]
+        kept = without_gap_columns(rows)
+        alignment.column_annotations["state"] = "".join(state[c] for c in kept)
+    try:
+        expected = bio_text(alignment, fmt)
+    except ValueError as exc:  # e.g. Clustal refuses an alignment of gaps only
+        with pytest.raises(ValueError, match=str(exc)):
+            ours_rows(ids, rows, fmt, descriptions, state=state)
+        return
+    assert ours_rows(ids, rows, fmt, descriptions, state=state) == expected
+    assert ours_alignment(alignment, fmt) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=gapped_rows())
+def test_rows_are_biopythons_rows(data):
+    ids, rows, descriptions = data
+    alignment = biopython_alignment(ids, rows, descriptions)
+    expected = [alignment[i] for i in range(len(rows))]
+    got = alignment_rows(alignment)
+    assert [r.tobytes().decode() for r in got] == expected
+    # the same from plain str and Seq sequences
+    for kind in (str, Seq):
+        plain = Alignment([kind(str(r.seq)) for r in alignment.sequences],
+                          alignment.coordinates)
+        assert [r.tobytes().decode() for r in alignment_rows(plain)] == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=gapped_rows())
+def test_alignment_from_rows_prints_the_rows(data):
+    ids, rows, _ = data
+    records = [SeqRecord(Seq(r.replace("-", "")), id=i) for i, r in zip(ids, rows, strict=True)]
+    kept = without_gap_columns(rows)
+    printed = ["".join(r[c] for c in kept) for r in rows]
+    for given_rows in (rows, np.array([list(r.encode()) for r in rows], dtype=np.uint8)):
+        alignment = alignment_from_rows(records, given_rows)
+        assert [alignment[i] for i in range(len(rows))] == printed
+        assert alignment.sequences == records
+
+
+def test_reverse_strand_and_partial_rows_come_from_biopython():
+    aligner = PairwiseAligner(mode="local", match_score=2, mismatch_score=-1,
+                              open_gap_score=-2, extend_gap_score=-1)
+    target = Seq("AACCGGTTACGTAGCTAGCTAGGATCGATCGGATTACAGGCT")
+    query = Seq("CGATCCGATCCTAGCTAGCTACG").reverse_complement()
+    alignment = aligner.align(target, query, strand="-")[0]
+    expected = [alignment[i] for i in range(2)]
+    assert [r.tobytes().decode() for r in alignment_rows(alignment)] == expected
+    for fmt in ("fasta", "clustal"):
+        assert ours_alignment(alignment, fmt) == bio_text(alignment, fmt)
+
+
+def test_annotated_alignments_write_as_biopython():
+    ids, rows = ["seq one", "b", "cc"], ["AC-DEFG-H" * 9, "A--DEFGKH" * 9, "ACGDE-GKH" * 9]
+    alignment = biopython_alignment(ids, rows, ["first", "", "third"])
+    for rec in alignment.sequences:
+        rec.annotations["molecule_type"] = "protein"
+        rec.annotations["organism"] = "Homo sapiens"
+    alignment.sequences[1].dbxrefs = ["PDB; 1ABC A; 1-20;"]
+    length = len(rows[0])
+    alignment.column_annotations = {"clustal_consensus": ("*: ." * length)[:length],
+                                    "secondary structure": ("HE-C" * length)[:length]}
+    alignment.operations = bytes(np.where(np.arange(length) % 7 == 3, ord("I"), ord("M"))
+                                 .astype(np.uint8))
+    for fmt in ("clustal", "stockholm", "fasta", "phylip"):
+        assert ours_alignment(alignment, fmt) == bio_text(alignment, fmt)
+    alignment.annotations = {"identifier": "FAM1", "comment": "a long comment " * 12}
+    assert ours_alignment(alignment, "stockholm") == bio_text(alignment, "stockholm")
+    alignment.sequences[2].letter_annotations["secondary structure"] = "H" * len(
+        alignment.sequences[2])
+    assert ours_alignment(alignment, "stockholm") == bio_text(alignment, "stockholm")
+
+
+def test_several_alignments_in_one_file():
+    a = biopython_alignment(["x", "y"], ["AC-D", "ACGD"], ["", "d"])
+    b = biopython_alignment(["p", "q", "r"], ["MK-" * 30, "M-K" * 30, "MKK" * 30], ["", "", ""])
+    for fmt in ("fasta", "clustal", "stockholm", "phylip"):
+        assert ours_alignment([a, b], fmt) == bio_text([a, b], fmt)
+    a.column_annotations["state"] = "DDDD"
+    b.column_annotations["state"] = "D" * 90
+    with pytest.raises(ValueError, match="single alignment"):
+        ours_alignment([a, b], "a2m")
+
+
+def test_other_formats_go_to_biopython(tmp_path):
+    ids, rows = ["a", "b"], ["ACDE-FG", "AC-EKFG"]
+    alignment = biopython_alignment(ids, rows, ["", ""])
+    for rec in alignment.sequences:
+        rec.annotations["molecule_type"] = "protein"
+    for fmt in ("maf", "nexus"):
+        assert ours_alignment(alignment, fmt) == bio_text(alignment, fmt)
+    assert ours_rows(ids, rows, "maf") == bio_text(alignment, "maf")
+
+
+def test_targets_path_stdout_handle(tmp_path, capsys):
+    ids, rows = ["a", "b"], ["ACDE-FG", "AC-EKFG"]
+    expected = bio_text(biopython_alignment(ids, rows, ["", ""]), "clustal")
+    write_rows(tmp_path / "out.aln", ids, rows, "clustal")
+    assert (tmp_path / "out.aln").read_text() == expected
+    write_rows("-", ids, rows, "clustal")
+    assert capsys.readouterr().out == expected
+    assert not (tmp_path / "-").exists()
+    with pytest.raises(ValueError):
+        write_rows(tmp_path / "bad.aln", ids, ["ACD", "AC"], "clustal")
+    assert not (tmp_path / "bad.aln").exists()
+
+
+def test_large_alignment_with_many_segments_writes_quickly(tmp_path):
+    """2,000 x 2,000 with ~2,000 coordinate segments (Biopython's writer takes minutes)."""
+    rng = np.random.default_rng(0)
+    k = length = 2000
+    letters = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+    arr = letters[rng.integers(0, 20, (k, length))]
+    arr[rng.random((k, length)) < 0.3] = ord("-")
+    records = [SeqRecord(Seq(bytes(r[r != ord("-")])), id=f"s{i}", description="")
+               for i, r in enumerate(arr)]
+    alignment = alignment_from_rows(records, arr)
+    assert alignment.coordinates.shape[1] > 1500
+    assert (alignment_rows(alignment) == arr).all()
+    for fmt in ("fasta", "clustal", "stockholm"):
+        write_alignment(alignment, tmp_path / f"big.{fmt}", fmt)
+    back = [str(r.seq) for r in SeqIO.parse(tmp_path / "big.fasta", "fasta")]
+    assert back == [r.tobytes().decode() for r in arr]
+    clustal = Align.read(str(tmp_path / "big.clustal"), "clustal")
+    assert [r.id for r in clustal.sequences] == [f"s{i}" for i in range(k)]
+    assert clustal.shape == (k, length)
+    stockholm_rows = [line.split()[1] for line in (tmp_path / "big.stockholm").read_text()
+                      .splitlines()[2:-1]]
+    assert stockholm_rows == [r.tobytes().decode() for r in arr]
