@@ -20,14 +20,13 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import InputError
 from bioplug.io import EXTENSION_FORMATS, atomic_output, guess_format, read_records
+from bioplug.io import write_alignment as write_alignment_file
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
 ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
 #: Export formats offered for an alignment (``Bio.Align.write`` names).
 EXPORT_FORMATS = {"fasta": ".fasta", "clustal": ".aln", "stockholm": ".sto"}
 GAPS = b"-."
-#: Above this many coordinate blocks, exports write :func:`printed_alignment` (same text).
-FAST_WRITE_SEGMENTS = 256
 
 
 @dataclass
@@ -262,7 +261,7 @@ def printed_alignment(data: AlignmentData) -> Alignment:
 def write_alignment(
     data: AlignmentData, path: str | os.PathLike, fmt: str | None = None
 ) -> Path:
-    """Export the alignment with ``Bio.Align.write``, atomically, never over the input.
+    """Export the alignment as ``Bio.Align.write`` does, atomically, never over the input.
 
     Parameters
     ----------
@@ -287,11 +286,7 @@ def write_alignment(
         with atomic_output(path, inputs) as handle:
             SeqIO.write(data.records, handle, "fasta")
         return path
-    alignment = data.to_alignment()
-    if np.shape(alignment.coordinates)[1] > FAST_WRITE_SEGMENTS:
-        alignment = printed_alignment(data)
-    if not hasattr(alignment, "column_annotations"):
-        alignment.column_annotations = {}
-    with atomic_output(path, inputs) as handle:
-        Align.write(alignment, handle, fmt)
+    # Same text as Bio.Align.write, without its per-row walk over every coordinate block
+    # (minutes on a 1,000 x 5,000 alignment with scattered gaps).
+    write_alignment_file(data.to_alignment(), path, fmt, inputs=inputs)
     return path

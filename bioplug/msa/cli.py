@@ -1,8 +1,9 @@
 """``bioplug msa`` (QuickProbs multiple alignment) and ``bioplug score`` (SP / TC).
 
 ``bioplug msa IN -o OUT``: align the protein sequences of IN (any Bio.SeqIO format; gaps are
-removed) and write the alignment through ``Bio.Align.write`` (``--format``, FASTA by default).
-The output is written atomically (a temporary file renamed into place).
+removed) and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default).
+The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
+standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
 context; a folder stands for its sequence files), writing DIR/<stem>.<ext> for each as soon as
 it is done; --keep-going reports a failed family and goes on.
@@ -18,9 +19,7 @@ import logging
 import os
 import sys
 
-from Bio import Align
-
-from bioplug.io import atomic_output
+from bioplug.io import write_alignment
 from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
@@ -37,7 +36,8 @@ def add_parser(sub) -> None:
                    help="unaligned protein sequences (FASTA, ...); several files or folders "
                         "with --outdir")
     out = p.add_mutually_exclusive_group(required=True)
-    out.add_argument("-o", "--output", metavar="OUT", help="alignment file (one input)")
+    out.add_argument("-o", "--output", metavar="OUT",
+                     help="alignment file (one input; - for standard output)")
     out.add_argument("--outdir", metavar="DIR",
                      help="write DIR/<input stem>.<format extension> for every input")
     p.add_argument("--keep-going", action="store_true",
@@ -71,8 +71,7 @@ def _write(alignment, output, source, fmt: str) -> None:
     if fmt == "a2m":  # every column is a match state
         alignment.column_annotations["state"] = "D" * alignment.length
     try:
-        with atomic_output(output, inputs=[source]) as handle:
-            Align.write(alignment, handle, fmt)
+        write_alignment(alignment, output, fmt, inputs=[source])
     except (ValueError, AttributeError, KeyError) as exc:
         raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
 

@@ -1,9 +1,9 @@
 """``bioplug pairwise``: pairwise alignments or an all-vs-all score matrix from sequence files.
 
 Pairs are consecutive records of one file (1-2, 3-4, ...) or every record of ``IN`` against
-every record of ``IN2``. Alignments are written through ``Bio.Align.write`` (format from
+every record of ``IN2``. Alignments are written as ``Bio.Align.write`` writes them (format from
 ``--format`` or the output extension); ``--all-vs-all`` writes a score matrix as TSV, or as a
-NumPy ``.npy`` file when the output name ends in ``.npy``.
+NumPy ``.npy`` file when the output name ends in ``.npy``. ``-o -`` writes to standard output.
 
 Gap scores: ``--gap-open`` and ``--gap-extend`` accept Biopython's sign convention (negative
 scores added to the alignment score, ``-10``) or positive penalties (``10``); both mean the
@@ -18,11 +18,10 @@ import os
 from pathlib import Path
 
 import numpy as np
-from Bio import Align
 
 from bioplug.alphabet import load_matrix
 from bioplug.errors import InputError
-from bioplug.io import atomic_output, read_records
+from bioplug.io import atomic_output, read_records, write_alignment
 from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
@@ -48,7 +47,8 @@ def add_parser(sub) -> None:
     )
     p.add_argument("input", metavar="IN", help="sequence file (any Bio.SeqIO format)")
     p.add_argument("input2", metavar="IN2", nargs="?", help="second file: align IN x IN2")
-    p.add_argument("-o", "--output", required=True, help="output file")
+    p.add_argument("-o", "--output", required=True,
+                   help="output file (- for standard output)")
     p.add_argument("--format", choices=WRITE_FORMATS, default=None,
                    help="alignment output format (default: from the extension, else fasta)")
     p.add_argument("--in-format", default=None,
@@ -178,10 +178,11 @@ def run(args) -> int:
             alignment.column_annotations = {}
         kept.append(alignment)
     alignments = kept
-    with atomic_output(args.output, inputs) as handle:
-        try:
-            Align.write(alignments, handle, fmt)
-        except Exception as exc:  # Biopython's writers raise many kinds
-            raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
+    try:
+        write_alignment(alignments, args.output, fmt, inputs=inputs)
+    except InputError:
+        raise
+    except Exception as exc:  # Biopython's writers raise many kinds
+        raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
     log.info("wrote %d alignments to %s (%s)", len(alignments), args.output, fmt)
     return 0

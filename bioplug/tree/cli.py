@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
         "or a PHYLIP distance matrix.",
     )
     p.add_argument("input", metavar="IN", help="sequences, alignment or PHYLIP distance matrix")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.nwk", help="Newick output")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.nwk",
+                   help="Newick output (- for standard output)")
     p.add_argument("--method", choices=["nj", "upgma", "wpgma"], default="nj",
                    help="tree method (default nj)")
     p.add_argument(

@@ -1,0 +1,142 @@
+"""Output files of the commands (issue 13): permissions from the umask, ``-o -`` as stdout,
+nothing left behind by a failed job; ``-`` as input reads standard input.
+
+Oracles: the mode any tool gives a new file (``0666 & ~umask``, here checked against a file
+made by ``open``), Biopython / scikit-bio reading what was written, and the file the same
+command writes with ``-o FILE``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+
+import pytest
+from Bio import Align, SeqIO
+from skbio import TreeNode
+
+from bioplug.cli import main
+from bioplug.io import atomic_output
+from bioplug.progress import Cancelled
+
+FAMILY = {
+    "s1": "MKVLAAGIVGLLLAWQCSAGTEPKLVDEW",
+    "s2": "MKVLSAGIVALLAWQSAGSEPRLIDEW",
+    "s3": "MRVLAAGLVGLLSWQCTAGTEPKLVDDW",
+    "s4": "MKILAAGIVGLFLAWSAGTEPKIVEEW",
+}
+FASTA = "".join(f">{k}\n{v}\n" for k, v in FAMILY.items())
+COMMANDS = {
+    "msa": ["msa", "--refinement", "2"],
+    "pairwise": ["pairwise", "--matrix", "BLOSUM62"],
+    "tree": ["tree", "--distance", "ktuple"],
+}
+
+
+@pytest.fixture
+def umask():
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def mode_of(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def check_text(command: str, text: str) -> None:
+    """What Biopython / scikit-bio read back from the command's output."""
+    if command == "tree":
+        tree = TreeNode.read(io.StringIO(text))
+        assert sorted(t.name for t in tree.tips()) == sorted(FAMILY)
+        return
+    if command == "pairwise":  # global pairs of consecutive records, one after the other
+        records = list(SeqIO.parse(io.StringIO(text), "fasta"))
+        assert [r.id for r in records] == list(FAMILY)
+        assert [str(r.seq).replace("-", "") for r in records] == list(FAMILY.values())
+        assert len({len(r) for r in records[:2]}) == 1 == len({len(r) for r in records[2:]})
+        return
+    alignment = Align.read(io.StringIO(text), "fasta")
+    assert {r.id: str(r.seq) for r in alignment.sequences} == FAMILY
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_new_file_mode_and_stdout(tmp_path, monkeypatch, capsys, umask, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.fa").write_text(FASTA)
+    args = ["-q", *COMMANDS[command][:1], "in.fa", *COMMANDS[command][1:], "--device", "cpu"]
+    with open(tmp_path / "by_open", "w"):
+        pass
+    assert main(args + ["-o", "out.txt"]) == 0
+    assert mode_of(tmp_path / "out.txt") == 0o644 == mode_of(tmp_path / "by_open")
+    written = (tmp_path / "out.txt").read_text()
+    check_text(command, written)
+    capsys.readouterr()
+    assert main(args + ["-o", "-"]) == 0
+    assert capsys.readouterr().out == written
+    assert not (tmp_path / "-").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["by_open", "in.fa", "out.txt"]
+
+
+def test_msa_reads_stdin_and_writes_stdout(tmp_path, monkeypatch, capsys):
+    (tmp_path / "in.fa").write_text(FASTA)
+    assert main(["-q", "msa", str(tmp_path / "in.fa"), "-o", str(tmp_path / "a.fa"),
+                 "--refinement", "2", "--device", "cpu"]) == 0
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(FASTA))
+    capsys.readouterr()
+    assert main(["-q", "msa", "-", "-o", "-", "--refinement", "2", "--device", "cpu"]) == 0
+    assert capsys.readouterr().out == (tmp_path / "a.fa").read_text()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["-q", "msa", "-", "-o", "-", "--device", "cpu"]) == 2
+    assert "standard input is empty" in capsys.readouterr().err
+
+
+def test_failed_write_leaves_no_file(tmp_path, capsys):
+    (tmp_path / "in.fa").write_text(FASTA)
+    out = tmp_path / "out.txt"
+    # Biopython has no writer for this format: the job fails after aligning.
+    assert main(["-q", "msa", str(tmp_path / "in.fa"), "-o", str(out), "--format", "emboss",
+                 "--refinement", "0", "--device", "cpu"]) == 2
+    assert "emboss" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fa"]
+
+
+def test_atomic_output_permissions(tmp_path, umask):
+    os.umask(0o027)
+    with atomic_output(tmp_path / "new.txt") as handle:
+        handle.write("x")
+    with open(tmp_path / "by_open", "w"):
+        pass
+    assert mode_of(tmp_path / "new.txt") == 0o640 == mode_of(tmp_path / "by_open")
+    # a file being replaced keeps its own permissions, as `> file` in a shell does
+    os.chmod(tmp_path / "new.txt", 0o604)
+    with atomic_output(tmp_path / "new.txt") as handle:
+        handle.write("y")
+    assert mode_of(tmp_path / "new.txt") == 0o604
+    assert (tmp_path / "new.txt").read_text() == "y"
+
+
+@pytest.mark.parametrize("error", [Cancelled, KeyboardInterrupt, ValueError])
+def test_atomic_output_cancelled_leaves_nothing(tmp_path, error):
+    (tmp_path / "old.txt").write_text("old")
+    for name in ("new.txt", "old.txt"):
+        with pytest.raises(error), atomic_output(tmp_path / name) as handle:
+            handle.write("partial")
+            raise error("stop")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.txt"]
+    assert (tmp_path / "old.txt").read_text() == "old"
+
+
+def test_atomic_output_dash_is_stdout(tmp_path, monkeypatch, capsysbinary):
+    monkeypatch.chdir(tmp_path)
+    with atomic_output("-") as handle:
+        handle.write("text\n")
+    with atomic_output("-", mode="wb") as handle:
+        handle.write(b"\x00bytes")
+    assert capsysbinary.readouterr().out == b"text\n\x00bytes"
+    assert list(tmp_path.iterdir()) == []
