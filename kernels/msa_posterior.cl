@@ -334,7 +334,10 @@ __kernel void posterior(__global const uchar *codes,
         /* D(1,1) lies on diagonal 2, which the sweep visits at r = ndiag - 3 */
         const float best = (n > 0 && m > 0) ? rollf[(5 * 3 + (ndiag - 3) % 3) * cols + 1] : 0.0f;
         const int mn = min(n, m);
-        dist[task] = (mn > 0) ? 1.0f - best / (float)mn : 1.0f;
+        /* best <= mn holds exactly (each P <= 1, rounding is monotone), so mn - best >= 0;
+         * 1 - best / mn can still come out as -6e-8 where division is not correctly rounded
+         * (NVIDIA's default), and scipy then rejects the guide tree's negative heights. */
+        dist[task] = (mn > 0) ? ((float)mn - best) / (float)mn : 1.0f;
     }
 }
 

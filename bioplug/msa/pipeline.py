@@ -61,10 +61,29 @@ def estimate_full_bytes(lengths: np.ndarray, accurate: bool = False) -> float:
     return total_rows * (per_row * _ENTRY + _ROW)
 
 
-def _anchor_set(link: np.ndarray, k: int, count: int) -> np.ndarray:
-    from scipy.cluster.hierarchy import leaves_list
+def _leaf_order(link: np.ndarray, k: int) -> np.ndarray:
+    """Leaves left to right (scipy's ``leaves_list`` order) of a (k-1, 4) linkage.
 
-    order = leaves_list(link) if k > 1 else np.arange(k)
+    scipy validates the linkage first and rejects a negative height, which a user's ``link``
+    or a distance that rounds below zero can carry; the order does not depend on heights.
+    """
+    if k < 2:
+        return np.arange(k)
+    children = np.asarray(link[:, :2], dtype=np.int64)
+    order = []
+    stack = [2 * k - 2]
+    while stack:  # pre-order walk, left child first (glue: one step per node)
+        node = stack.pop()
+        if node < k:
+            order.append(node)
+        else:
+            left, right = children[node - k]
+            stack += [int(right), int(left)]
+    return np.array(order, dtype=np.int64)
+
+
+def _anchor_set(link: np.ndarray, k: int, count: int) -> np.ndarray:
+    order = _leaf_order(link, k)
     count = min(count, k)
     pick = np.linspace(0, k - 1, count).round().astype(np.int64)
     return np.sort(order[np.unique(pick)])
