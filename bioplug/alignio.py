@@ -213,7 +213,7 @@ def _printed(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
 
 # -- layouts -------------------------------------------------------------------------------
 def _text(values: Iterable[str]) -> list[bytes]:
-    """Names and headers as latin-1 bytes (the rows' encoding); others go to Biopython."""
+    """Fixed-width names as latin-1 bytes (the rows' encoding); others go to Biopython."""
     try:
         return [v.encode("latin-1") for v in values]
     except UnicodeEncodeError as exc:
