@@ -22,20 +22,29 @@ Tools (``--tools``; a tool that is not installed is skipped with the reason prin
 ``mafft``       ``mafft --auto --thread -1 IN`` (``--parttree`` from ``--parttree-from``)
 ``clustalw``    ``clustalw -QUICKTREE`` (one thread; k <= ``--clustalw-max-k``)
 
-T is every core of the machine (``--threads``). Python tools run in worker processes: bioplug's
-in one per tool for the whole run (warmed up on the first case's first 300 sequences, untimed:
-kernel builds; ``--fresh-workers`` gives each case a fresh one), pyfamsa in a fresh one per
-case (it keeps state between alignments, which changes its results); their time is the
-``align`` call (reading the input file included, writing the output not), their peak host
-memory the worker's high-water mark (VmHWM) during the case,
-reset before it through ``/proc/self/clear_refs`` (so it includes the interpreter and imports;
-where the reset is refused, the process's ru_maxrss). Programs (and ``bioplug-cli``) run as
-child processes: their time is the wall time of the process, output file written; their
-peak memory ru_maxrss from ``wait4`` (a process and its waited-for children). Peak device
-memory (``gpu MiB``, memory used on the busiest GPU while bioplug runs) is sampled with
-``nvidia-smi`` where it exists. ``--repeats R`` runs each case R times and keeps the median.
-A tool that runs past ``--timeout`` on a case is stopped and skips the larger cases of that
-dataset (``--no-skip-larger`` keeps trying). ``--budget S`` starts no case after S seconds.
+T is every core of the machine (``--threads``).
+
+Python tools run in worker processes. bioplug's: one per tool for the whole run, warmed up
+(untimed: kernel builds) on the first case's first 300 sequences, and again before the first
+case above each size where its pipeline changes mode (bioplug's ``max_matrix``, the QuickProbs
+pipeline's ``max_full``); ``--fresh-workers`` gives each case a fresh one. pyfamsa: a fresh one
+per case, as FAMSA's command would be (it keeps state between alignments in one process, which
+changes its results). Their time is the ``align`` call (reading the input file included,
+writing the output not); their peak host memory is the worker's high-water mark (VmHWM)
+during the case, reset before it through ``/proc/self/clear_refs`` (it includes the
+interpreter and imports; where the reset is refused, the process's ru_maxrss, noted).
+Programs (clustalo, mafft, clustalw, ``bioplug-cli``) run as child processes through a small
+launcher: their time is the program's from start to exit, output file written; their peak
+memory its ru_maxrss (``wait4``: the process and its waited-for children). Peak device memory
+(``GPU MiB``) is sampled with ``nvidia-smi`` where it exists: the bioplug process's own, or the
+device's use above its level before the run where process ids are not visible.
+``--repeats R`` runs each case R times and keeps the median. A tool that runs past
+``--timeout`` on a case is stopped and skips the larger cases of that dataset
+(``--no-skip-larger`` keeps trying). ``--budget S`` starts no case after S seconds and stops
+a tool still running ``--budget-grace`` seconds later (that run is left out), so that one
+command ends within a time limit; ``--part I/N`` runs every N-th case, and ``--merge A.tsv
+B.tsv ...`` prints the summary of several runs' TSVs (a tool's time compared with pyfamsa's
+from the same TSV).
 
 Every (case, tool) row goes to ``--out`` (TSV, written as the run goes), the summary per
 dataset (mean SP / TC over the cases a tool finished, and over all with failures as 0; total
@@ -47,14 +56,26 @@ Peers on the GPU machine (no package index): ``bash benchmarks/peers.sh`` here f
 which ``../shared`` does not bring there); carry ``[".device", ".peers"]``. This script finds
 ``.peers/`` itself (``--peers-dir``) and gives its environment to the peers only.
 
-Examples (repository root)::
+Examples (repository root; on the GPU machine prefix ``bash .device/prelude.sh &&``, carry
+``[".device", ".peers"]`` and write under ``$OUT``)::
 
-    python benchmarks/progressive.py --homfam 3 --balibase 4 --device cpu --timeout 60
-    python benchmarks/progressive.py --homfam --device gpu --cli --timeout 300 \\
-        --out $OUT/homfam.tsv
-    python benchmarks/progressive.py --sim 1000,10000,30000,100000 --seeds 1,2,3 \\
-        --device gpu --cli --timeout 600 --tools bioplug,pyfamsa,clustalo,mafft \\
-        --out $OUT/sim.tsv
+    # here, PoCL: the harness end to end on small inputs
+    python benchmarks/progressive.py --families Cyclotide,bowman,B --balibase 4 --device cpu \
+        --timeout 60
+    # GPU machine: each command ends within 10 minutes (--budget), parts merged afterwards
+    python benchmarks/progressive.py --homfam --device gpu --cli --tools bioplug,pyfamsa \
+        --timeout 120 --budget 420 --out $OUT/homfam_bioplug.tsv
+    python benchmarks/progressive.py --homfam --part 1/3 --tools pyfamsa,clustalo,mafft \
+        --timeout 120 --budget 420 --out $OUT/homfam_peers1.tsv        # 2/3, 3/3 likewise
+    python benchmarks/progressive.py --balibase --device gpu --cli \
+        --tools bioplug,pyfamsa,clustalo,mafft,clustalw --timeout 60 --budget 420 \
+        --out $OUT/balibase.tsv
+    python benchmarks/progressive.py --sim 1000,10000,30000 --seeds 1,2,3 --device gpu --cli \
+        --tools bioplug,pyfamsa,clustalo,mafft --timeout 200 --budget 420 --out $OUT/sim.tsv
+    python benchmarks/progressive.py --sim 100000 --seeds 1 --device gpu --cli \
+        --tools bioplug,pyfamsa,mafft,clustalo --timeout 300 --budget 420 --out $OUT/sim100k.tsv
+    # anywhere: one summary of several runs
+    python benchmarks/progressive.py --merge homfam_bioplug.tsv homfam_peers1.tsv ...
 """
 
 from __future__ import annotations
@@ -92,7 +113,7 @@ WORKER_TOOLS = ("bioplug", "bioplug-qp", "pyfamsa")
 # FAMSA's command each case gets a fresh process, without warm-up (nothing to compile).
 FRESH_TOOLS = ("pyfamsa",)
 DEFAULT_TOOLS = "bioplug,pyfamsa,clustalo,mafft,clustalw"
-WARMUP_SEQS = 300
+WARMUP_SEQS = 300     # warm-up input: this many sequences (more above a mode threshold)
 TSV_FIELDS = ("dataset", "case", "k", "mean_len", "tool", "status", "wall_s", "walls",
               "rss_mib", "gpu_mib", "sp", "tc", "note", "stages")
 
@@ -488,7 +509,27 @@ class Worker:
         self.sel.register(self.proc.stdout, selectors.EVENT_READ)
         self.buf = b""
         self.hello = self._reply(args.start_timeout)
-        self.warm = False
+        info = (self.hello or {}).get("hello") or {}
+        self.thresholds = sorted(info.get("thresholds", []))
+        self.modes: set[int] = set()
+
+    def _mode(self, k: int) -> int:
+        return sum(k > t for t in self.thresholds)
+
+    def warmup_size(self, k: int) -> int:
+        """Sequences of the warm-up before a case of k (0: this mode already ran).
+
+        The first case of each mode of the pipeline (e.g. bioplug's k-tuple matrix up to
+        ``max_matrix`` sequences, the embedded tree above) is preceded by an untimed run on
+        its first sequences: ``WARMUP_SEQS``, or just enough to be in that mode.
+        """
+        m = self._mode(k)
+        if m in self.modes:
+            return 0
+        return min(k, WARMUP_SEQS if m == 0 else self.thresholds[m - 1] + WARMUP_SEQS)
+
+    def warmed(self, k: int) -> None:
+        self.modes.add(self._mode(k))
 
     def _reply(self, timeout: float) -> dict | None:
         deadline = time.monotonic() + timeout
@@ -568,7 +609,7 @@ def _make_aligner(tool: str, device, threads: int):
             return [g.id.decode() for g in aln], [g.sequence.decode() for g in aln], {}
 
         return align, rows, {"version": getattr(pyfamsa, "__version__", "?"),
-                             "threads": threads}
+                             "threads": threads, "thresholds": []}
     import bioplug
     from bioplug.runtime import get_runtime
 
@@ -580,7 +621,11 @@ def _make_aligner(tool: str, device, threads: int):
     if tool == "bioplug":
         aligner = bioplug.ProgressiveAligner(device=rt)
     else:
+        from bioplug.msa.posterior import prebuild
+
         aligner = bioplug.MultipleSequenceAligner(device=rt)
+        prebuild(rt, 4096)                  # every stage I variant (as benchmarks/balibase.py)
+        prebuild(rt, 4096, hmm_only=True)   # and anchor mode's
 
     def align(path):
         return aligner.align(path)
@@ -593,7 +638,13 @@ def _make_aligner(tool: str, device, threads: int):
             text = [aln[i] for i in range(len(ids))]
         return ids, text, dict(getattr(aligner, "last_times", {}))
 
-    info = {"version": bioplug.__version__, "device": f"{rt.info.name} [{rt.info.platform}]"}
+    # sizes where the pipeline changes mode (other kernels): each mode gets its own warm-up
+    if tool == "bioplug":
+        thresholds = [int(getattr(aligner, "max_matrix", 4000))]
+    else:
+        thresholds = [int(getattr(aligner, "options", {}).get("max_full", 300))]
+    info = {"version": bioplug.__version__, "device": f"{rt.info.name} [{rt.info.platform}]",
+            "thresholds": thresholds}
     return align, rows, info
 
 
@@ -614,13 +665,13 @@ def worker_main(tool: str, device, threads: int) -> int:
         job = json.loads(line)
         reply: dict = {"times": []}
         try:
-            if job.get("warmup"):
+            if job.get("warmup_n"):
                 tmp = Path(job["output"]).with_suffix(".warmup.fa")
                 with open(job["input"]) as fh, open(tmp, "w") as dst:
                     n = 0
                     for row in fh:
                         n += row.startswith(">")
-                        if n > WARMUP_SEQS:
+                        if n > job["warmup_n"]:
                             break
                         dst.write(row)
                 t0 = time.perf_counter()
@@ -704,7 +755,7 @@ def peer_command(tool: str, case: Case, out: Path, args) -> tuple[list[str], Pat
 class Bench:
     """Runs the tools over one case after another (workers, programs, limits, deadline)."""
 
-    def __init__(self, args, tools: list[str], env: dict, work: Path,
+    def __init__(self, args, tools: list[str], env: dict, work: Path, logs: Path,
                  deadline: float | None = None) -> None:
         self.args, self.tools, self.env, self.work = args, tools, env, work
         self.deadline = deadline                          # time.monotonic() to stop at
@@ -712,7 +763,7 @@ class Bench:
         self.too_big: dict[tuple[str, str], int] = {}    # (tool, group) -> smallest k timed out
         self.gpu = GpuSampler()
         self.info: dict[str, dict] = {}
-        self.logs = work / "logs"
+        self.logs = logs                                  # workers' logs, programs' stderr
         self.logs.mkdir(parents=True, exist_ok=True)
 
     def worker(self, tool: str) -> Worker:
@@ -742,7 +793,9 @@ class Bench:
         out = {}
         for tool in self.tools:
             why = self.limit(tool, case)
-            if why:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                res = Result("cut", note="not run: --budget spent")
+            elif why:
                 res = Result("skipped", note=why)
             else:
                 res = self.measure(tool, case)
@@ -776,9 +829,10 @@ class Bench:
             except RuntimeError as exc:
                 return Result("error", note=f"worker: {exc}")
             fresh = tool in FRESH_TOOLS or a.fresh_workers
+            warm_n = 0 if tool in FRESH_TOOLS else w.warmup_size(case.k)
             job = {"input": str(case.path), "output": str(dest), "repeats": a.repeats,
-                   "warmup": not w.warm and tool not in FRESH_TOOLS}
-            budget = self._timeout() * a.repeats + 60 + (a.start_timeout if not w.warm else 0)
+                   "warmup_n": warm_n}
+            budget = self._timeout() * a.repeats + 60 + (a.start_timeout if warm_n else 0)
             if self.deadline is not None:
                 budget = min(budget, max(1.0, self.deadline - time.monotonic()))
             if gpu:
@@ -792,7 +846,7 @@ class Bench:
             peak, how = self.gpu.stop() if gpu else (None, "")
             if reply is None:
                 return Result("timeout", note=f"> {a.timeout:g} s", gpu_mib=peak)
-            w.warm = True
+            w.warmed(case.k)
             if fresh:
                 w.close()
             if "warmup_s" in reply:
@@ -923,11 +977,11 @@ def _num(row: dict, key: str) -> float | None:
 def summary(rows: list[dict]) -> str:
     """Per-dataset tables (accuracy, time, time relative to pyfamsa, peak memory) of TSV rows.
 
-    Cases with a row cut short by ``--budget`` are left out. The pyfamsa time a tool is
-    compared with comes from the same TSV (the same run) where it exists.
+    Runs cut short by ``--budget`` are left out (as if not attempted). The pyfamsa time a
+    tool is compared with comes from the same TSV (the same run) where it exists.
     """
-    cut = {(r["dataset"], r["case"]) for r in rows if r["status"] == "cut"}
-    rows = [r for r in rows if (r["dataset"], r["case"]) not in cut]
+    cut = [r for r in rows if r["status"] == "cut"]
+    rows = [r for r in rows if r["status"] != "cut"]
     base = {}
     for r in rows:
         if r["tool"] == "pyfamsa" and r["status"] == "ok":
@@ -979,7 +1033,8 @@ def summary(rows: list[dict]) -> str:
                      "time / pyfamsa's over the cases both finished (< 1: faster); RSS: peak "
                      "host memory of one case (max); GPU: peak device memory used (max).")
     if cut:
-        lines.append(f"{len(cut)} case(s) cut short by --budget left out.")
+        lines.append("Cut short by --budget, left out: "
+                     + ", ".join(f"{r['tool']} on {r['dataset']} {r['case']}" for r in cut))
     return "\n".join(lines)
 
 
@@ -1015,7 +1070,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="seconds for a worker to start and warm up (kernel builds)")
     ap.add_argument("--budget", type=float, default=None,
                     help="start no case after this many seconds; a tool still running "
-                         "--budget-grace seconds later is stopped and its case left out "
+                         "--budget-grace seconds later is stopped and that run left out "
                          "(the summary is printed anyway)")
     ap.add_argument("--budget-grace", type=float, default=60.0)
     ap.add_argument("--part", default=None, metavar="I/N",
@@ -1036,9 +1091,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--peers-dir", default=str(REPO / ".peers"),
                     help="unpacked peers (benchmarks/peers.sh); '' for the system PATH")
     ap.add_argument("--work", default=None,
-                    help="inputs, outputs, logs (default $TMPDIR/bioplug-progressive-bench)")
+                    help="inputs and outputs (default $TMPDIR/bioplug-progressive-bench)")
     ap.add_argument("--keep", action="store_true", help="keep the tools' output files")
-    ap.add_argument("--out", default="out/progressive.tsv", help="per-case TSV")
+    ap.add_argument("--out", default="out/progressive.tsv",
+                    help="per-case TSV; the summary goes beside it (.summary.txt), and the "
+                         "workers' logs and programs' stderr into <name>_logs/")
     ap.add_argument("--dry-run", action="store_true", help="list cases and tools, run nothing")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -1106,7 +1163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     deadline = started + args.budget + args.budget_grace if args.budget else None
-    bench = Bench(args, tools, env, work, deadline)
+    bench = Bench(args, tools, env, work, out.with_name(out.stem + "_logs"), deadline)
     try:
         bench.warm_programs()
         with open(out, "w", newline="") as fh:
