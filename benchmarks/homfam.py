@@ -4,6 +4,8 @@ Usage::
 
     python benchmarks/homfam.py --check                   # every reference scores 100 / 100
     python benchmarks/homfam.py --pyfamsa [--families a,b | --first N] [--threads T]
+                                # one process: pyfamsa 0.7, 1 thread, all 101: SP 82.00
+                                # TC 66.54 (the same as one process per family)
     python benchmarks/homfam.py --score FAMILY ALN.fa     # SP / TC of one alignment file
     python benchmarks/homfam.py --write DIR [--families ...]   # DIR/<family>.fa inputs
 
@@ -16,8 +18,10 @@ ends and ``P1;`` id prefixes). Either file may also be gzipped (``<family>.gz``)
 
 Protocol (``../shared/bench/homfam/README.md``): the input is the reference members, degapped,
 plus the homologs, upper-cased. In these files every reference member is already in the small
-file, under the same id and with exactly the degapped reference residues, so the input is the
-small file upper-cased; :func:`prepare` checks that and adds any member that is missing. After
+file, under the same id (``P1;<pdb>``) and with exactly the degapped reference residues, so the
+input is the small file upper-cased; :func:`prepare` checks that and adds any member that is
+missing. (Ids are unique; 12 homologs in az, ghf22, kringle and toxin are identical in sequence
+to a reference member under a Pfam id; residues include X, B and Z.) After
 aligning everything, the reference members' rows are taken, columns where all of them are gaps
 dropped, and scored against the reference over all its columns:
 
