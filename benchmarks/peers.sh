@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepare .peers/ (git-ignored) in the repository root: Clustal Omega, MAFFT and ClustalW from
-# Debian's packages, unpacked with `dpkg -x` so that they run on another x86-64 Debian/Ubuntu
-# machine (glibc >= this machine's, 2.36 on Debian 12) with nothing installed, plus the
+# Debian 12's packages, unpacked with `dpkg -x` so that they run on another x86-64 Linux machine
+# (glibc >= 2.29; >= 2.36 where it lacks libgomp or libstdc++) with nothing installed, plus the
 # benchmark data (HomFam dev families gzipped, BAliBASE RV11/RV12), since ../shared is not
 # copied to the GPU machine.
 #
@@ -11,9 +11,10 @@
 #   .peers/peers.tar.xz   the programs (2.2 MB), unpacked on first use into
 #                         ${TMPDIR:-/tmp}/bioplug-peers-<checksum>/ (nothing grows in .peers):
 #                           bin/{clustalo,clustalw,mafft}  links to the unpacked programs
-#                           lib/           libraries the target may lack (libargtable2, libgomp)
-#                           lib/fallback/  libstdc++ / libgcc_s, used only where the target's
-#                                          own are missing (ldd says "not found")
+#                           lib/           libargtable2 (rarely installed; needs glibc 2.14)
+#                           lib/fallback/  libgomp, libstdc++, libgcc_s (need glibc 2.34-2.36),
+#                                          used only where the target lacks its own (ldd says
+#                                          "not found"); the programs themselves need glibc 2.29
 #                           opt/usr/...    the unpacked packages (usr/bin, usr/lib/mafft)
 #   .peers/env.sh         `source .peers/env.sh`: unpack, set PATH, LD_LIBRARY_PATH and
 #                         MAFFT_BINARIES (mafft's script finds its programs through it)
@@ -48,9 +49,9 @@ x="$work/x"
 cp -a "$x/usr/bin/clustalo" "$x/usr/bin/clustalw" "$p/opt/usr/bin/"
 cp -a "$x/usr/lib/mafft" "$p/opt/usr/lib/"
 rm -f "$p/opt/usr/lib/mafft/bin/"*.rb       # ruby front ends, not used
-cp -a "$x"/usr/lib/x86_64-linux-gnu/libargtable2.so.0* "$x"/usr/lib/x86_64-linux-gnu/libgomp.so.1* \
-  "$p/lib/"
-cp -a "$x"/usr/lib/x86_64-linux-gnu/libstdc++.so.6* "$p/lib/fallback/"
+cp -a "$x"/usr/lib/x86_64-linux-gnu/libargtable2.so.0* "$p/lib/"
+cp -a "$x"/usr/lib/x86_64-linux-gnu/libgomp.so.1* "$x"/usr/lib/x86_64-linux-gnu/libstdc++.so.6* \
+  "$p/lib/fallback/"
 cp -a "$x"/lib/x86_64-linux-gnu/libgcc_s.so.1 "$p/lib/fallback/" 2> /dev/null \
   || cp -a "$x"/usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$p/lib/fallback/"
 rm -f "$p/lib/fallback/"*-gdb.py
