@@ -1,22 +1,36 @@
 /* Progressive alignment (seed 003, ClustalW stage 3): weighted profile-profile alignment with
  * affine, position-specific gap scores, traceback and the merged profile, all on the device.
  *
- * A profile column is STRIDE floats in the pool: slots 0..A-1 the weighted residue frequencies
- * (normalised over all of the profile's sequences, so they sum to the column's occupancy), slot
- * A the weighted gap fraction g, slot A+1 the gap-open factor h = 2 - g(c) - g(c+1) (the share
- * of sequences for which a gap placed after column c is a new gap, counted on both sides of
- * it; MUSCLE's "gap open/close" profile terms folded into one number), other slots zero.
+ * A profile column is STRIDE floats in the pool; with weights normalised over the profile's
+ * sequences ("fraction" = weighted share of sequences):
+ *   0..A-1  residue frequencies (they sum to the occupancy occ = 1 - g)
+ *   G   = A     gap fraction g
+ *   HI  = A+1   internal gap-open factor of the boundary after this column,
+ *               (occ(c) - last(c)) + (occ(c+1) - first(c+1)): sequences with a residue next
+ *               to the boundary on one side and more residues on the other, for which a gap
+ *               placed there is a new internal gap (counted per side, so 2 for one sequence)
+ *   ST  = A+2   segment starts: a residue here and a gap (or the start) in the column before
+ *   HE  = A+3   end gap-open factor of the boundary, last(c) + first(c+1): sequences for
+ *               which a gap placed there is a new terminal gap
+ *   SP  = A+4   span: sequences with residues on both sides of the boundary
+ *   FI  = A+5   first: the sequence's first residue is here
+ *   LA  = A+6   last: the sequence's last residue is here
  *
  * Score (maximised; gap scores are negative, Biopython's convention):
- *   s(i, j)  = sum_a sum_b x_i(a) S(a, b) y_j(b)       column score: profile x matrix x profile
- *   a run of X columns i0..i1 against a gap placed between Y columns j and j+1 scores
- *       OPEN_HALF * hY(j) * occX(i0) + sum_i EXT * occX(i)     (interior: 0 < j < LY)
- *       END_OPEN * occX(i0) + sum_i END_EXT * occX(i)          (j == 0 or j == LY)
- *   and symmetrically for Y columns against a gap in X. occ = 1 - g: in sum-of-pairs terms a
- *   gap opens and extends only for the sequences with a residue in the run (an X column that
- *   is mostly gap must be cheap to leave unmatched, or it drags real columns out of place). OPEN_HALF = (open - extend) / 2 and
- *   END_OPEN = end_open - end_extend, so two single sequences score exactly as Biopython's
- *   global aligner with the same open/extend and end-gap scores.
+ *   s(i, j) = sum_a sum_b x_i(a) S(a, b) y_j(b)          column score: profile x matrix x profile
+ *   a run of X columns i0..i1 against a gap placed after Y column j scores
+ *       OPEN(j) * (occX(i0) + sum_{i>i0} stX(i)) + sum_i occX(i) * EXT(j)
+ *       OPEN(j) = OPEN_HALF * hiY(j) + END_OPEN / 2 * heY(j),
+ *       EXT(j)  = EXTEND * spY(j) + END_EXTEND * (1 - spY(j)),
+ *   where j == 0 and j == LY are ends for every sequence (hi = 0, he = 2, sp = 0); and the same
+ *   with X and Y swapped. OPEN_HALF = (open - extend) / 2, END_OPEN = end_open - end_extend.
+ *   In sum-of-pairs terms: a gap opens once for every sequence with a residue segment in the
+ *   run (a residue in its first column, or a segment starting inside it), scaled by how many
+ *   sequences on the other side it is new for, as an internal or as a terminal gap; it extends
+ *   for every residue in it. A mostly-gap column is cheap to leave unmatched, a gap cannot slip
+ *   through one into dense columns for free, and a Pfam-style ragged end pays end-gap scores.
+ *   For two single sequences this is exactly Biopython's global score with the same open,
+ *   extend and end-gap scores.
  * Gotoh's three states: M (both columns), IX (X column, gap in Y), IY (Y column, gap in X);
  * IX <-> IY switches pay a new open, as in Biopython.
  *
@@ -27,24 +41,66 @@
  * bytes are stored step-major (coalesced). Then work-item 0 traces back and every work-item
  * builds the merged profile in parallel.
  *
- * Defines: A (alphabet size), STRIDE (floats per column, a multiple of 4), WG (work-group).
+ * Defines: A (alphabet size), STRIDE (floats per column, a multiple of 4, >= A + 7), WG.
  */
 
 #define NEG (-1.0e30f)
 #define S4 (STRIDE / 4)
 
-typedef struct { float m, x, y, pad; } cell_t;
+#define G  (A)
+#define HI (A + 1)
+#define ST (A + 2)
+#define HE (A + 3)
+#define SP (A + 4)
+#define FI (A + 5)
+#define LA (A + 6)
 
+inline __global const float *column(__global const float4 *P, int c)
+{
+    return (__global const float *)(P + (long)c * S4);
+}
+
+/* Source columns in the traceback's `src`: c >= 0 a column; c < 0 a gap column inserted after
+ * source column -c - 2 (-1: before the first). */
+inline float value_of(__global const float4 *P, int c, int slot)
+{
+    return (c >= 0) ? column(P, c)[slot] : (slot == G ? 1.0f : 0.0f);
+}
+
+/* segment starts of source column c in the merged profile, whose previous column holds
+ * source `prev` of the same profile: unchanged when the two stay adjacent, otherwise (a gap
+ * column was inserted before it, or it is the first) every residue starts a segment */
+inline float start_of(__global const float4 *P, int c, int prev)
+{
+    if (c < 0) return 0.0f;
+    return (c > 0 && prev == c - 1) ? column(P, c)[ST] : 1.0f - column(P, c)[G];
+}
+
+/* span of the merged boundary after a column whose source is c: a gap column spans what the
+ * boundary after the source column before it spans */
+inline float span_of(__global const float4 *P, int c)
+{
+    const int at = (c >= 0) ? c : -c - 2;
+    return (at >= 0) ? column(P, at)[SP] : 0.0f;
+}
+
+/* one column per residue: flags bit 0 = first residue of its sequence, bit 1 = last */
 __kernel void leaf_profiles(__global float *pool,
                             __global const uchar *codes,
-                            __global const long *column,
+                            __global const uchar *flags,
+                            __global const long *columns,
                             const long n)
 {
     const long r = get_global_id(0);
     if (r >= n) return;
-    __global float *col = pool + column[r] * STRIDE;
+    __global float *col = pool + columns[r] * STRIDE;
+    const bool first = flags[r] & 1, last = flags[r] & 2;
     col[codes[r]] = 1.0f;
-    col[A + 1] = 2.0f;
+    col[HI] = last ? 0.0f : 2.0f;
+    col[HE] = last ? 1.0f : 0.0f;
+    col[SP] = last ? 0.0f : 1.0f;
+    col[FI] = first ? 1.0f : 0.0f;
+    col[LA] = last ? 1.0f : 0.0f;
 }
 
 /* node (long8): s0 X column offset, s1 Y column offset, s2 output column offset (LX+LY
@@ -78,8 +134,9 @@ void align_nodes(__global const long8 *node,
         rb[0] = (float4)(0.0f, NEG, NEG, 0.0f);
         float run = 0.0f;
         for (int j = 1; j <= LY; ++j) {
-            const float occ = 1.0f - ((__global const float *)(Y + (long)(j - 1) * S4))[A];
-            run += (j == 1 ? end_open * occ : 0.0f) + end_ext * occ;
+            __global const float *yc = column(Y, j - 1);
+            const float occ = 1.0f - yc[G];
+            run += end_open * (j == 1 ? occ : yc[ST]) + end_ext * occ;
             rb[j] = (float4)(NEG, NEG, run, 0.0f);
         }
     }
@@ -94,9 +151,11 @@ void align_nodes(__global const long8 *node,
         const bool live = i <= LX;
         const int last = min(WG, LX - b * WG) - 1;   /* work-item of the block's last row */
         float4 psx[S4];
-        float occx = 0.0f, openx = 0.0f, extx = 0.0f, end_extx = 0.0f;
+        /* this row's terms: occupancy, segment starts, and the open / extension scores of a
+         * gap placed in X after this row (IY runs) */
+        float occx = 0.0f, stx = 0.0f, openx = 0.0f, extfx = 0.0f, end_extx = 0.0f;
         if (live) {
-            __global const float *xc = (__global const float *)(X + (long)(i - 1) * S4);
+            __global const float *xc = column(X, i - 1);
             for (int q = 0; q < S4; ++q) psx[q] = (float4)(0.0f);
             for (int a = 0; a < A; ++a) {
                 const float f = xc[a];
@@ -107,9 +166,10 @@ void align_nodes(__global const long8 *node,
                                                row[4 * q + 3]);
                 }
             }
-            occx = 1.0f - xc[A];
-            openx = (i == LX) ? end_open : open_half * xc[A + 1];
-            extx = ext * occx;
+            occx = 1.0f - xc[G];
+            stx = xc[ST];
+            openx = (i == LX) ? end_open : open_half * xc[HI] + 0.5f * end_open * xc[HE];
+            extfx = (i == LX) ? end_ext : ext * xc[SP] + end_ext * (1.0f - xc[SP]);
             end_extx = end_ext * occx;
         }
         float4 prev_up = (float4)(NEG), left = (float4)(NEG);
@@ -120,15 +180,15 @@ void align_nodes(__global const long8 *node,
                 const float4 up = (t == 0) ? rin[j] : xch[(s - 1) & 1][t - 1];
                 if (j == 0) {
                     /* column 0: only IX (X columns against a leading gap in Y) */
-                    const float from = fmax(up.x + end_open * occx, up.y);
+                    const float from = fmax(up.x + end_open * occx, up.y + end_open * stx);
                     out = (float4)(NEG, from + end_extx, NEG, 0.0f);
                 } else {
                     const float4 diag = prev_up;
                     __global const float4 *yc = Y + (long)(j - 1) * S4;
                     float sc = 0.0f;
                     for (int q = 0; q < S4; ++q) sc += dot(psx[q], yc[q]);
-                    const float gy = ((__global const float *)yc)[A];
-                    const float hy = ((__global const float *)yc)[A + 1];
+                    __global const float *yf = (__global const float *)yc;
+                    const float occy = 1.0f - yf[G], sty = yf[ST];
                     const bool yend = (j == LY);
                     uchar d = 0;
                     /* M from the diagonal: ties prefer M, then IX, then IY */
@@ -137,18 +197,20 @@ void align_nodes(__global const long8 *node,
                     if (diag.z > bm) { bm = diag.z; d = 2; }
                     out.x = bm + sc;
                     /* IX: gap in Y between columns j and j+1 */
-                    const float oy = (yend ? end_open : open_half * hy) * occx;
+                    const float oyb = yend ? end_open
+                                           : open_half * yf[HI] + 0.5f * end_open * yf[HE];
+                    const float oy = oyb * occx;
                     float bx = up.x + oy; uchar dx = 0;
-                    if (up.y > bx) { bx = up.y; dx = 1; }
+                    if (up.y + oyb * stx > bx) { bx = up.y + oyb * stx; dx = 1; }
                     if (up.z + oy > bx) { bx = up.z + oy; dx = 2; }
-                    out.y = bx + (yend ? end_extx : extx);
+                    out.y = bx + (yend ? end_extx
+                                       : (ext * yf[SP] + end_ext * (1.0f - yf[SP])) * occx);
                     /* IY: gap in X between rows i and i+1 */
-                    const float occy = 1.0f - gy;
-                    const float ey = ((i == LX) ? end_ext : ext) * occy;
+                    const float ey = extfx * occy;
                     const float ox = openx * occy;
                     float by = left.x + ox; uchar dy = 0;
                     if (left.y + ox > by) { by = left.y + ox; dy = 1; }
-                    if (left.z > by) { by = left.z; dy = 2; }
+                    if (left.z + openx * sty > by) { by = left.z + openx * sty; dy = 2; }
                     out.z = by + ey;
                     out.w = 0.0f;
                     dr[((long)b * steps + s) * WG + t] = d | (dx << 2) | (dy << 4);
@@ -186,8 +248,8 @@ void align_nodes(__global const long8 *node,
                 next = (state == 0) ? (d & 3) : (state == 1) ? ((d >> 2) & 3) : ((d >> 4) & 3);
             }
             if (state == 0) { mv[pos] = 0; sr[pos] = (int2)(i - 1, j - 1); --i; --j; }
-            else if (state == 1) { mv[pos] = 1; sr[pos] = (int2)(i - 1, -1); --i; }
-            else { mv[pos] = 2; sr[pos] = (int2)(-1, j - 1); --j; }
+            else if (state == 1) { mv[pos] = 1; sr[pos] = (int2)(i - 1, -j - 1); --i; }
+            else { mv[pos] = 2; sr[pos] = (int2)(-i - 1, j - 1); --j; }
             state = next;
         }
         count = LX + LY - pos;
@@ -202,22 +264,26 @@ void align_nodes(__global const long8 *node,
     const float inv = 1.0f / (wx + wy);
     __global float4 *O = (__global float4 *)(pool + nd.s2 * STRIDE);
     for (int c = first + t; c < LX + LY; c += WG) {
-        const int2 st = sr[c];
+        const int2 at = sr[c];
         for (int q = 0; q < S4; ++q) {
             float4 v = (float4)(0.0f);
-            if (st.x >= 0) v += wx * X[(long)st.x * S4 + q];
-            if (st.y >= 0) v += wy * Y[(long)st.y * S4 + q];
-            O[(long)c * S4 + q] = v * inv;
+            if (at.x >= 0) v += wx * X[(long)at.x * S4 + q];
+            if (at.y >= 0) v += wy * Y[(long)at.y * S4 + q];
+            O[(long)c * S4 + q] = v * inv;       /* residues, first and last are averages */
         }
         __global float *oc = (__global float *)(O + (long)c * S4);
-        const float gx = (st.x >= 0) ? ((__global const float *)(X + (long)st.x * S4))[A] : 1.0f;
-        const float gy = (st.y >= 0) ? ((__global const float *)(Y + (long)st.y * S4))[A] : 1.0f;
-        oc[A] = (wx * gx + wy * gy) * inv;
+        const int2 before = (c > first) ? sr[c - 1] : (int2)(-1, -1);
+        oc[G] = (wx * value_of(X, at.x, G) + wy * value_of(Y, at.y, G)) * inv;
+        oc[ST] = (wx * start_of(X, at.x, before.x) + wy * start_of(Y, at.y, before.y)) * inv;
+        oc[SP] = (wx * span_of(X, at.x) + wy * span_of(Y, at.y)) * inv;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int c = first + t; c < LX + LY; c += WG) {
         __global float *oc = (__global float *)(O + (long)c * S4);
-        const float gnext = (c + 1 < LX + LY) ? oc[STRIDE + A] : 0.0f;
-        oc[A + 1] = 2.0f - oc[A] - gnext;
+        const bool more = c + 1 < LX + LY;
+        const float occ_next = more ? 1.0f - oc[STRIDE + G] : 0.0f;
+        const float first_next = more ? oc[STRIDE + FI] : 0.0f;
+        oc[HI] = (1.0f - oc[G] - oc[LA]) + (occ_next - first_next);
+        oc[HE] = oc[LA] + first_next;
     }
 }

@@ -92,6 +92,9 @@ class ProgressiveAligner:
         Penalties for gaps before the first or after the last column (ClustalW's end gaps).
     seqtype : {"auto", "protein", "dna", "rna"}
         Alphabet; "auto" calls input made only of IUPAC nucleotide codes DNA/RNA.
+    distances : {"ktuple", "align"}
+        Guide-tree distances: shared k-tuples (ClustalW's fast mode) or local alignment scores
+        of all pairs on the device (slower, better on divergent families).
     max_matrix : int
         Most sequences for which the guide tree is made from a k x k k-tuple distance matrix;
         larger families get the embedded bisecting tree (:mod:`bioplug.progressive.guide`).
@@ -104,18 +107,22 @@ class ProgressiveAligner:
     def __init__(self, *, matrix=None, gap_open: float | None = None,
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
-                 max_matrix: int = 4000, seed: int = 0, device=None):
+                 distances: str = "ktuple", max_matrix: int = 4000, seed: int = 0,
+                 device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
                         ("end_gap_open", end_gap_open), ("end_gap_extend", end_gap_extend)):
             if v is not None and not (np.isfinite(v) and v >= 0):
                 raise InputError(f"{name} must be a penalty >= 0, got {v!r}")
+        if distances not in ("ktuple", "align"):
+            raise InputError(f"distances must be 'ktuple' or 'align', not {distances!r}")
         if max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         self.matrix = matrix
         self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
         self.seqtype = seqtype
+        self.distances = distances
         self.max_matrix = int(max_matrix)
         self.seed = int(seed)
         self.device = device
@@ -171,7 +178,8 @@ class ProgressiveAligner:
         matrix, gaps, nucleotide = self.scoring(texts)
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
-                              self.device, link, self.seed, Progress(progress))
+                              self.device, link, self.seed, Progress(progress),
+                              self.distances)
         self.last_times = result.times
         alignment = rows_to_alignment(records, result.rows)
         molecule(alignment, nucleotide)
@@ -258,7 +266,10 @@ def gapped_matrix(records: list[SeqRecord]) -> np.ndarray:
 
 def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
                     ids: list[str]) -> np.ndarray:
-    """(L, A + 1) residue frequencies and gap fraction of gapped rows (equal weights)."""
+    """(L, A + 5) profile of gapped rows (equal weights), as ``ProfileEngine.add_profile``
+    takes it: residue frequencies, then the fractions of sequences with a gap, a segment start
+    (residue after a gap or the start), their first residue, their last residue, and residues
+    on both sides of the boundary after the column."""
     n, L = rows.shape
     A = len(letters)
     table = pipeline.scoring_table(letters, nucleotide)
@@ -269,9 +280,18 @@ def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
         r, c = (int(v) for v in bad[0])
         raise InputError(f"{ids[r]}: letter {chr(rows[r, c])!r} at column {c + 1} is not in "
                          f"the scoring matrix ({letters})")
-    col = np.broadcast_to(np.arange(L), rows.shape)[~gap]
-    counts = np.bincount(col * A + codes[~gap], minlength=L * A).reshape(L, A)
-    out = np.zeros((L, A + 1), dtype=np.float32)
+    res = ~gap
+    col = np.broadcast_to(np.arange(L), rows.shape)[res]
+    counts = np.bincount(col * A + codes[res], minlength=L * A).reshape(L, A)
+    seen_before = np.cumsum(res, axis=1) > 0                 # a residue at or before c
+    seen_after = np.cumsum(res[:, ::-1], axis=1)[:, ::-1] > 0  # a residue at or after c
+    starts = res.copy()
+    starts[:, 1:] &= gap[:, :-1]
+    first = res & ~np.pad(seen_before[:, :-1], ((0, 0), (1, 0)))
+    last = res & ~np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
+    span = seen_before & np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
+    out = np.zeros((L, A + 5), dtype=np.float32)
     out[:, :A] = counts / n
-    out[:, A] = gap.sum(axis=0) / n
+    for k, v in enumerate((gap, starts, first, last, span)):
+        out[:, A + k] = v.sum(axis=0) / n
     return out

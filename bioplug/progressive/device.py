@@ -61,7 +61,7 @@ class ProfileEngine:
     def __init__(self, rt, matrix: np.ndarray, gaps: GapScores):
         self.rt = rt
         self.A = int(matrix.shape[0])
-        self.stride = -(-(self.A + 2) // 4) * 4
+        self.stride = -(-(self.A + 7) // 4) * 4
         self.wg = self._group_size(rt)
         defines = {"A": self.A, "STRIDE": self.stride, "WG": self.wg}
         self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
@@ -111,27 +111,41 @@ class ProfileEngine:
     def add_sequences(self, codes: list[np.ndarray], weights: np.ndarray) -> list[int]:
         """One single-sequence profile per code array; returns their node ids."""
         lengths = np.fromiter((c.size for c in codes), dtype=np.int64, count=len(codes))
-        base = self._reserve(int(lengths.sum()))
-        column = base + np.arange(int(lengths.sum()), dtype=np.int64)
+        n = int(lengths.sum())
+        base = self._reserve(n)
+        column = base + np.arange(n, dtype=np.int64)
         allcodes = np.concatenate(codes).astype(np.uint8) if codes else np.zeros(0, np.uint8)
-        n = allcodes.size
+        starts = base + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        flags = np.zeros(n, dtype=np.uint8)
+        flags[starts - base] |= 1
+        flags[starts - base + lengths - 1] |= 2
         if n:
             self.k_leaf(self.rt.queue, (-(-n // 256) * 256,), (256,), self.pool,
-                        self.rt.to_device(allcodes), self.rt.to_device(column), np.int64(n))
-        starts = base + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+                        self.rt.to_device(allcodes), self.rt.to_device(flags),
+                        self.rt.to_device(column), np.int64(n))
         first = len(self.offset)
         self.offset.extend(int(s) for s in starts)
         self.length.extend(int(v) for v in lengths)
         self.weight.extend(float(w) for w in weights)
         return list(range(first, len(self.offset)))
 
+    def slots(self) -> list[int]:
+        """Pool slots of the host layout: residues, g, st, first, last, span."""
+        A = self.A
+        return [*range(A + 1), A + 2, A + 5, A + 6, A + 4]
+
     def add_profile(self, columns: np.ndarray, weight: float) -> int:
-        """A profile given as (L, A + 1) weighted frequencies plus gap fraction; its node id."""
+        """A profile given as (L, A + 5) columns: residue frequencies, then the fractions gap,
+        segment start, first, last and span (``kernels/progressive_profile.cl``); returns its
+        node id."""
         L = columns.shape[0]
+        A = self.A
         host = np.zeros((L, self.stride), dtype=np.float32)
-        host[:, : self.A + 1] = columns
-        gnext = np.append(host[1:, self.A], 0.0)
-        host[:, self.A + 1] = 2.0 - host[:, self.A] - gnext
+        host[:, self.slots()] = columns
+        occ_next = np.append(1.0 - host[1:, A], 0.0)
+        first_next = np.append(host[1:, A + 5], 0.0)
+        host[:, A + 1] = (1.0 - host[:, A] - host[:, A + 6]) + (occ_next - first_next)
+        host[:, A + 3] = host[:, A + 6] + first_next
         start = self._reserve(L)
         cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
         self.offset.append(start)
@@ -140,12 +154,12 @@ class ProfileEngine:
         return len(self.offset) - 1
 
     def read_profile(self, node: int) -> np.ndarray:
-        """(L, A + 1) frequencies and gap fraction of a node (for tests and inspection)."""
+        """(L, A + 5) columns of a node, as :meth:`add_profile` takes them (for tests)."""
         L = self.length[node]
         host = np.empty((L, self.stride), dtype=np.float32)
         cl.enqueue_copy(self.rt.queue, host, self.pool,
                         src_offset=self.offset[node] * self.col_bytes)
-        return host[:, : self.A + 1]
+        return host[:, self.slots()]
 
     # -- alignment ---------------------------------------------------------------------------
     def dirs_bytes(self, lx: int, ly: int) -> int:

@@ -25,12 +25,39 @@ log = logging.getLogger(__name__)
 KMEANS_ITERATIONS = 8
 
 
-def matrix_tree(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
-    """UPGMA on k-tuple distances (all pairs on the device): a (k-1, 4) linkage array."""
+def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
+    """1 - s(a, b) / min(s(a, a), s(b, b)) from local alignment scores of all pairs.
+
+    The scores come from the pairwise engine's all-vs-all (Smith-Waterman, BLOSUM62 11/1 for
+    proteins, NUC.4.4 16/4 for nucleotides): slower than k-tuples but it sees the homology that
+    shared short words miss in divergent families.
+    """
+    from bioplug.alphabet import load_matrix
+    from bioplug.pairwise.aligner import PairwiseAligner
+
+    matrix = load_matrix("NUC.4.4" if nucleotide else "BLOSUM62")
+    aligner = PairwiseAligner(mode="local", substitution_matrix=matrix, device=device,
+                              open_gap_score=-16 if nucleotide else -11,
+                              extend_gap_score=-4 if nucleotide else -1)
+    upper = [t.upper().replace("U", "T") if nucleotide else t.upper() for t in texts]
+    scores = aligner.score_matrix(upper)
+    self_score = np.maximum(np.diag(scores), 1.0)
+    dist = 1.0 - scores / np.minimum.outer(self_score, self_score)
+    np.clip(dist, 0.0, 1.0, out=dist)
+    np.fill_diagonal(dist, 0.0)
+    return dist
+
+
+def matrix_tree(texts: list[str], nucleotide: bool, device=None,
+                distances: str = "ktuple") -> np.ndarray:
+    """UPGMA on all-pairs distances (on the device): a (k-1, 4) linkage array."""
     k = len(texts)
     if k < 2:
         return np.empty((0, 4))
-    dist = ktuple_distances(texts, k=4 if nucleotide else 2, device=device).to_numpy()
+    if distances == "align":
+        dist = alignment_distances(texts, nucleotide, device)
+    else:
+        dist = ktuple_distances(texts, k=4 if nucleotide else 2, device=device).to_numpy()
     return np.asarray(linkage(dist, method="average", device=device))
 
 
@@ -80,7 +107,7 @@ def partition(points: np.ndarray, max_part: int, seed: int = 0) -> list:
 
 
 def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None,
-                  seed: int = 0) -> np.ndarray:
+                  seed: int = 0, distances: str = "ktuple") -> np.ndarray:
     """Guide tree without a k x k matrix: bisecting 2-means, then UPGMA inside the parts."""
     k = len(texts)
     tree = partition(spectrum(texts, nucleotide), max_part, seed)
@@ -102,7 +129,7 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
         nonlocal next_id
         if idx.size == 1:
             return int(idx[0]), 0.0, 1
-        sub = matrix_tree([texts[i] for i in idx], nucleotide, device)
+        sub = matrix_tree([texts[i] for i in idx], nucleotide, device, distances)
         local = np.empty(2 * idx.size - 1, dtype=np.int64)
         local[: idx.size] = idx
         for t, (c1, c2, h, s) in enumerate(sub):
@@ -116,10 +143,14 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
 
 
 def guide_tree(texts: list[str], nucleotide: bool, max_matrix: int, device=None,
-               seed: int = 0) -> np.ndarray:
-    """The guide tree as a (k-1, 4) linkage array (see the module docstring)."""
+               seed: int = 0, distances: str = "ktuple") -> np.ndarray:
+    """The guide tree as a (k-1, 4) linkage array (see the module docstring).
+
+    ``distances`` is "ktuple" (shared k-tuples, ClustalW's fast mode) or "align" (local
+    alignment scores of all pairs, :func:`alignment_distances`).
+    """
     if len(texts) <= max_matrix:
-        return matrix_tree(texts, nucleotide, device)
+        return matrix_tree(texts, nucleotide, device, distances)
     log.info("%d sequences > %d: guide tree by bisecting k-tuple spectra", len(texts),
              max_matrix)
-    return embedded_tree(texts, nucleotide, max_matrix, device, seed)
+    return embedded_tree(texts, nucleotide, max_matrix, device, seed, distances)

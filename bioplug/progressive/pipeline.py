@@ -3,7 +3,8 @@
 1. ``encode``: sequences to codes of the substitution matrix's alphabet (protein or nucleotide).
 2. ``guide_tree`` (:mod:`bioplug.progressive.guide`): k-tuple distances and UPGMA, or the
    embedded bisecting tree for families too large for a k x k matrix.
-3. ``sequence_weights``: ClustalW's weights from the tree (:func:`bioplug.msa.guide.clustalw_weights`).
+3. ``sequence_weights``: ClustalW's weights from the tree
+   (:func:`bioplug.msa.guide.clustalw_weights`).
 4. ``align_tree``: every tree level's ready nodes aligned in one batch on the device
    (:class:`bioplug.progressive.device.ProfileEngine`); profiles stay on the device.
 5. ``assemble``: the moves of every node composed from the root down into gapped rows.
@@ -152,7 +153,7 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
 # -- the whole pipeline ----------------------------------------------------------------------
 def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide: bool,
         max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
-        progress: Progress | None = None) -> Result:
+        progress: Progress | None = None, distances: str = "ktuple") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
     from bioplug.runtime import get_runtime
 
@@ -168,7 +169,7 @@ def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide:
     rt = get_runtime(device)
     if link is None:
         progress.report("guide tree", 0, 1)
-        link = guide_tree(texts, nucleotide, max_matrix, rt, seed)
+        link = guide_tree(texts, nucleotide, max_matrix, rt, seed, distances)
         progress.report("guide tree", 1, 1)
     times["tree"] = time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -13,12 +13,16 @@ With no specification the fastest GPU wins, else the CPU (PoCL) device.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 from dataclasses import dataclass
 
 import pyopencl as cl
 
 from bioplug.errors import NoOpenCLError
+
+log = logging.getLogger(__name__)
 
 NO_PLATFORM_HELP = (
     "No OpenCL platform found. Install the embedded CPU device with "
@@ -109,6 +113,40 @@ def list_devices() -> list[DeviceInfo]:
     return out
 
 
+_PROBE = "__kernel void probe(__global int *x) { x[get_global_id(0)] += 1; }"
+
+
+@functools.cache
+def compiles(device: cl.Device) -> bool:
+    """True when the device's compiler builds a trivial kernel.
+
+    A CPU OpenCL whose LLVM predates the host processor (PoCL wheels built on LLVM 14 on AMD
+    Zen 5: "unknown target CPU") lists the device but cannot build anything.
+    """
+    try:
+        cl.Program(cl.Context([device]), _PROBE).build()
+        return True
+    except cl.Error as exc:
+        log.warning("OpenCL device %s cannot build kernels, skipped: %s",
+                    device.name.strip(), str(exc).splitlines()[0] if str(exc) else exc)
+        return False
+
+
+def fastest(devices: list[DeviceInfo]) -> DeviceInfo:
+    """The best-ranked device; among several CPU devices only one whose compiler works.
+
+    GPUs are not probed (one GPU platform per vendor; a probe would cost start-up time).
+    """
+    ranked = sorted(devices, key=lambda d: d.score, reverse=True)
+    cpus = [d for d in ranked if d.kind == "CPU"]
+    if ranked[0].kind != "CPU" or len(cpus) < 2:
+        return ranked[0]
+    for d in cpus:
+        if compiles(d.device):
+            return d
+    return ranked[0]
+
+
 def select_device(spec: str | int | DeviceInfo | cl.Device | None = None) -> DeviceInfo:
     """Choose one device from a specification (see the module docstring).
 
@@ -137,13 +175,13 @@ def select_device(spec: str | int | DeviceInfo | cl.Device | None = None) -> Dev
     if spec is None or (isinstance(spec, str) and not spec.strip()):
         spec = os.environ.get("BIOPLUG_DEVICE") or None
     if spec is None:
-        return max(devices, key=lambda d: d.score)
+        return fastest(devices)
     text = str(spec).strip()
     low = text.lower()
     if low in ("gpu", "cpu", "accelerator"):
         matches = [d for d in devices if d.kind == low.upper()]
         if matches:
-            return max(matches, key=lambda d: d.score)
+            return fastest(matches)
     elif ":" in text and all(p.strip().isdigit() for p in text.split(":", 1)):
         p, d = (int(x) for x in text.split(":", 1))
         for dev in devices:

@@ -1,0 +1,119 @@
+"""Tune the progressive aligner's settings on the dev data (HomFam dev families, BAliBASE RV11/12).
+
+Usage::
+
+    python benchmarks/tune_progressive.py --homfam 101 --balibase \\
+        --grid "base:;go8:gap_open=8;tree-align:distances=align" [--device gpu]
+
+Each family's guide tree is computed once per ``distances`` setting and reused by every setting
+that shares it, so a grid costs little more than its progressive stages. Prints mean SP / TC
+(HomFam protocol, ``benchmarks/homfam.py``; BAliBASE core columns, ``bioplug.msa.score``) and
+seconds per setting, best last. Tune only on these sets: other families are kept back to judge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import homfam  # noqa: E402
+
+from bioplug.msa.score import read_reference, sp_tc  # noqa: E402
+from bioplug.progressive import ProgressiveAligner  # noqa: E402
+from bioplug.progressive.guide import guide_tree  # noqa: E402
+from bioplug.progressive.pipeline import detect_nucleotide  # noqa: E402
+from bioplug.runtime import get_runtime  # noqa: E402
+
+
+def parse_grid(text: str) -> list[tuple[str, dict]]:
+    """``name:key=value,key=value;name2:...`` -> [(name, kwargs)]."""
+    out = []
+    for item in filter(None, (s.strip() for s in text.split(";"))):
+        name, _, body = item.partition(":")
+        kw: dict = {}
+        for pair in filter(None, body.split(",")):
+            key, _, value = pair.partition("=")
+            try:
+                kw[key] = float(value) if key != "matrix" and key != "distances" else value
+            except ValueError:
+                kw[key] = value
+        out.append((name, kw))
+    return out
+
+
+def balibase_sets(root: Path) -> list[tuple[str, Path, Path]]:
+    sets = []
+    for sub in ("RV11", "RV12"):
+        for tfa in sorted((root / sub).glob("*.tfa")):
+            sets.append((tfa.stem, tfa, tfa.with_suffix(".xml")))
+    return sets
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--homfam", type=int, default=0, help="first N HomFam dev families")
+    ap.add_argument("--balibase", action="store_true")
+    ap.add_argument("--balibase-root", default=None)
+    ap.add_argument("--grid", default="base:")
+    ap.add_argument("--device", default=None)
+    args = ap.parse_args(argv)
+    rt = get_runtime(args.device)
+    grid = parse_grid(args.grid)
+    jobs = []   # (dataset, name, records, scorer)
+    if args.homfam:
+        for fam in homfam.families()[: args.homfam]:
+            records, _, _ = homfam.prepare(fam)
+            jobs.append(("homfam", fam, records,
+                         lambda ids, rows, fam=fam: homfam.score(fam, ids, rows)))
+    if args.balibase:
+        from Bio import SeqIO
+
+        root = Path(args.balibase_root) if args.balibase_root else homfam.default_root(
+        ).parent / "balibase3"
+        for name, tfa, xml in balibase_sets(root):
+            records = list(SeqIO.parse(tfa, "fasta"))
+            ref = read_reference(xml)
+            jobs.append(("balibase", name, records,
+                         lambda ids, rows, ref=ref: sp_tc(ids, rows, ref)))
+    ProgressiveAligner(device=rt).align(["MKV", "MRV"])      # kernel builds out of the timing
+    results = {name: {"homfam": [], "balibase": []} for name, _ in grid}
+    seconds = dict.fromkeys(results, 0.0)
+    for dataset, fam, records, scorer in jobs:
+        texts = [str(r.seq).replace("-", "") for r in records]
+        nuc = detect_nucleotide(texts)
+        trees = {}
+        for name, kw in grid:
+            dist = kw.get("distances", "ktuple")
+            t0 = time.perf_counter()
+            if dist not in trees:
+                trees[dist] = guide_tree(texts, nuc, 4000, rt, distances=dist)
+            aligner = ProgressiveAligner(device=rt, **kw)
+            aln = aligner.align(records, guide_tree=trees[dist])
+            seconds[name] += time.perf_counter() - t0
+            ids = [r.id for r in aln.sequences]
+            rows = [aln[i] for i in range(len(ids))]
+            sp, tc = scorer(ids, rows)
+            results[name][dataset].append((sp, tc))
+        print(dataset, fam, len(records), " ".join(
+            f"{n}={100 * results[n][dataset][-1][0]:.1f}/{100 * results[n][dataset][-1][1]:.1f}"
+            for n, _ in grid), flush=True)
+    print("\nsetting                 homfam SP/TC      balibase SP/TC    seconds")
+    for name, _ in sorted(grid, key=lambda g: np.mean(
+            [v[0] for v in results[g[0]]["homfam"]] or [0])):
+        cells = []
+        for ds in ("homfam", "balibase"):
+            v = np.array(results[name][ds]) * 100
+            cells.append(f"{v[:, 0].mean():6.2f} / {v[:, 1].mean():6.2f}" if v.size else
+                         "      -        ")
+        print(f"{name:22s}  {cells[0]}   {cells[1]}   {seconds[name]:7.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
