@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import homfam  # noqa: E402
 
+from bioplug.alignio import alignment_rows  # noqa: E402
 from bioplug.msa.score import read_reference, sp_tc  # noqa: E402
 from bioplug.progressive import ProgressiveAligner  # noqa: E402
 from bioplug.progressive.guide import guide_tree  # noqa: E402
@@ -40,11 +41,33 @@ def parse_grid(text: str) -> list[tuple[str, dict]]:
         for pair in filter(None, body.split(",")):
             key, _, value = pair.partition("=")
             try:
-                kw[key] = float(value) if key != "matrix" and key != "distances" else value
+                kw[key] = float(value)
             except ValueError:
                 kw[key] = value
         out.append((name, kw))
     return out
+
+
+def make_tree(texts, nuc, rt, dist: str, method: str, ids) -> np.ndarray:
+    """Guide tree of the pipeline ("upgma"), or single linkage / midpoint-rooted NJ on the
+    same distances (experiments)."""
+    if method == "upgma" or len(texts) < 3:
+        return guide_tree(texts, nuc, 4000, rt, distances=dist)
+    from bioplug.progressive.guide import alignment_distances
+    from bioplug.tree import ktuple_distances
+
+    d = (alignment_distances(texts, nuc, rt) if dist == "align"
+         else ktuple_distances(texts, device=rt).to_numpy())
+    if method == "single":
+        from scipy.cluster.hierarchy import linkage
+        from scipy.spatial.distance import squareform
+
+        return linkage(squareform(d, checks=False), method="single")
+    from bioplug.progressive.trees import linkage_from_tree
+    from bioplug.tree import nj
+
+    tree = nj(d, ids=[str(i) for i in range(len(texts))], device=rt).root_at_midpoint()
+    return linkage_from_tree(tree, [str(i) for i in range(len(texts))])
 
 
 def balibase_sets(root: Path) -> list[tuple[str, Path, Path]]:
@@ -89,15 +112,18 @@ def main(argv=None) -> int:
         nuc = detect_nucleotide(texts)
         trees = {}
         for name, kw in grid:
+            kw = dict(kw)
             dist = kw.get("distances", "ktuple")
+            method = kw.pop("tree", "upgma")
             t0 = time.perf_counter()
-            if dist not in trees:
-                trees[dist] = guide_tree(texts, nuc, 4000, rt, distances=dist)
+            if (dist, method) not in trees:
+                trees[dist, method] = make_tree(texts, nuc, rt, dist, method,
+                                                [r.id for r in records])
             aligner = ProgressiveAligner(device=rt, **kw)
-            aln = aligner.align(records, guide_tree=trees[dist])
+            aln = aligner.align(records, guide_tree=trees[dist, method])
             seconds[name] += time.perf_counter() - t0
             ids = [r.id for r in aln.sequences]
-            rows = [aln[i] for i in range(len(ids))]
+            rows = [r.tobytes().decode("latin-1") for r in alignment_rows(aln)]
             sp, tc = scorer(ids, rows)
             results[name][dataset].append((sp, tc))
         print(dataset, fam, len(records), " ".join(

@@ -28,8 +28,13 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.alphabet import load_matrix
 from bioplug.errors import InputError
-from bioplug.io import as_record, check_unique_ids, read_records
-from bioplug.msa.aligner import rows_to_alignment as _rows_to_alignment
+from bioplug.io import (
+    alignment_from_rows,
+    alignment_rows,
+    as_record,
+    check_unique_ids,
+    read_records,
+)
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.progressive import pipeline
 from bioplug.progressive.device import GapScores, ProfileEngine
@@ -92,9 +97,13 @@ class ProgressiveAligner:
         Penalties for gaps before the first or after the last column (ClustalW's end gaps).
     seqtype : {"auto", "protein", "dna", "rna"}
         Alphabet; "auto" calls input made only of IUPAC nucleotide codes DNA/RNA.
-    distances : {"ktuple", "align"}
-        Guide-tree distances: shared k-tuples (ClustalW's fast mode) or local alignment scores
-        of all pairs on the device (slower, better on divergent families).
+    distances : {"align", "ktuple"}
+        Guide-tree distances: local alignment scores of all pairs on the device (default:
+        +4.7 SP points over k-tuples on the HomFam dev families) or shared k-tuples
+        (ClustalW's fast mode; faster on a CPU device).
+    weights : {"clustalw", "equal"}
+        Sequence weights in profiles: ClustalW's, from the guide tree (down-weighting close
+        relatives), or all equal.
     max_matrix : int
         Most sequences for which the guide tree is made from a k x k k-tuple distance matrix;
         larger families get the embedded bisecting tree (:mod:`bioplug.progressive.guide`).
@@ -107,8 +116,8 @@ class ProgressiveAligner:
     def __init__(self, *, matrix=None, gap_open: float | None = None,
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
-                 distances: str = "ktuple", max_matrix: int = 4000, seed: int = 0,
-                 device=None):
+                 distances: str = "align", weights: str = "clustalw",
+                 max_matrix: int = 4000, seed: int = 0, device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -117,12 +126,15 @@ class ProgressiveAligner:
                 raise InputError(f"{name} must be a penalty >= 0, got {v!r}")
         if distances not in ("ktuple", "align"):
             raise InputError(f"distances must be 'ktuple' or 'align', not {distances!r}")
+        if weights not in ("clustalw", "equal"):
+            raise InputError(f"weights must be 'clustalw' or 'equal', not {weights!r}")
         if max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         self.matrix = matrix
         self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
         self.seqtype = seqtype
         self.distances = distances
+        self.weights = weights
         self.max_matrix = int(max_matrix)
         self.seed = int(seed)
         self.device = device
@@ -133,7 +145,7 @@ class ProgressiveAligner:
                 f"max_matrix={self.max_matrix}, device={self.device!r})")
 
     # -- settings for one input --------------------------------------------------------------
-    def scoring(self, texts: list[str]) -> tuple[object, GapScores, bool]:
+    def scoring(self, texts: list[str]) -> tuple[pipeline.Substitution, GapScores, bool]:
         """(matrix, gap scores, nucleotide?) for these sequences."""
         if self.seqtype == "auto":
             nucleotide = pipeline.detect_nucleotide(texts)
@@ -143,12 +155,13 @@ class ProgressiveAligner:
         matrix = self.matrix if self.matrix is not None else name
         if isinstance(matrix, str):
             matrix = load_matrix(matrix)
+        matrix = pipeline.Substitution.complete(matrix, nucleotide)
         given = [d if v is None else float(v)
                  for v, d in zip(self.penalties, (go, ge, eo, ee), strict=True)]
         go, ge, eo, ee = given
         log.info("progressive: %s, matrix %s, gap open %g extend %g, end %g/%g",
                  "nucleotide" if nucleotide else "protein",
-                 getattr(matrix, "name", None) or name, go, ge, eo, ee)
+                 matrix.name or name, go, ge, eo, ee)
         return matrix, GapScores(-go, -ge, -eo, -ee), nucleotide
 
     # -- verbs ---------------------------------------------------------------------------------
@@ -179,10 +192,9 @@ class ProgressiveAligner:
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
                               self.device, link, self.seed, Progress(progress),
-                              self.distances)
+                              self.distances, self.weights)
         self.last_times = result.times
-        alignment = rows_to_alignment(records, result.rows)
-        molecule(alignment, nucleotide)
+        alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
         return alignment
 
@@ -202,8 +214,8 @@ class ProgressiveAligner:
         matrix, gaps, nucleotide = self.scoring(texts)
         from bioplug.runtime import get_runtime
 
-        engine = ProfileEngine(get_runtime(self.device), np.asarray(matrix, np.float64), gaps)
-        letters = "".join(matrix.alphabet)
+        engine = ProfileEngine(get_runtime(self.device), matrix.values, gaps)
+        letters = matrix.letters
         ids = [r.id for r in a + b]
         x = engine.add_profile(profile_columns(rows_a, letters, nucleotide, ids), len(a))
         y = engine.add_profile(profile_columns(rows_b, letters, nucleotide, ids[len(a):]),
@@ -212,8 +224,7 @@ class ProgressiveAligner:
         out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
         out[: len(a), np.flatnonzero(moves != 2)] = rows_a
         out[len(a):, np.flatnonzero(moves != 1)] = rows_b
-        alignment = rows_to_alignment(ungapped(a + b), out)
-        molecule(alignment, nucleotide)
+        alignment = alignment_from_rows(ungapped(a + b), out, molecule_type=molecule(nucleotide))
         return alignment
 
     def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:
@@ -229,18 +240,12 @@ class ProgressiveAligner:
 
 
 # -- helpers for existing alignments ----------------------------------------------------------
-def rows_to_alignment(records: list[SeqRecord], rows: np.ndarray) -> Alignment:
-    return _rows_to_alignment(records, [r.tobytes().decode("latin-1") for r in rows])
-
-
-def molecule(alignment: Alignment, nucleotide: bool) -> None:
-    for rec in alignment.sequences:
-        if isinstance(rec, SeqRecord):
-            rec.annotations["molecule_type"] = "DNA" if nucleotide else "protein"
+def molecule(nucleotide: bool) -> str:
+    return "DNA" if nucleotide else "protein"
 
 
 def alignment_strings(alignment: Alignment) -> list[str]:
-    return [alignment[i] for i in range(len(alignment.sequences))]
+    return [r.tobytes().decode("latin-1") for r in alignment_rows(alignment)]
 
 
 def aligned_records(item) -> list[SeqRecord]:

@@ -49,7 +49,7 @@ def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.n
 
 
 def matrix_tree(texts: list[str], nucleotide: bool, device=None,
-                distances: str = "ktuple") -> np.ndarray:
+                distances: str = "align") -> np.ndarray:
     """UPGMA on all-pairs distances (on the device): a (k-1, 4) linkage array."""
     k = len(texts)
     if k < 2:
@@ -107,7 +107,7 @@ def partition(points: np.ndarray, max_part: int, seed: int = 0) -> list:
 
 
 def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None,
-                  seed: int = 0, distances: str = "ktuple") -> np.ndarray:
+                  seed: int = 0, distances: str = "align") -> np.ndarray:
     """Guide tree without a k x k matrix: bisecting 2-means, then UPGMA inside the parts."""
     k = len(texts)
     tree = partition(spectrum(texts, nucleotide), max_part, seed)
@@ -143,7 +143,7 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
 
 
 def guide_tree(texts: list[str], nucleotide: bool, max_matrix: int, device=None,
-               seed: int = 0, distances: str = "ktuple") -> np.ndarray:
+               seed: int = 0, distances: str = "align") -> np.ndarray:
     """The guide tree as a (k-1, 4) linkage array (see the module docstring).
 
     ``distances`` is "ktuple" (shared k-tuples, ClustalW's fast mode) or "align" (local

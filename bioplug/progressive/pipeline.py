@@ -49,6 +49,46 @@ def detect_nucleotide(texts: Sequence[str]) -> bool:
     return bool(letters) and letters <= NUCLEOTIDE_LETTERS
 
 
+#: Ambiguity codes and the letters they stand for (IUPAC); scored as the mean over the letters
+#: when a matrix lacks them.
+AMBIGUOUS = {
+    False: {"B": "DN", "Z": "EQ", "J": "IL", "X": "ACDEFGHIKLMNPQRSTVWY"},
+    True: {"R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC", "B": "CGT",
+           "D": "AGT", "H": "ACT", "V": "ACG", "N": "ACGT"},
+}
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """A substitution matrix as the kernels use it: letters and a float (A, A) array."""
+
+    letters: str
+    values: np.ndarray
+    name: str = ""
+
+    @classmethod
+    def complete(cls, matrix, nucleotide: bool) -> Substitution:
+        """From a ``Bio.Align.substitution_matrices.Array``, with rows added for the
+        ambiguity codes it lacks (mean score over the letters a code stands for), so that
+        every IUPAC letter of real data (X, B, Z in Pfam; N in DNA) can be scored."""
+        letters = "".join(matrix.alphabet).upper()
+        values = np.asarray(matrix, dtype=np.float64)
+        index = {c: i for i, c in enumerate(letters)}
+        extra = [(code, [index[c] for c in members])
+                 for code, members in AMBIGUOUS[nucleotide].items()
+                 if code not in index and all(c in index for c in members)]
+        if extra:
+            n = len(letters) + len(extra)
+            full = np.zeros((n, n))
+            full[: len(letters), : len(letters)] = values
+            for k, (_, members) in enumerate(extra):
+                full[len(letters) + k] = full[members].mean(axis=0)
+                full[:, len(letters) + k] = full[:, members].mean(axis=1)
+            letters += "".join(code for code, _ in extra)
+            values = full
+        return cls(letters, values, getattr(matrix, "name", None) or "")
+
+
 def scoring_table(letters: str, nucleotide: bool) -> np.ndarray:
     """Byte -> code table of the matrix alphabet (255 = not scoreable).
 
@@ -151,9 +191,11 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
 
 
 # -- the whole pipeline ----------------------------------------------------------------------
-def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide: bool,
+def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScores,
+        nucleotide: bool,
         max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
-        progress: Progress | None = None, distances: str = "ktuple") -> Result:
+        progress: Progress | None = None, distances: str = "align",
+        weighting: str = "clustalw") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
     from bioplug.runtime import get_runtime
 
@@ -161,8 +203,7 @@ def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide:
     k = len(texts)
     times: dict[str, float] = {}
     t0 = time.perf_counter()
-    letters = "".join(matrix.alphabet)
-    codes = encode(texts, names, letters, nucleotide)
+    codes = encode(texts, names, matrix.letters, nucleotide)
     if k == 1:
         return Result(np.frombuffer(texts[0].encode("latin-1"), np.uint8)[None, :].copy(),
                       np.empty((0, 4)), times)
@@ -173,8 +214,8 @@ def run(texts: list[str], names: list[str], matrix, gaps: GapScores, nucleotide:
         progress.report("guide tree", 1, 1)
     times["tree"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    weights = sequence_weights(link, k)
-    engine = ProfileEngine(rt, np.asarray(matrix, dtype=np.float64), gaps)
+    weights = sequence_weights(link, k) if weighting == "clustalw" else np.ones(k)
+    engine = ProfileEngine(rt, matrix.values, gaps)
     engine.add_sequences(codes, weights)
     root, moves = align_tree(engine, link, k, progress)
     times["progressive"] = time.perf_counter() - t0
