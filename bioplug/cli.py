@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "bioplug.runtime.cli",
     "bioplug.pairwise.cli",
     "bioplug.msa.cli",
+    "bioplug.progressive.cli",
     "bioplug.tree.cli",
 ]
 

@@ -39,7 +39,8 @@
  * one barrier a step); the values of row i-1 arrive through local memory, the last row of a
  * block goes to the next block through a ping-pong pair of rows in global memory. Direction
  * bytes are stored step-major (coalesced). Then work-item 0 traces back and every work-item
- * builds the merged profile in parallel.
+ * merge_nodes (a second launch, once the host has placed the results) builds the merged
+ * profiles, every work-item a column.
  *
  * Defines: A (alphabet size), STRIDE (floats per column, a multiple of 4, >= A + 7), WG.
  */
@@ -103,13 +104,12 @@ __kernel void leaf_profiles(__global float *pool,
     col[LA] = last ? 1.0f : 0.0f;
 }
 
-/* node (long8): s0 X column offset, s1 Y column offset, s2 output column offset (LX+LY
- * reserved), s3 direction-byte offset, s4 move/scratch column offset (LX+LY reserved), s5 LX,
- * s6 LY, s7 boundary-row offset (2*(LY+1) cells). weight (float2): total weight of X, of Y. */
+/* node (long8): s0 X column offset, s1 Y column offset, s3 direction-byte offset, s4
+ * move/source offset (LX+LY reserved), s5 LX, s6 LY, s7 boundary-row offset (2*(LY+1) cells).
+ * weight (float2): total weight of X, of Y. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void align_nodes(__global const long8 *node,
-                 __global const float2 *weight,
-                 __global float *pool,
+                 __global const float *pool,
                  __constant float *matrix,
                  __global uchar *dirs,
                  __global uchar *moves,
@@ -229,7 +229,6 @@ void align_nodes(__global const long8 *node,
      * LX+LY reserved columns backwards */
     __global uchar *mv = moves + nd.s4;
     __global int2 *sr = src + nd.s4;
-    __local int count;
     if (t == 0) {
         const float4 fin = (LX == 0) ? rb[LY] : (rb + (nblocks & 1) * (LY + 1))[LY];
         int state = 0;
@@ -252,26 +251,43 @@ void align_nodes(__global const long8 *node,
             else { mv[pos] = 2; sr[pos] = (int2)(-i - 1, j - 1); --j; }
             state = next;
         }
-        count = LX + LY - pos;
-        length[g] = count;
+        length[g] = LX + LY - pos;
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
 
-    /* merged profile: weighted average of the two source columns (a gap counts as a gap) */
-    const int n = count;
+/* The merged profiles of a launch's nodes, once their lengths are known (the host places them
+ * back to back in the pool: no space reserved for the worst case LX + LY). One work-group per
+ * node; its traceback left the source columns of its n new columns at src[s4 + LX+LY-n ...]. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void merge_nodes(__global const long8 *node,
+                 __global const float2 *weight,
+                 __global float *pool,
+                 __global const int2 *src,
+                 __global const int *length,
+                 __global const long *out)
+{
+    const int g = get_group_id(0);
+    const int t = get_local_id(0);
+    const long8 nd = node[g];
+    const int LX = (int)nd.s5, LY = (int)nd.s6;
+    __global const float4 *X = (__global const float4 *)(pool + nd.s0 * STRIDE);
+    __global const float4 *Y = (__global const float4 *)(pool + nd.s1 * STRIDE);
+    __global const int2 *sr = src + nd.s4;
+    const int n = length[g];
     const int first = LX + LY - n;
     const float wx = weight[g].x, wy = weight[g].y;
     const float inv = 1.0f / (wx + wy);
-    __global float4 *O = (__global float4 *)(pool + nd.s2 * STRIDE);
+    __global float4 *O = (__global float4 *)(pool + out[g] * STRIDE);
     for (int c = first + t; c < LX + LY; c += WG) {
         const int2 at = sr[c];
+        __global float4 *o4 = O + (long)(c - first) * S4;
         for (int q = 0; q < S4; ++q) {
             float4 v = (float4)(0.0f);
             if (at.x >= 0) v += wx * X[(long)at.x * S4 + q];
             if (at.y >= 0) v += wy * Y[(long)at.y * S4 + q];
-            O[(long)c * S4 + q] = v * inv;       /* residues, first and last are averages */
+            o4[q] = v * inv;                     /* residues, first and last are averages */
         }
-        __global float *oc = (__global float *)(O + (long)c * S4);
+        __global float *oc = (__global float *)o4;
         const int2 before = (c > first) ? sr[c - 1] : (int2)(-1, -1);
         oc[G] = (wx * value_of(X, at.x, G) + wy * value_of(Y, at.y, G)) * inv;
         oc[ST] = (wx * start_of(X, at.x, before.x) + wy * start_of(Y, at.y, before.y)) * inv;
@@ -279,7 +295,7 @@ void align_nodes(__global const long8 *node,
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int c = first + t; c < LX + LY; c += WG) {
-        __global float *oc = (__global float *)(O + (long)c * S4);
+        __global float *oc = (__global float *)(O + (long)(c - first) * S4);
         const bool more = c + 1 < LX + LY;
         const float occ_next = more ? 1.0f - oc[STRIDE + G] : 0.0f;
         const float first_next = more ? oc[STRIDE + FI] : 0.0f;

@@ -1,7 +1,9 @@
-"""``bioplug msa`` (QuickProbs multiple alignment) and ``bioplug score`` (SP / TC).
+"""``bioplug msa`` (QuickProbs or progressive multiple alignment) and ``bioplug score``.
 
-``bioplug msa IN -o OUT``: align the protein sequences of IN (any Bio.SeqIO format; gaps are
-removed) and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default).
+``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed)
+and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default). Proteins
+go through the QuickProbs pipeline; nucleotides and families of more than 2,000 sequences
+through the ClustalW-style progressive pipeline (``--method`` chooses).
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
@@ -28,7 +30,7 @@ def add_parser(sub) -> None:
     from bioplug.cli import add_device_option
 
     p = sub.add_parser(
-        "msa", help="QuickProbs multiple sequence alignment (protein)",
+        "msa", help="multiple sequence alignment (QuickProbs, or progressive for big families)",
         description=__doc__.split("\n\n")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -52,6 +54,13 @@ def add_parser(sub) -> None:
                    help="consistency passes (default 2)")
     p.add_argument("--refinement", type=int, default=10, metavar="R",
                    help="refinement passes (default 10)")
+    p.add_argument("--method", choices=("auto", "quickprobs", "progressive"), default="auto",
+                   help="quickprobs (accurate, proteins), progressive (ClustalW-style, big "
+                        "families and nucleotides); auto (default) takes progressive for "
+                        "nucleotides and above 2,000 sequences, and says so")
+    from bioplug.progressive.cli import add_options
+
+    add_options(p)
     add_device_option(p)
     p.set_defaults(func=run_msa)
 
@@ -79,12 +88,24 @@ def _write(alignment, output, source, fmt: str) -> None:
 def run_msa(args) -> int:
     from bioplug.errors import InputError
     from bioplug.msa.aligner import MultipleSequenceAligner
+    from bioplug.progressive import cli as progressive
 
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
-    aligner = MultipleSequenceAligner(
-        consistency=args.consistency, refinement=args.refinement, accurate=args.accurate,
-        seed=args.seed, device=args.device,
-    )
+    if args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0]):
+        if progressive.choose_method(args, args.input[0]) == "progressive":
+            try:
+                alignment = progressive.align_one(args, args.input[0], bar)
+            finally:
+                bar.close()
+            _write(alignment, args.output, args.input[0], args.format)
+            return 0
+    if args.method == "progressive":
+        aligner = progressive.Batch(args)
+    else:
+        aligner = MultipleSequenceAligner(
+            consistency=args.consistency, refinement=args.refinement, accurate=args.accurate,
+            seed=args.seed, device=args.device,
+        )
     if args.outdir is not None:
         from bioplug.msa import batch
 

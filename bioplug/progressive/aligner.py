@@ -50,6 +50,11 @@ DEFAULTS = {
     "protein": ("BLOSUM62", 10.0, 1.0, 2.0, 0.5),
     "nucleotide": ("NUC.4.4", 15.0, 2.0, 3.0, 1.0),
 }
+#: Constant added to every substitution score (MUSCLE's "center" with the opposite sign).
+#: Column scores of large divergent profiles average below zero, and without it the DP
+#: prefers sliding profiles apart over end gaps to aligning them (simulated 1,000 x 300:
+#: SP 45 with no shift, 89 with +4).
+DEFAULT_SHIFT = {"protein": 4.0, "nucleotide": 0.0}
 
 
 def read_input(sequences) -> list[SeqRecord]:
@@ -97,6 +102,9 @@ class ProgressiveAligner:
         Penalties for gaps before the first or after the last column (ClustalW's end gaps).
     seqtype : {"auto", "protein", "dna", "rna"}
         Alphabet; "auto" calls input made only of IUPAC nucleotide codes DNA/RNA.
+    shift : float, optional
+        Constant added to every substitution score (default 4 for proteins, 0 for
+        nucleotides): it rewards aligning residues over leaving profiles unmatched.
     distances : {"align", "ktuple"}
         Guide-tree distances: local alignment scores of all pairs on the device (default:
         +4.7 SP points over k-tuples on the HomFam dev families) or shared k-tuples
@@ -116,8 +124,9 @@ class ProgressiveAligner:
     def __init__(self, *, matrix=None, gap_open: float | None = None,
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
-                 distances: str = "align", weights: str = "clustalw",
-                 max_matrix: int = 4000, seed: int = 0, device=None):
+                 shift: float | None = None, distances: str = "align",
+                 weights: str = "clustalw", max_matrix: int = 4000, seed: int = 0,
+                 device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -132,6 +141,9 @@ class ProgressiveAligner:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         self.matrix = matrix
         self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
+        if shift is not None and not np.isfinite(shift):
+            raise InputError(f"shift must be a finite number, got {shift!r}")
+        self.shift = shift
         self.seqtype = seqtype
         self.distances = distances
         self.weights = weights
@@ -151,11 +163,13 @@ class ProgressiveAligner:
             nucleotide = pipeline.detect_nucleotide(texts)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
-        name, go, ge, eo, ee = DEFAULTS["nucleotide" if nucleotide else "protein"]
+        kind = "nucleotide" if nucleotide else "protein"
+        name, go, ge, eo, ee = DEFAULTS[kind]
         matrix = self.matrix if self.matrix is not None else name
         if isinstance(matrix, str):
             matrix = load_matrix(matrix)
-        matrix = pipeline.Substitution.complete(matrix, nucleotide)
+        shift = DEFAULT_SHIFT[kind] if self.shift is None else float(self.shift)
+        matrix = pipeline.Substitution.complete(matrix, nucleotide, shift)
         given = [d if v is None else float(v)
                  for v, d in zip(self.penalties, (go, ge, eo, ee), strict=True)]
         go, ge, eo, ee = given

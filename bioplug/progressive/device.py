@@ -3,9 +3,9 @@
 Every profile (a leaf sequence, an input alignment, or a tree node made from two children)
 lives in one pool buffer of columns (``kernels/progressive_profile.cl`` documents the column
 layout). A tree level's nodes are aligned in one launch per memory-sized batch: each work-group
-fills its node's DP, traces back and writes the merged profile into space reserved behind the
-pool's top, so profiles never leave the device. The host reads back only the node lengths and
-the moves (one byte per column) it needs to assemble the rows at the end.
+fills its node's DP and traces back; the host reads back the node lengths and moves (one byte
+per column: what it needs to assemble the rows at the end), places the merged profiles back to
+back at the pool's top, and a second launch writes them. Profiles never leave the device.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ class ProfileEngine:
         defines = {"A": self.A, "STRIDE": self.stride, "WG": self.wg}
         self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
         self.k_align = rt.kernel("progressive_profile.cl", "align_nodes", defines)
+        self.k_merge = rt.kernel("progressive_profile.cl", "merge_nodes", defines)
         self.d_matrix = rt.to_device(kernel_matrix(np.asarray(matrix, np.float64), self.stride))
         self.gap_args = (np.float32(0.5 * (gaps.open - gaps.extend)), np.float32(gaps.extend),
                          np.float32(gaps.end_open - gaps.end_extend),
@@ -191,38 +192,43 @@ class ProfileEngine:
         return x, y, self.length[x], self.length[y]
 
     def _launch(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
+        """One batch: DP and traceback, read back the lengths and moves, place the merged
+        profiles back to back at the pool's top, merge (a second launch)."""
         rt, q = self.rt, self.rt.queue
         n = len(pairs)
         lx = np.array([self.length[x] for x, _ in pairs], dtype=np.int64)
         ly = np.array([self.length[y] for _, y in pairs], dtype=np.int64)
         span = lx + ly
-        out_base = self._reserve(int(span.sum()))
         dirs = -(-lx // self.wg) * (ly + self.wg) * self.wg
         nodes = np.zeros((n, 8), dtype=np.int64)
         nodes[:, 0] = [self.offset[x] for x, _ in pairs]
         nodes[:, 1] = [self.offset[y] for _, y in pairs]
-        nodes[:, 2] = out_base + np.concatenate([[0], np.cumsum(span)[:-1]])
         nodes[:, 3] = np.concatenate([[0], np.cumsum(dirs)[:-1]])
         nodes[:, 4] = np.concatenate([[0], np.cumsum(span)[:-1]])
         nodes[:, 5] = lx
         nodes[:, 6] = ly
         nodes[:, 7] = np.concatenate([[0], np.cumsum(2 * (ly + 1))[:-1]])
         wts = np.array([(self.weight[x], self.weight[y]) for x, y in pairs], dtype=np.float32)
+        d_nodes, d_wts = rt.to_device(nodes), rt.to_device(wts)
         d_moves = rt.empty(int(span.sum()))
+        d_src = rt.empty(8 * int(span.sum()))
         d_len = rt.empty(4 * n)
-        self.k_align(q, (n * self.wg,), (self.wg,), rt.to_device(nodes), rt.to_device(wts),
-                     self.pool, self.d_matrix, rt.empty(int(dirs.sum())), d_moves,
-                     rt.empty(8 * int(span.sum())), rt.empty(16 * int((2 * (ly + 1)).sum())),
-                     d_len, *self.gap_args)
+        self.k_align(q, (n * self.wg,), (self.wg,), d_nodes, self.pool, self.d_matrix,
+                     rt.empty(int(dirs.sum())), d_moves, d_src,
+                     rt.empty(16 * int((2 * (ly + 1)).sum())), d_len, *self.gap_args)
         lengths = np.empty(n, dtype=np.int32)
         moves = np.empty(int(span.sum()), dtype=np.uint8)
         cl.enqueue_copy(q, lengths, d_len)
         cl.enqueue_copy(q, moves, d_moves)
+        out = self._reserve(int(lengths.sum())) + np.concatenate(
+            [[0], np.cumsum(lengths, dtype=np.int64)[:-1]])
+        self.k_merge(q, (n * self.wg,), (self.wg,), d_nodes, d_wts, self.pool, d_src, d_len,
+                     rt.to_device(out.astype(np.int64)))
         result = []
         for g, (x, y) in enumerate(pairs):
             end = int(nodes[g, 4] + span[g])
             L = int(lengths[g])
-            self.offset.append(int(nodes[g, 2] + span[g] - L))
+            self.offset.append(int(out[g]))
             self.length.append(L)
             self.weight.append(self.weight[x] + self.weight[y])
             result.append((len(self.offset) - 1, moves[end - L:end].copy()))

@@ -67,10 +67,11 @@ class Substitution:
     name: str = ""
 
     @classmethod
-    def complete(cls, matrix, nucleotide: bool) -> Substitution:
+    def complete(cls, matrix, nucleotide: bool, shift: float = 0.0) -> Substitution:
         """From a ``Bio.Align.substitution_matrices.Array``, with rows added for the
         ambiguity codes it lacks (mean score over the letters a code stands for), so that
-        every IUPAC letter of real data (X, B, Z in Pfam; N in DNA) can be scored."""
+        every IUPAC letter of real data (X, B, Z in Pfam; N in DNA) can be scored, and
+        ``shift`` added to every score."""
         letters = "".join(matrix.alphabet).upper()
         values = np.asarray(matrix, dtype=np.float64)
         index = {c: i for i, c in enumerate(letters)}
@@ -86,7 +87,7 @@ class Substitution:
                 full[:, len(letters) + k] = full[:, members].mean(axis=1)
             letters += "".join(code for code, _ in extra)
             values = full
-        return cls(letters, values, getattr(matrix, "name", None) or "")
+        return cls(letters, values + shift, getattr(matrix, "name", None) or "")
 
 
 def scoring_table(letters: str, nucleotide: bool) -> np.ndarray:

@@ -1,0 +1,163 @@
+"""``bioplug msa --method progressive`` options and ``bioplug profile`` (ClustalW's profile mode).
+
+``bioplug profile A.aln B.aln -o OUT``: align two existing alignments to each other, keeping
+each one's columns. ``bioplug profile A.aln --add NEW.fa -o OUT``: add unaligned sequences to
+an existing alignment (as ``mafft --add``); the alignment's columns stay intact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Iterator
+
+log = logging.getLogger(__name__)
+
+#: ``--method auto`` switches to the progressive pipeline above this many sequences (the
+#: QuickProbs pipeline's anchor mode still runs there, but minutes instead of seconds).
+AUTO_PROGRESSIVE_K = 2000
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The progressive pipeline's options, on ``bioplug msa`` and ``bioplug profile``."""
+    g = p.add_argument_group("progressive method (ClustalW-style; --method progressive)")
+    g.add_argument("--ktuple", action="store_true",
+                   help="guide tree from shared k-tuples (ClustalW's fast mode) instead of "
+                        "local alignment scores of all pairs")
+    g.add_argument("--matrix", default=None,
+                   help="substitution matrix (default BLOSUM62; NUC.4.4 for nucleotides)")
+    g.add_argument("--gap-open", type=float, default=None, metavar="P",
+                   help="gap opening penalty (positive; default 10, nucleotides 15)")
+    g.add_argument("--gap-extend", type=float, default=None, metavar="P",
+                   help="gap extension penalty (default 1, nucleotides 2)")
+    g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
+                   help="penalty for opening a gap at either end (default 2, nucleotides 3)")
+    g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
+                   help="penalty for extending an end gap (default 0.5, nucleotides 1)")
+    g.add_argument("--shift", type=float, default=None,
+                   help="constant added to every substitution score (default 4 for "
+                        "proteins, 0 for nucleotides)")
+    g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
+                   help="alphabet (default: detected; nucleotides use NUC.4.4)")
+    g.add_argument("--guide-tree", metavar="NWK", default=None,
+                   help="use this Newick guide tree (tips = sequence ids)")
+    g.add_argument("--tree-out", metavar="NWK", default=None,
+                   help="write the guide tree used (Newick)")
+
+
+def make_aligner(args):
+    from bioplug.progressive.aligner import ProgressiveAligner
+
+    return ProgressiveAligner(
+        matrix=args.matrix, gap_open=args.gap_open, gap_extend=args.gap_extend,
+        end_gap_open=args.end_gap_open, end_gap_extend=args.end_gap_extend,
+        shift=args.shift, seqtype=args.seqtype, distances="ktuple" if args.ktuple else "align",
+        device=args.device)
+
+
+def choose_method(args, source) -> str:
+    """``args.method``, or for "auto" the pipeline that suits the input (logged when it is
+    not QuickProbs: users learn which method made their file)."""
+    if args.method != "auto":
+        return args.method
+    if args.guide_tree or args.tree_out:
+        return "progressive"
+    from bioplug.io import read_records
+    from bioplug.progressive.pipeline import detect_nucleotide
+
+    records = read_records(source)
+    texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
+    if detect_nucleotide(texts):
+        log.warning("nucleotide input: aligning with --method progressive (the QuickProbs "
+                    "pipeline is protein-only)")
+        return "progressive"
+    if len(records) > AUTO_PROGRESSIVE_K:
+        log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
+                    "pipeline is for families up to %d; --method quickprobs forces it)",
+                    len(records), AUTO_PROGRESSIVE_K)
+        return "progressive"
+    return "quickprobs"
+
+
+def align_one(args, source, bar):
+    """Align one input with the progressive pipeline; writes ``--tree-out`` if asked."""
+    aligner = make_aligner(args)
+    alignment = aligner.align(source, progress=bar, guide_tree=args.guide_tree)
+    if args.tree_out:
+        write_tree(alignment.guide_tree, args.tree_out, [source])
+    times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
+    log.info("aligned %d sequences (progressive): %s", len(alignment.sequences), times)
+    return alignment
+
+
+def write_tree(newick: str, path: str, inputs) -> None:
+    from bioplug.io import atomic_output
+
+    with atomic_output(path, inputs) as handle:
+        handle.write(newick + "\n")
+
+
+class Batch:
+    """What :func:`bioplug.msa.batch.run_batch` needs of an aligner, for ``--outdir``."""
+
+    def __init__(self, args):
+        self.aligner = make_aligner(args)
+
+    def align_each(self, inputs, progress=None, keep_going: bool = False) -> Iterator:
+        """:class:`bioplug.msa.aligner.FamilyResult` per input, as each is done."""
+        from bioplug.errors import BioplugError
+        from bioplug.msa.aligner import FamilyResult, _named
+        from bioplug.progress import Progress
+
+        report = Progress(progress)
+        report.report("families", 0, len(inputs))
+        for i, source in enumerate(inputs):
+            result = FamilyResult(index=i, name=str(source))
+            try:
+                result.alignment = self.aligner.align(source)
+                result.times, result.mode = self.aligner.last_times, "progressive"
+            except (BioplugError, OSError, ValueError) as exc:
+                named = _named(exc, result.name)
+                if not keep_going:
+                    raise named from exc
+                result.error = named
+                log.warning("%s", named)
+            yield result
+            report.report("families", i + 1, len(inputs))
+
+
+# -- bioplug profile -----------------------------------------------------------------------------
+def add_parser(sub) -> None:
+    from bioplug.cli import add_device_option
+
+    p = sub.add_parser(
+        "profile", help="align two alignments to each other, or add sequences to one",
+        description=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("first", metavar="ALN", help="an alignment (FASTA, Clustal, Stockholm, ...)")
+    p.add_argument("second", metavar="ALN2", nargs="?",
+                   help="a second alignment (profile-profile)")
+    p.add_argument("--add", metavar="SEQS", help="unaligned sequences to add to ALN")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help="alignment file (- for standard output)")
+    p.add_argument("--format", default="fasta", metavar="FMT", help="output format")
+    add_options(p)
+    add_device_option(p)
+    p.set_defaults(func=run_profile)
+
+
+def run_profile(args) -> int:
+    from bioplug.errors import InputError
+    from bioplug.io import write_alignment
+
+    if (args.second is None) == (args.add is None):
+        raise InputError("give a second alignment (ALN2) or --add SEQS, not both or neither")
+    aligner = make_aligner(args)
+    if args.add is not None:
+        alignment = aligner.add(args.first, args.add)
+        inputs = [args.first, args.add]
+    else:
+        alignment = aligner.align_profiles(args.first, args.second)
+        inputs = [args.first, args.second]
+    write_alignment(alignment, args.output, args.format, inputs=inputs)
+    return 0
