@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         trees = {}
         for name, kw in grid:
             kw = dict(kw)
-            dist = kw.get("distances", "ktuple")
+            dist = kw.get("distances", "align")
             method = kw.pop("tree", "upgma")
             t0 = time.perf_counter()
             if (dist, method) not in trees:

@@ -44,17 +44,22 @@ log = logging.getLogger(__name__)
 
 GAP_CHARS = "-."
 
-#: Defaults per sequence type: substitution matrix and ClustalW-style positive penalties
-#: (gap open, gap extension, end-gap open, end-gap extension), in the matrix's units.
+#: Defaults per sequence type and family size: substitution matrix, ClustalW-style positive
+#: penalties (gap open, gap extension, end-gap open, end-gap extension, in the matrix's units)
+#: and a constant added to every substitution score (MUSCLE's "center", opposite sign).
+#: Column scores of large divergent profiles average below zero: without the shift the DP
+#: prefers sliding big profiles apart over end gaps to aligning them (simulated 1,000 x 300:
+#: SP 45 without, 89 with +4), while small families of divergent proteins (BAliBASE) lose
+#: 4 SP points with it. Tuned on the HomFam dev families and BAliBASE RV11/RV12
+#: (``benchmarks/tune_progressive.py``, RESULTS.md).
 DEFAULTS = {
-    "protein": ("BLOSUM62", 10.0, 1.0, 2.0, 0.5),
-    "nucleotide": ("NUC.4.4", 15.0, 2.0, 3.0, 1.0),
+    ("protein", "small"): ("BLOSUM62", 10.0, 1.0, 2.0, 0.5, 0.0),
+    ("protein", "large"): ("BLOSUM62", 10.0, 1.0, 0.5, 0.2, 4.0),
+    ("nucleotide", "small"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
+    ("nucleotide", "large"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
 }
-#: Constant added to every substitution score (MUSCLE's "center" with the opposite sign).
-#: Column scores of large divergent profiles average below zero, and without it the DP
-#: prefers sliding profiles apart over end gaps to aligning them (simulated 1,000 x 300:
-#: SP 45 with no shift, 89 with +4).
-DEFAULT_SHIFT = {"protein": 4.0, "nucleotide": 0.0}
+#: Families of at least this many sequences take the "large" defaults.
+LARGE_FAMILY = 100
 
 
 def read_input(sequences) -> list[SeqRecord]:
@@ -88,6 +93,9 @@ def ungapped(records: list[SeqRecord]) -> list[SeqRecord]:
 class ProgressiveAligner:
     """Progressive multiple alignment (ClustalW's three stages) with profiles on the device.
 
+    Defaults depend on the alphabet and on the family's size (:data:`DEFAULTS`): from 100
+    sequences on, proteins get cheaper end gaps and a substitution shift of +4.
+
     Parameters
     ----------
     matrix : str or Bio.Align.substitution_matrices.Array, optional
@@ -103,8 +111,9 @@ class ProgressiveAligner:
     seqtype : {"auto", "protein", "dna", "rna"}
         Alphabet; "auto" calls input made only of IUPAC nucleotide codes DNA/RNA.
     shift : float, optional
-        Constant added to every substitution score (default 4 for proteins, 0 for
-        nucleotides): it rewards aligning residues over leaving profiles unmatched.
+        Constant added to every substitution score (default: 4 for protein families of 100
+        sequences or more, else 0): it rewards aligning residues over leaving profiles
+        unmatched.
     distances : {"align", "ktuple"}
         Guide-tree distances: local alignment scores of all pairs on the device (default:
         +4.7 SP points over k-tuples on the HomFam dev families) or shared k-tuples
@@ -158,17 +167,18 @@ class ProgressiveAligner:
 
     # -- settings for one input --------------------------------------------------------------
     def scoring(self, texts: list[str]) -> tuple[pipeline.Substitution, GapScores, bool]:
-        """(matrix, gap scores, nucleotide?) for these sequences."""
+        """(matrix, gap scores, nucleotide?) for these sequences (see :data:`DEFAULTS`)."""
         if self.seqtype == "auto":
             nucleotide = pipeline.detect_nucleotide(texts)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
-        kind = "nucleotide" if nucleotide else "protein"
-        name, go, ge, eo, ee = DEFAULTS[kind]
+        kind = ("nucleotide" if nucleotide else "protein",
+                "large" if len(texts) >= LARGE_FAMILY else "small")
+        name, go, ge, eo, ee, shift = DEFAULTS[kind]
         matrix = self.matrix if self.matrix is not None else name
         if isinstance(matrix, str):
             matrix = load_matrix(matrix)
-        shift = DEFAULT_SHIFT[kind] if self.shift is None else float(self.shift)
+        shift = shift if self.shift is None else float(self.shift)
         matrix = pipeline.Substitution.complete(matrix, nucleotide, shift)
         given = [d if v is None else float(v)
                  for v, d in zip(self.penalties, (go, ge, eo, ee), strict=True)]

@@ -31,12 +31,14 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--gap-extend", type=float, default=None, metavar="P",
                    help="gap extension penalty (default 1, nucleotides 2)")
     g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
-                   help="penalty for opening a gap at either end (default 2, nucleotides 3)")
+                   help="penalty for opening a gap at either end (default 2; 0.5 for protein "
+                        "families of 100 or more; nucleotides 3)")
     g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
-                   help="penalty for extending an end gap (default 0.5, nucleotides 1)")
+                   help="penalty for extending an end gap (default 0.5; 0.2 for protein "
+                        "families of 100 or more; nucleotides 1)")
     g.add_argument("--shift", type=float, default=None,
-                   help="constant added to every substitution score (default 4 for "
-                        "proteins, 0 for nucleotides)")
+                   help="constant added to every substitution score (default 4 for protein "
+                        "families of 100 or more, else 0)")
     g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
                    help="alphabet (default: detected; nucleotides use NUC.4.4)")
     g.add_argument("--guide-tree", metavar="NWK", default=None,
