@@ -1,13 +1,13 @@
 """Stages 1 and 2: distances and the guide tree, with and without a k x k matrix.
 
-Up to ``max_matrix`` sequences: k-tuple distances of all pairs on the device
-(:func:`bioplug.tree.ktuple_distances`) and UPGMA on the device (:func:`bioplug.tree.linkage`),
-as ClustalW's fast mode does. Above it no k x k matrix is made: every sequence is embedded as
-its normalised k-tuple profile (Clustal Omega's mBed idea, with the tuple spectrum as the
-embedding), the set is split by bisecting 2-means until the parts fit ``max_matrix``, and each
-part gets its own k-tuple UPGMA tree; the bisections form the tree above the parts. The result
-is always a scipy-style linkage array, so the sequence weights and the progressive stage do not
-care which way it was made.
+Up to ``max_matrix`` sequences: distances of all pairs on the device (local alignment scores,
+or ClustalW's k-tuples: :func:`bioplug.tree.ktuple_distances`) and UPGMA on the device
+(:func:`bioplug.tree.linkage`). Above it no k x k matrix is made: every sequence is embedded
+as its distances to O(log^2 k) seed sequences (Clustal Omega's mBed; with k-tuple distances,
+as its normalised k-tuple spectrum), the set is split by bisecting 2-means until the parts fit
+``max_matrix``, and each part gets its own UPGMA tree; the bisections form the tree above.
+The result is always a scipy-style linkage array, so the sequence weights and the progressive
+stage do not care which way it was made.
 """
 
 from __future__ import annotations
@@ -23,6 +23,45 @@ log = logging.getLogger(__name__)
 
 #: Iterations of 2-means per bisection (the split only steers the tree; a few suffice).
 KMEANS_ITERATIONS = 8
+
+
+def local_engine(nucleotide: bool, device=None):
+    """The pairwise engine and encoder for guide-tree scores (local, BLOSUM62 11/1 or
+    NUC.4.4 16/4)."""
+    from bioplug.alphabet import load_matrix, make_scoring
+    from bioplug.pairwise.engine import PairwiseEngine
+
+    name, go, ge = ("NUC.4.4", -16, -4) if nucleotide else ("BLOSUM62", -11, -1)
+    scoring = make_scoring(load_matrix(name), gaps=[go, ge] * 6, local=True)
+    return PairwiseEngine(scoring, devices=[device] if device is not None else None), scoring
+
+
+def seed_embedding(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
+    """Clustal Omega's mBed: each sequence as its distances to O(log^2 k) seed sequences.
+
+    Distances are 1 - s(a, b) / min(s(a, a), s(b, b)) from local alignment scores on the
+    device (k x seeds pairs, no k x k matrix); seeds are spread evenly over the sequences
+    sorted by length, as mBed picks them.
+    """
+    from bioplug.progressive.pipeline import scoring_table
+
+    k = len(texts)
+    count = int(min(k, max(32, np.ceil(np.log2(k) ** 2))))
+    order = np.argsort([len(t) for t in texts], kind="stable")
+    seeds = order[np.linspace(0, k - 1, count).round().astype(np.int64)]
+    engine, scoring = local_engine(nucleotide, device)
+    table = scoring_table("".join(scoring.letters), nucleotide)
+    x = scoring.letters.index("X") if "X" in scoring.letters else 0
+    codes = []
+    for t in texts:
+        c = table[np.frombuffer(t.encode("latin-1", "replace"), np.uint8)]
+        codes.append(np.where(c == 255, x, c).astype(np.uint8))   # checked by the pipeline
+    ia = np.repeat(np.arange(k), count)
+    ib = np.tile(seeds, k)
+    scores = engine.score_indexed(codes, ia, ib).reshape(k, count)
+    self_scores = np.maximum(engine.score_indexed(codes, np.arange(k), np.arange(k)), 1.0)
+    dist = 1.0 - scores / np.minimum(self_scores[:, None], self_scores[seeds][None, :])
+    return np.clip(dist, 0.0, 1.0).astype(np.float32)
 
 
 def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
@@ -69,14 +108,18 @@ def spectrum(texts: list[str], nucleotide: bool) -> np.ndarray:
     return counts / np.maximum(norm, 1e-12)
 
 
+def _sq_dist(points: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return ((points - c) ** 2).sum(axis=1)
+
+
 def bisect(points: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Boolean split of ``points`` (rows) by 2-means from two far-apart seeds."""
+    """Boolean split of ``points`` (rows) by 2-means (Euclidean) from two far-apart seeds."""
     first = points[rng.integers(points.shape[0])]
-    a = points[np.argmin(points @ first)]           # farthest from a random point
-    b = points[np.argmin(points @ a)]               # farthest from that one
+    a = points[np.argmax(_sq_dist(points, first))]   # farthest from a random point
+    b = points[np.argmax(_sq_dist(points, a))]       # farthest from that one
     side = np.zeros(points.shape[0], dtype=bool)
     for _ in range(KMEANS_ITERATIONS):
-        new = (points @ b) > (points @ a)
+        new = _sq_dist(points, b) < _sq_dist(points, a)
         if new.all() or not new.any():
             break
         if np.array_equal(new, side):
@@ -110,7 +153,9 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
                   seed: int = 0, distances: str = "align") -> np.ndarray:
     """Guide tree without a k x k matrix: bisecting 2-means, then UPGMA inside the parts."""
     k = len(texts)
-    tree = partition(spectrum(texts, nucleotide), max_part, seed)
+    points = (seed_embedding(texts, nucleotide, device) if distances == "align"
+              else spectrum(texts, nucleotide))
+    tree = partition(points, max_part, seed)
     rows: list[tuple[int, int, float, int]] = []
     next_id = k
 
