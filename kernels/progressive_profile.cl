@@ -97,6 +97,7 @@ __kernel void leaf_profiles(__global float *pool,
     __global float *col = pool + columns[r] * STRIDE;
     const bool first = flags[r] & 1, last = flags[r] & 2;
     col[codes[r]] = 1.0f;
+    col[ST] = first ? 1.0f : 0.0f;
     col[HI] = last ? 0.0f : 2.0f;
     col[HE] = last ? 1.0f : 0.0f;
     col[SP] = last ? 0.0f : 1.0f;

@@ -285,9 +285,6 @@ def test_guide_tree_round_trip(aligner, groups) -> None:
     assert tree(again.guide_tree).compare_rfd(tree(a.guide_tree), rooted=True) == 0
 
 
-@pytest.mark.xfail(strict=True, raises=InputError,
-                   reason="bug: skbio reads unquoted '_' in Newick names as spaces "
-                   "(convert_underscores), so ids with '_' never match the tips")
 def test_guide_tree_ids_with_underscores(aligner) -> None:
     """Ids such as sp_P12345 are common; the aligner's own ``guide_tree`` must round-trip."""
     recs = [SeqRecord(Seq(s), id=f"sp_{n}", description="") for n, s in FOUR.items()]
@@ -296,9 +293,6 @@ def test_guide_tree_ids_with_underscores(aligner) -> None:
     assert rows_of(again) == rows_of(first)
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="bug: a malformed linkage guide tree (a node used twice, a missing "
-                   "node) raises KeyError from assemble, not InputError")
 def test_malformed_linkage_is_input_error(aligner) -> None:
     recs = [SeqRecord(Seq(s), id=n, description="") for n, s in FOUR.items()]
     bad = np.array([[0, 1, 1.0, 2], [0, 1, 1.0, 2], [4, 5, 2.0, 4]])
@@ -357,9 +351,6 @@ def test_align_profiles_gap_characters_and_gap_columns(aligner) -> None:
                                second)
 
 
-@pytest.mark.xfail(strict=True, raises=InputError,
-                   reason="bug: plain strings on both sides are all named seq1, seq2, ... and "
-                   "rejected as duplicate ids")
 def test_align_profiles_of_plain_strings(aligner) -> None:
     """The docstring accepts lists of gapped strings for both alignments."""
     rows = rows_of(aligner.align_profiles(["MK-VLAT", "MKIVLAS"], ["MKVLAT"]))
@@ -425,10 +416,6 @@ def test_letters_outside_the_matrix(aligner) -> None:
         aligner.align([SeqRecord(Seq("MKVL"), id="ok"), SeqRecord(Seq("MK1L"), id="odd")])
 
 
-@pytest.mark.xfail(strict=True, raises=InputError,
-                   reason="bug: distances='align' (the default) scores with the pairwise "
-                   "BLOSUM62, which lacks U, O and J, though the progressive stage scores them "
-                   "(as X; J added by Substitution.complete)")
 def test_rare_amino_acids_with_alignment_distances(aligner_align) -> None:
     texts = ["MKVUELWQ", "MKVCELWQ", "MKOLELWQ", "MKJLEW"]
     recs = records(texts, "sel")

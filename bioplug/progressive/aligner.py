@@ -62,12 +62,16 @@ DEFAULTS = {
 LARGE_FAMILY = 100
 
 
-def read_input(sequences) -> list[SeqRecord]:
-    """SeqRecords from a path or an iterable of records / str / Seq / skbio sequences."""
+def read_input(sequences, first: int = 0) -> list[SeqRecord]:
+    """SeqRecords from a path or an iterable of records / str / Seq / skbio sequences.
+
+    Plain strings are named ``seq<first + 1>``, ...: a second group of them (profile
+    alignment, ``add``) continues the numbering of the first.
+    """
     if isinstance(sequences, (str, os.PathLike)):
         records = read_records(sequences)
     elif isinstance(sequences, Iterable):
-        records = [as_record(item, i) for i, item in enumerate(sequences)]
+        records = [as_record(item, first + i) for i, item in enumerate(sequences)]
     else:
         raise InputError(f"unsupported input type {type(sequences).__name__}")
     if not records:
@@ -231,7 +235,8 @@ class ProgressiveAligner:
         first, second : Bio.Align.Alignment, path of an alignment file, or list of gapped rows
             (SeqRecords or strings of equal length).
         """
-        a, b = aligned_records(first), aligned_records(second)
+        a = aligned_records(first)
+        b = aligned_records(second, len(a))
         check_unique_ids(a + b)
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
         texts = [str(r.seq) for r in ungapped(a + b)]
@@ -255,7 +260,7 @@ class ProgressiveAligner:
         """Add unaligned sequences to an existing alignment, whose columns stay intact
         (as ``mafft --add``): the new sequences are aligned progressively among themselves,
         then that profile is aligned to the existing one."""
-        new = ungapped(read_input(sequences))
+        new = ungapped(read_input(sequences, len(aligned_records(alignment))))
         if len(new) > 1:
             new_aln = self.align(new, progress)
             new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
@@ -272,15 +277,16 @@ def alignment_strings(alignment: Alignment) -> list[str]:
     return [r.tobytes().decode("latin-1") for r in alignment_rows(alignment)]
 
 
-def aligned_records(item) -> list[SeqRecord]:
-    """Gapped SeqRecords of equal length from an Alignment, a file or a list."""
+def aligned_records(item, first: int = 0) -> list[SeqRecord]:
+    """Gapped SeqRecords of equal length from an Alignment, a file or a list (plain strings
+    named from ``seq<first + 1>`` on)."""
     if isinstance(item, Alignment):
-        ids = [getattr(s, "id", None) or f"sequence {i + 1}"
+        ids = [getattr(s, "id", None) or f"seq{first + i + 1}"
                for i, s in enumerate(item.sequences)]
         records = [SeqRecord(Seq(r), id=n, description="")
                    for r, n in zip(alignment_strings(item), ids, strict=True)]
     else:
-        records = read_input(item)
+        records = read_input(item, first)
     lengths = {len(r.seq) for r in records}
     if len(lengths) != 1:
         raise InputError(f"an alignment's rows must have one length, found {sorted(lengths)}")

@@ -3,8 +3,8 @@
 Up to ``max_matrix`` sequences: distances of all pairs on the device (local alignment scores,
 or ClustalW's k-tuples: :func:`bioplug.tree.ktuple_distances`) and UPGMA on the device
 (:func:`bioplug.tree.linkage`). Above it no k x k matrix is made: every sequence is embedded
-as its distances to O(log^2 k) seed sequences (Clustal Omega's mBed; with k-tuple distances,
-as its normalised k-tuple spectrum), the set is split by bisecting 2-means until the parts fit
+as its normalised k-tuple spectrum (or its distances to O(log^2 k) seed sequences, Clustal
+Omega's mBed: measured worse here), the set is split by bisecting 2-means until the parts fit
 ``max_matrix``, and each part gets its own UPGMA tree; the bisections form the tree above.
 The result is always a scipy-style linkage array, so the sequence weights and the progressive
 stage do not care which way it was made.
@@ -36,53 +36,61 @@ def local_engine(nucleotide: bool, device=None):
     return PairwiseEngine(scoring, devices=[device] if device is not None else None), scoring
 
 
+def encoded(texts: list[str], letters: str, nucleotide: bool) -> list[np.ndarray]:
+    """Codes for the guide-tree scores: letters the matrix lacks (U, O, J) score as X (N for
+    nucleotides); the pipeline has already checked every letter against its own matrix."""
+    from bioplug.progressive.pipeline import scoring_table
+
+    table = scoring_table(letters, nucleotide)
+    wild = "N" if nucleotide else "X"
+    unknown = letters.index(wild) if wild in letters else 0
+    out = []
+    for t in texts:
+        c = table[np.frombuffer(t.encode("latin-1", "replace"), np.uint8)]
+        out.append(np.where(c == 255, unknown, c).astype(np.uint8))
+    return out
+
+
+def similarity_distances(scores: np.ndarray, self_a: np.ndarray, self_b: np.ndarray
+                         ) -> np.ndarray:
+    """1 - s(a, b) / min(s(a, a), s(b, b)), clipped to [0, 1]."""
+    self_a, self_b = np.maximum(self_a, 1.0), np.maximum(self_b, 1.0)
+    dist = 1.0 - scores / np.minimum(self_a[:, None], self_b[None, :])
+    return np.clip(dist, 0.0, 1.0)
+
+
 def seed_embedding(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
     """Clustal Omega's mBed: each sequence as its distances to O(log^2 k) seed sequences.
 
-    Distances are 1 - s(a, b) / min(s(a, a), s(b, b)) from local alignment scores on the
-    device (k x seeds pairs, no k x k matrix); seeds are spread evenly over the sequences
-    sorted by length, as mBed picks them.
+    Local alignment distances (:func:`similarity_distances`) of k x seeds pairs on the device,
+    no k x k matrix; seeds spread evenly over the sequences sorted by length, as mBed picks
+    them. Measured on a simulated 10,000 x 300 family (H100), its bisecting tree aligned worse
+    than the k-tuple spectrum's (SP 61.6 against 75.2), so :func:`embedded_tree` uses it only
+    when asked (``embedding="mbed"``).
     """
-    from bioplug.progressive.pipeline import scoring_table
-
     k = len(texts)
     count = int(min(k, max(32, np.ceil(np.log2(k) ** 2))))
     order = np.argsort([len(t) for t in texts], kind="stable")
     seeds = order[np.linspace(0, k - 1, count).round().astype(np.int64)]
     engine, scoring = local_engine(nucleotide, device)
-    table = scoring_table("".join(scoring.letters), nucleotide)
-    x = scoring.letters.index("X") if "X" in scoring.letters else 0
-    codes = []
-    for t in texts:
-        c = table[np.frombuffer(t.encode("latin-1", "replace"), np.uint8)]
-        codes.append(np.where(c == 255, x, c).astype(np.uint8))   # checked by the pipeline
-    ia = np.repeat(np.arange(k), count)
-    ib = np.tile(seeds, k)
-    scores = engine.score_indexed(codes, ia, ib).reshape(k, count)
-    self_scores = np.maximum(engine.score_indexed(codes, np.arange(k), np.arange(k)), 1.0)
-    dist = 1.0 - scores / np.minimum(self_scores[:, None], self_scores[seeds][None, :])
-    return np.clip(dist, 0.0, 1.0).astype(np.float32)
+    codes = encoded(texts, "".join(scoring.letters), nucleotide)
+    scores = engine.score_indexed(codes, np.repeat(np.arange(k), count),
+                                  np.tile(seeds, k)).reshape(k, count)
+    own = engine.score_indexed(codes, np.arange(k), np.arange(k))
+    return similarity_distances(scores, own, own[seeds]).astype(np.float32)
 
 
 def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.ndarray:
-    """1 - s(a, b) / min(s(a, a), s(b, b)) from local alignment scores of all pairs.
+    """Distances of all pairs from local alignment scores (:func:`similarity_distances`).
 
     The scores come from the pairwise engine's all-vs-all (Smith-Waterman, BLOSUM62 11/1 for
     proteins, NUC.4.4 16/4 for nucleotides): slower than k-tuples but it sees the homology that
     shared short words miss in divergent families.
     """
-    from bioplug.alphabet import load_matrix
-    from bioplug.pairwise.aligner import PairwiseAligner
-
-    matrix = load_matrix("NUC.4.4" if nucleotide else "BLOSUM62")
-    aligner = PairwiseAligner(mode="local", substitution_matrix=matrix, device=device,
-                              open_gap_score=-16 if nucleotide else -11,
-                              extend_gap_score=-4 if nucleotide else -1)
-    upper = [t.upper().replace("U", "T") if nucleotide else t.upper() for t in texts]
-    scores = aligner.score_matrix(upper)
-    self_score = np.maximum(np.diag(scores), 1.0)
-    dist = 1.0 - scores / np.minimum.outer(self_score, self_score)
-    np.clip(dist, 0.0, 1.0, out=dist)
+    engine, scoring = local_engine(nucleotide, device)
+    scores = engine.score_all(encoded(texts, "".join(scoring.letters), nucleotide))
+    own = np.diag(scores).copy()
+    dist = similarity_distances(scores, own, own)
     np.fill_diagonal(dist, 0.0)
     return dist
 
@@ -150,10 +158,13 @@ def partition(points: np.ndarray, max_part: int, seed: int = 0) -> list:
 
 
 def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None,
-                  seed: int = 0, distances: str = "align") -> np.ndarray:
-    """Guide tree without a k x k matrix: bisecting 2-means, then UPGMA inside the parts."""
+                  seed: int = 0, distances: str = "align",
+                  embedding: str = "spectrum") -> np.ndarray:
+    """Guide tree without a k x k matrix: bisecting 2-means in an embedding ("spectrum":
+    normalised k-tuple counts, or "mbed": :func:`seed_embedding`), then UPGMA on
+    ``distances`` inside the parts."""
     k = len(texts)
-    points = (seed_embedding(texts, nucleotide, device) if distances == "align"
+    points = (seed_embedding(texts, nucleotide, device) if embedding == "mbed"
               else spectrum(texts, nucleotide))
     tree = partition(points, max_part, seed)
     rows: list[tuple[int, int, float, int]] = []

@@ -17,11 +17,7 @@ def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
     ``Bio.Phylo`` tree. Multifurcations are resolved into pairs (as ClustalW reads them).
     """
     if isinstance(tree, np.ndarray):
-        link = np.asarray(tree, dtype=np.float64)
-        if link.shape != (len(ids) - 1, 4):
-            raise InputError(f"a linkage guide tree for {len(ids)} sequences has shape "
-                             f"({len(ids) - 1}, 4), not {link.shape}")
-        return link
+        return checked_linkage(tree, len(ids))
     from skbio import TreeNode
 
     from bioplug.msa.skbio_api import _tree_to_linkage
@@ -29,19 +25,44 @@ def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
     if isinstance(tree, os.PathLike) or (isinstance(tree, str) and not tree.strip().endswith(";")):
         with open(tree) as handle:
             tree = handle.read()
-    if isinstance(tree, str):
-        tree = TreeNode.read(io.StringIO(tree), format="newick")
-    elif not isinstance(tree, TreeNode):            # Bio.Phylo
+    if not isinstance(tree, (str, TreeNode)):      # Bio.Phylo
         from Bio import Phylo
 
         text = io.StringIO()
         Phylo.write(tree, text, "newick")
-        tree = TreeNode.read(io.StringIO(text.getvalue()), format="newick")
+        tree = text.getvalue()
+    if isinstance(tree, str):
+        # ids such as sp_P12345 keep their underscores (Newick's rule would make them spaces)
+        tree = TreeNode.read(io.StringIO(tree), format="newick", convert_underscores=False)
     tree = tree.copy()
     tree.bifurcate()
     while len(tree.children) == 1:                  # a root with one child adds nothing
         tree = tree.children[0]
     return _tree_to_linkage(tree, ids)
+
+
+def checked_linkage(link, k: int) -> np.ndarray:
+    """A linkage array after checking that it is a tree: row t joins two nodes made before
+    it (leaves 0..k-1, row r makes node k + r), each used once."""
+    link = np.asarray(link, dtype=np.float64)
+    if link.shape != (k - 1, 4):
+        raise InputError(f"a linkage guide tree for {k} sequences has shape ({k - 1}, 4), "
+                         f"not {link.shape}")
+    kids = link[:, :2]
+    if not np.array_equal(kids, np.round(kids)):
+        raise InputError("linkage guide tree: node ids must be whole numbers")
+    kids = kids.astype(np.int64)
+    made = k + np.arange(k - 1)
+    bad = (kids < 0) | (kids >= made[:, None]) | (kids[:, 0] == kids[:, 1])[:, None]
+    for t in np.flatnonzero(bad.any(axis=1))[:1]:
+        raise InputError(f"linkage guide tree: row {t} joins {kids[t].tolist()}, but only "
+                         f"nodes below {k + t} exist then")
+    counts = np.bincount(kids.ravel(), minlength=2 * k - 1)
+    if (counts[: 2 * k - 2] != 1).any():
+        node = int(np.flatnonzero(counts[: 2 * k - 2] != 1)[0])
+        raise InputError(f"linkage guide tree: node {node} is joined "
+                         f"{int(counts[node])} times (every node but the root exactly once)")
+    return link
 
 
 def _quote(name: str) -> str:
