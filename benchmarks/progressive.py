@@ -619,7 +619,15 @@ def _make_aligner(tool: str, device, threads: int):
         alignment_rows = None
     rt = get_runtime(device)
     if tool == "bioplug":
-        aligner = bioplug.ProgressiveAligner(device=rt)
+        # BIOPLUG_BENCH_OPTIONS="max_matrix=10000,shift=2": ProgressiveAligner keywords to try
+        options = {}
+        for item in filter(None, os.environ.get("BIOPLUG_BENCH_OPTIONS", "").split(",")):
+            key, _, value = item.partition("=")
+            try:
+                options[key] = int(value) if value.lstrip("-").isdigit() else float(value)
+            except ValueError:
+                options[key] = value
+        aligner = bioplug.ProgressiveAligner(device=rt, **options)
     else:
         from bioplug.msa.posterior import prebuild
 

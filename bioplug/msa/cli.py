@@ -91,10 +91,13 @@ def run_msa(args) -> int:
     from bioplug.progressive import cli as progressive
 
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
-    if args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0]):
-        if progressive.choose_method(args, args.input[0]) == "progressive":
+    single = args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0])
+    given = args.input[0]
+    if single:
+        method, given = progressive.choose_method(args, args.input[0])
+        if method == "progressive":
             try:
-                alignment = progressive.align_one(args, args.input[0], bar)
+                alignment = progressive.align_one(args, given, bar, args.input[0])
             finally:
                 bar.close()
             _write(alignment, args.output, args.input[0], args.format)
@@ -122,7 +125,7 @@ def run_msa(args) -> int:
     if len(args.input) > 1 or os.path.isdir(source):
         raise InputError(f"{' '.join(args.input)}: several families: use --outdir DIR")
     try:
-        alignment = aligner.align(source, progress=bar)
+        alignment = aligner.align(given, progress=bar)
     finally:
         bar.close()
     _write(alignment, args.output, source, args.format)

@@ -57,13 +57,15 @@ def make_aligner(args):
         device=args.device)
 
 
-def choose_method(args, source) -> str:
-    """``args.method``, or for "auto" the pipeline that suits the input (logged when it is
-    not QuickProbs: users learn which method made their file)."""
+def choose_method(args, source) -> tuple[str, object]:
+    """(method, input): ``args.method``, or for "auto" the pipeline that suits the input
+    (said on stderr when it is not QuickProbs: users learn which method made their file).
+    "auto" reads the input once and hands the records on (standard input cannot be read
+    twice)."""
     if args.method != "auto":
-        return args.method
+        return args.method, source
     if args.guide_tree or args.tree_out:
-        return "progressive"
+        return "progressive", source
     from bioplug.io import read_records
     from bioplug.progressive.pipeline import detect_nucleotide
 
@@ -72,19 +74,20 @@ def choose_method(args, source) -> str:
     if detect_nucleotide(texts):
         log.warning("nucleotide input: aligning with --method progressive (the QuickProbs "
                     "pipeline is protein-only)")
-        return "progressive"
+        return "progressive", records
     if len(records) > AUTO_PROGRESSIVE_K:
         log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
                     "pipeline is for families up to %d; --method quickprobs forces it)",
                     len(records), AUTO_PROGRESSIVE_K)
-        return "progressive"
-    return "quickprobs"
+        return "progressive", records
+    return "quickprobs", records
 
 
-def align_one(args, source, bar):
-    """Align one input with the progressive pipeline; writes ``--tree-out`` if asked."""
+def align_one(args, given, bar, source):
+    """Align one input (a path or its records) with the progressive pipeline; writes
+    ``--tree-out`` if asked (never over ``source``)."""
     aligner = make_aligner(args)
-    alignment = aligner.align(source, progress=bar, guide_tree=args.guide_tree)
+    alignment = aligner.align(given, progress=bar, guide_tree=args.guide_tree)
     if args.tree_out:
         write_tree(alignment.guide_tree, args.tree_out, [source])
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
