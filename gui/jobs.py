@@ -147,14 +147,19 @@ class Job(QRunnable):
 
 
 # -- tasks ----------------------------------------------------------------------------------
-def msa_task(records, device: str | None, seed: int = 0, **options) -> TaskFn:
-    """Multiple alignment of ungapped records -> ``Bio.Align.Alignment``."""
+def msa_task(records, device: str | None, seed: int = 0, method: str = "quickprobs",
+             **options) -> TaskFn:
+    """Multiple alignment of ungapped records -> ``Bio.Align.Alignment``; ``method`` is
+    "quickprobs" (:class:`bioplug.MultipleSequenceAligner`, ``options`` its keywords) or
+    "progressive" (:class:`bioplug.ProgressiveAligner`: stages "guide tree", "progressive")."""
 
     def fn(progress: ProgressFn):
-        from bioplug import MultipleSequenceAligner
+        from bioplug import MultipleSequenceAligner, ProgressiveAligner
 
         if len(records) < 2:
             raise InputError("a multiple alignment needs at least 2 sequences")
+        if method == "progressive":
+            return ProgressiveAligner(device=device).align(list(records), progress=progress)
         aligner = MultipleSequenceAligner(device=device, seed=seed, **options)
         return aligner.align(list(records), progress=progress)
 

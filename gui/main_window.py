@@ -90,11 +90,15 @@ class PairDialog(QDialog):
 
 
 class MsaDialog(QDialog):
-    """Options of :class:`bioplug.MultipleSequenceAligner`."""
+    """Method (QuickProbs or progressive) and the QuickProbs options."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Multiple alignment")
+        self.method = QComboBox()
+        self.method.addItem("QuickProbs (accurate, proteins)", "quickprobs")
+        self.method.addItem("Progressive (ClustalW-style: big families, nucleotides)",
+                            "progressive")
         self.consistency = QSpinBox()
         self.consistency.setRange(0, 10)
         self.consistency.setValue(2)
@@ -105,6 +109,8 @@ class MsaDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         form = QFormLayout(self)
+        form.addRow("Method", self.method)
+        self.method.currentIndexChanged.connect(self._method_changed)
         form.addRow("Consistency passes", self.consistency)
         form.addRow("Refinement passes", self.refinement)
         form.addRow("", self.accurate)
@@ -115,8 +121,15 @@ class MsaDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    def _method_changed(self) -> None:
+        quickprobs = self.method.currentData() == "quickprobs"
+        for widget in (self.consistency, self.refinement, self.accurate, self.seed):
+            widget.setEnabled(quickprobs)
+
     def options(self) -> dict:
         """Keyword arguments for :meth:`MainWindow.run_msa`."""
+        if self.method.currentData() == "progressive":
+            return {"method": "progressive"}
         return {"seed": self.seed.value(), "consistency": self.consistency.value(),
                 "refinement": self.refinement.value(), "accurate": self.accurate.isChecked()}
 
@@ -591,6 +604,7 @@ class MainWindow(QMainWindow):
         seed : int
             Refinement seed.
         **options
+            ``method="progressive"`` for :class:`bioplug.ProgressiveAligner`, else
             ``consistency``, ``refinement``, ``accurate`` of
             :class:`bioplug.MultipleSequenceAligner`.
         """

@@ -254,6 +254,27 @@ def test_job_option_dialogs(window, fasta, qtbot):
     assert "msa" not in [tree.distance.itemData(i) for i in range(tree.distance.count())]
 
 
+def test_msa_dialog_progressive_method(window, fasta, qtbot):
+    """The MSA job offers the progressive method; its stages reach the progress view and
+    the result (every input residue, in order) replaces the open sequences."""
+    from bioplug.gui.main_window import MsaDialog
+
+    dialog = MsaDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.method.setCurrentIndex(dialog.method.findData("progressive"))
+    assert not dialog.refinement.isEnabled()
+    options = dialog.options()
+    assert options == {"method": "progressive"}
+    window.open_file(fasta)
+    before = [str(r.seq) for r in window.data.records]
+    status, events = run_job(qtbot, window, window.run_msa, **options)
+    assert status == "done", window.last_error
+    assert {"guide tree", "progressive"} <= {s for s, _, _ in events}
+    assert window.data.aligned
+    rows = [str(r.seq).replace("-", "") for r in window.data.records]
+    assert rows == before
+
+
 def test_pairwise_and_heat_map(window, fasta, qtbot):
     window.open_file(fasta)
     status, _ = run_job(qtbot, window, window.run_pairwise, 0, 2, "local", "BLOSUM62")

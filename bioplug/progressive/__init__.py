@@ -13,6 +13,13 @@ tree) -> ``device`` (pool and launches) -> ``kernels/progressive_profile.cl``.
 
 from __future__ import annotations
 
-from bioplug.progressive.aligner import ProgressiveAligner
-
 __all__ = ["ProgressiveAligner"]
+
+
+def __getattr__(name):
+    # lazy, so that `bioplug msa` builds its parser (progressive.cli) without the pipeline
+    if name == "ProgressiveAligner":
+        from bioplug.progressive.aligner import ProgressiveAligner
+
+        return ProgressiveAligner
+    raise AttributeError(f"module 'bioplug.progressive' has no attribute {name!r}")
