@@ -85,6 +85,15 @@ inline float span_of(__global const float4 *P, int c)
     return (at >= 0) ? column(P, at)[SP] : 0.0f;
 }
 
+/* This work-group's node (see align_nodes) and its two profiles in the pool. */
+#define NODE_PROFILES \
+    const int g = get_group_id(0); \
+    const int t = get_local_id(0); \
+    const long8 nd = node[g]; \
+    const int LX = (int)nd.s5, LY = (int)nd.s6; \
+    __global const float4 *X = (__global const float4 *)(pool + nd.s0 * STRIDE); \
+    __global const float4 *Y = (__global const float4 *)(pool + nd.s1 * STRIDE)
+
 /* one column per residue: flags bit 0 = first residue of its sequence, bit 1 = last */
 __kernel void leaf_profiles(__global float *pool,
                             __global const uchar *codes,
@@ -120,12 +129,7 @@ void align_nodes(__global const long8 *node,
                  const float open_half, const float ext,
                  const float end_open, const float end_ext)
 {
-    const int g = get_group_id(0);
-    const int t = get_local_id(0);
-    const long8 nd = node[g];
-    const int LX = (int)nd.s5, LY = (int)nd.s6;
-    __global const float4 *X = (__global const float4 *)(pool + nd.s0 * STRIDE);
-    __global const float4 *Y = (__global const float4 *)(pool + nd.s1 * STRIDE);
+    NODE_PROFILES;
     __global uchar *dr = dirs + nd.s3;
     __global float4 *rb = rows + nd.s7;          /* two rows of LY+1 cells */
     __local float4 xch[2][WG];
@@ -267,12 +271,7 @@ void merge_nodes(__global const long8 *node,
                  __global const int *length,
                  __global const long *out)
 {
-    const int g = get_group_id(0);
-    const int t = get_local_id(0);
-    const long8 nd = node[g];
-    const int LX = (int)nd.s5, LY = (int)nd.s6;
-    __global const float4 *X = (__global const float4 *)(pool + nd.s0 * STRIDE);
-    __global const float4 *Y = (__global const float4 *)(pool + nd.s1 * STRIDE);
+    NODE_PROFILES;
     __global const int2 *sr = src + nd.s4;
     const int n = length[g];
     const int first = LX + LY - n;

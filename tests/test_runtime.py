@@ -80,3 +80,21 @@ def test_subpackages_load_lazily():
     assert bioplug.tree.nj and bioplug.skbio.pair_align and bioplug.MultipleSequenceAligner
     with pytest.raises(AttributeError):
         bioplug.no_such_thing  # noqa: B018
+
+
+def test_budget_batches_cover_in_order_within_budget():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from bioplug.runtime.schedule import budget_batches
+
+    @given(st.lists(st.integers(0, 50), max_size=40), st.integers(1, 60))
+    def check(costs, budget):
+        runs = budget_batches(costs, budget)
+        assert [i for a, b in runs for i in range(a, b)] == list(range(len(costs)))
+        for a, b in runs:
+            assert b > a and (b - a == 1 or sum(costs[a:b]) <= budget)
+        for (a, b), (c, _) in zip(runs, runs[1:], strict=False):
+            assert sum(costs[a:b]) + costs[c] > budget   # a run ends only when full
+
+    check()

@@ -19,6 +19,7 @@ import pyopencl as cl
 
 from bioplug.msa._kernels import kernel
 from bioplug.msa.sparse import SparseStore
+from bioplug.runtime.schedule import budget_batches
 
 log = logging.getLogger(__name__)
 
@@ -98,19 +99,11 @@ class ProfileAligner:
             pairs, rowres = self._node_arrays(X, Y, LX)
             nch = min(MAX_CHUNKS, -(-pairs.shape[0] // PAIRS_PER_CHUNK))
             prepared.append((X, Y, LX, LY, pairs, rowres, nch))
+        costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
+                 for _, _, LX, LY, _, rowres, nch in prepared]
         out: list[int] = []
-        start = 0
-        while start < len(prepared):
-            used, end = 0, start
-            while end < len(prepared):
-                _, _, LX, LY, _, rowres, nch = prepared[end]
-                need = 4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
-                if end > start and used + need > self.budget:
-                    break
-                used += need
-                end += 1
+        for start, end in budget_batches(costs, self.budget):
             out.extend(self._launch(prepared[start:end]))
-            start = end
         return out
 
     def _launch(self, jobs) -> list[int]:

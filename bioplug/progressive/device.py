@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from bioplug.runtime.schedule import budget_batches
+
 log = logging.getLogger(__name__)
 
 #: Bytes of direction matrix one launch may fill, as a share of the device's memory.
@@ -173,23 +175,11 @@ class ProfileEngine:
         Pairs are split into launches so that one launch's direction bytes fit the budget.
         """
         budget = max(min(self.rt.max_alloc, self.rt.memory_budget(DIRS_SHARE)), 1 << 24)
+        costs = [self.dirs_bytes(self.length[x], self.length[y]) for x, y in pairs]
         out: list[tuple[int, np.ndarray]] = []
-        start = 0
-        while start < len(pairs):
-            used, end = 0, start
-            while end < len(pairs):
-                x, y = pairs[end]
-                need = self.dirs_bytes(*self._ordered(x, y)[2:])
-                if end > start and used + need > budget:
-                    break
-                used += need
-                end += 1
+        for start, end in budget_batches(costs, budget):
             out.extend(self._launch(pairs[start:end]))
-            start = end
         return out
-
-    def _ordered(self, x: int, y: int) -> tuple[int, int, int, int]:
-        return x, y, self.length[x], self.length[y]
 
     def _launch(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
         """One batch: DP and traceback, read back the lengths and moves, place the merged

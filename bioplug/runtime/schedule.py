@@ -78,3 +78,18 @@ def run_lpt(
     if errors:
         raise errors[0]
     return results
+
+
+def budget_batches(costs: Sequence[float], budget: float) -> list[tuple[int, int]]:
+    """Consecutive ``[start, end)`` runs of items whose costs sum to at most ``budget``
+    (an item costlier than the budget gets a run of its own), in order."""
+    runs: list[tuple[int, int]] = []
+    start, used = 0, 0.0
+    for i, cost in enumerate(costs):
+        if i > start and used + cost > budget:
+            runs.append((start, i))
+            start, used = i, 0.0
+        used += cost
+    if start < len(costs):
+        runs.append((start, len(costs)))
+    return runs
