@@ -1,8 +1,8 @@
 """ClustalW-style progressive alignment, stage by stage (seed 003 §2.2.2; seed 002's pipeline).
 
 1. ``encode``: sequences to codes of the substitution matrix's alphabet (protein or nucleotide).
-2. ``guide_tree`` (:mod:`bioplug.progressive.guide`): k-tuple distances and UPGMA, or the
-   embedded bisecting tree for families too large for a k x k matrix.
+2. ``guide_tree`` (:mod:`bioplug.progressive.guide`): local-alignment (or k-tuple) distances
+   and UPGMA, or the embedded bisecting tree for families too large for a k x k matrix.
 3. ``sequence_weights``: ClustalW's weights from the tree
    (:func:`bioplug.msa.guide.clustalw_weights`).
 4. ``align_tree``: every tree level's ready nodes aligned in one batch on the device
