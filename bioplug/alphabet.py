@@ -116,6 +116,41 @@ def check_codes(codes: np.ndarray, text, name: str, expected: str) -> None:
         )
 
 
+#: Characters a sequence file may hold: letters (any case), the gaps ``-`` and ``.``, and ``*``.
+SEQUENCE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-.*"
+_SEQUENCE_TABLE = np.full(256, 255, dtype=np.uint8)
+_SEQUENCE_TABLE[np.frombuffer(SEQUENCE_LETTERS.encode("ascii"), dtype=np.uint8)] = 0
+
+
+def check_sequence_letters(text: str, name: str) -> None:
+    """Raise :class:`InputError` at the first character that is no sequence letter.
+
+    Sequence letters are :data:`SEQUENCE_LETTERS`: ASCII letters, the gap characters ``-``
+    and ``.``, and ``*`` (stop). Digits, ``#`` and other punctuation, white space and
+    non-ASCII characters are refused. The command-line tools check their input files with
+    this; the drop-in classes keep Biopython's behaviour (any letters).
+
+    Parameters
+    ----------
+    text : str
+        The sequence.
+    name : str
+        What to call it in the message (record id, ``"target 1 (a)"``, ...).
+
+    Raises
+    ------
+    InputError
+        Naming ``name``, the 1-based position and the character.
+    """
+    raw = text.encode("utf-8", errors="surrogatepass")
+    if len(raw) == len(text):  # ASCII: one byte per character
+        codes = _SEQUENCE_TABLE[np.frombuffer(raw, dtype=np.uint8)]
+    else:
+        codes = np.fromiter((0 if c in SEQUENCE_LETTERS else 255 for c in text),
+                            dtype=np.uint8, count=len(text))
+    check_codes(codes, text, name, "a sequence letter (A-Z, a-z, gaps - and ., or *)")
+
+
 def _scale_for(values) -> int | None:
     """Smallest power of two that turns every value into an exact, small integer (or None).
 

@@ -30,8 +30,8 @@ from bioplug.errors import InputError
 
 __all__ = [
     "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
-    "check_unique_ids", "guess_format", "read_records", "sequence_name", "sequence_text",
-    "write_alignment", "write_rows",
+    "check_ascii", "check_unique_ids", "guess_format", "read_records", "sequence_name",
+    "sequence_text", "write_alignment", "write_rows",
 ]
 
 #: The path that means standard input (reading) or standard output (writing).
@@ -85,6 +85,7 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
         raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
+    check_ascii(records, str(path))
     return records
 
 
@@ -98,7 +99,56 @@ def _read_stdin(fmt: str) -> list[SeqRecord]:
         raise InputError(f"standard input: not readable as {fmt}: {exc}") from exc
     if not records:
         raise InputError(f"standard input: no {fmt} records found (is it {fmt}?)")
+    check_ascii(records, "standard input")
     return records
+
+
+def _first_non_ascii(raw: bytes) -> tuple[int, str]:
+    """1-based position and shown form of the first non-ASCII character of ``raw``.
+
+    ``raw`` is decoded as UTF-8 (what Bio.SeqIO reads text files as) so that the position
+    counts characters; bytes that are not UTF-8 are shown as ``byte 0x..`` at their offset.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pos = next(i for i, b in enumerate(raw) if b >= 0x80)
+        return pos + 1, f"byte 0x{raw[pos]:02x}"
+    pos = next(i for i, c in enumerate(text) if ord(c) >= 0x80)
+    return pos + 1, f"letter {text[pos]!r}"
+
+
+def check_ascii(records: Iterable[SeqRecord], source: str) -> None:
+    """Refuse records whose sequence holds a non-ASCII character.
+
+    Bio.SeqIO keeps such letters as UTF-8 bytes, and ``str(record.seq)`` then fails with a
+    ``UnicodeDecodeError`` wherever the sequence is used; no sequence alphabet has them.
+
+    Parameters
+    ----------
+    records : iterable of Bio.SeqRecord.SeqRecord
+        Records as Bio.SeqIO parsed them.
+    source : str
+        The file name (or ``"standard input"``) for the message.
+
+    Raises
+    ------
+    InputError
+        Naming the source, the record, the 1-based position and the character.
+    """
+    for index, record in enumerate(records):
+        try:
+            raw = bytes(record.seq)
+        except ValueError:  # Bio.Seq.UndefinedSequenceError: no letters to check
+            continue
+        if raw.isascii():
+            continue
+        pos, shown = _first_non_ascii(raw)
+        name = record.id or f"record {index + 1}"
+        raise InputError(
+            f"{source}: {name}: {shown} at position {pos} is not a sequence letter "
+            "(sequences are ASCII letters, gaps - and ., or *)"
+        )
 
 
 def as_record(item, index: int = 0) -> SeqRecord:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bioplug.alphabet import load_matrix
+from bioplug.alphabet import check_sequence_letters, load_matrix
 from bioplug.errors import InputError
 from bioplug.io import atomic_output, read_records, write_alignment
 from bioplug.progress import TerminalBar
@@ -130,10 +130,13 @@ def run(args) -> int:
     aligner = build_aligner(args)
     records = _read(args.input, args.in_format)
     records2 = _read(args.input2, args.in_format) if args.input2 else None
-    for group in [records] + ([records2] if records2 else []):
+    for path, group in [(args.input, records)] + ([(args.input2, records2)] if records2 else []):
         for r in group:
             if len(r.seq) == 0:
                 raise InputError(f"record {r.id!r}: empty sequence")
+            # Biopython's match/mismatch scoring takes any letter; a file's '#' or digit is
+            # a mistake in every mode (--matrix refuses it later, by its alphabet).
+            check_sequence_letters(str(r.seq), f"{path}: {r.id}")
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     try:
         if args.all_vs_all:
