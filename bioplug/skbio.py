@@ -224,15 +224,17 @@ def pair_align(
 __all__.append("nj")
 
 
-def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=None):
+def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=None,
+       disallow_negative_branch_length=None):
     """Neighbor joining with :func:`skbio.tree.nj`'s interface, on an OpenCL device.
 
     See :func:`bioplug.tree.skbio_api.nj`; returns the same ``skbio.TreeNode`` as scikit-bio
-    (topology and branch lengths).
+    (topology and branch lengths), with its errors and deprecation warnings.
     """
     from bioplug.tree.skbio_api import nj as _nj
 
-    return _nj(dm, neg_as_zero, result_constructor, inplace, device=device)
+    return _nj(dm, neg_as_zero, result_constructor, inplace, device=device,
+               disallow_negative_branch_length=disallow_negative_branch_length)
 
 
 # -- multiple alignment (bioplug.msa) ---------------------------------------------------------
