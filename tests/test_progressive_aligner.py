@@ -566,3 +566,19 @@ def test_large_family_ktuple() -> None:
     sp, _ = sp_tc(names, rows, Reference(names, true_rows, np.ones(len(true_rows[0]), bool)))
     assert sp > 0.95
     assert wall < 30, wall
+
+
+def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
+    """"auto" aligns all pairs while their cells fit the device's budget, else k-tuples."""
+    from bioplug.progressive import guide
+
+    from bioplug.runtime import get_runtime
+
+    rt = get_runtime(DEVICE)
+    texts = ["M" * 100] * 10                                  # 4,500 pairs x 10^4 cells
+    kind = "gpu" if rt.is_gpu else "cpu"
+    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.5e7)
+    assert guide.resolve_distances("auto", texts, rt) == "align"
+    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.4e7)
+    assert guide.resolve_distances("auto", texts, rt) == "ktuple"
+    assert guide.resolve_distances("align", texts, rt) == "align"

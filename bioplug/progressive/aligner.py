@@ -118,10 +118,12 @@ class ProgressiveAligner:
         Constant added to every substitution score (default: 4 for protein families of 100
         sequences or more, else 0): it rewards aligning residues over leaving profiles
         unmatched.
-    distances : {"align", "ktuple"}
-        Guide-tree distances: local alignment scores of all pairs on the device (default:
-        +4.7 SP points over k-tuples on the HomFam dev families) or shared k-tuples
-        (ClustalW's fast mode; faster on a CPU device).
+    distances : {"auto", "align", "ktuple"}
+        Guide-tree distances: local alignment scores of all pairs on the device (+4.7 SP
+        points over k-tuples on the HomFam dev families) or shared k-tuples (ClustalW's fast
+        mode). "auto" (default) aligns all pairs while that fits a per-device budget of cells
+        (:data:`bioplug.progressive.guide.ALIGN_CELLS`: a GPU always for families up to
+        ``max_matrix``, a CPU device for small ones) and takes k-tuples above it.
     weights : {"clustalw", "equal"}
         Sequence weights in profiles: ClustalW's, from the guide tree (down-weighting close
         relatives), or all equal.
@@ -137,7 +139,7 @@ class ProgressiveAligner:
     def __init__(self, *, matrix=None, gap_open: float | None = None,
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
-                 shift: float | None = None, distances: str = "align",
+                 shift: float | None = None, distances: str = "auto",
                  weights: str = "clustalw", max_matrix: int = 4000, seed: int = 0,
                  device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
@@ -146,8 +148,9 @@ class ProgressiveAligner:
                         ("end_gap_open", end_gap_open), ("end_gap_extend", end_gap_extend)):
             if v is not None and not (np.isfinite(v) and v >= 0):
                 raise InputError(f"{name} must be a penalty >= 0, got {v!r}")
-        if distances not in ("ktuple", "align"):
-            raise InputError(f"distances must be 'ktuple' or 'align', not {distances!r}")
+        if distances not in ("auto", "ktuple", "align"):
+            raise InputError(f"distances must be 'auto', 'ktuple' or 'align', not "
+                             f"{distances!r}")
         if weights not in ("clustalw", "equal"):
             raise InputError(f"weights must be 'clustalw' or 'equal', not {weights!r}")
         if max_matrix < 2:

@@ -23,7 +23,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("progressive method (ClustalW-style; --method progressive)")
     g.add_argument("--ktuple", action="store_true",
                    help="guide tree from shared k-tuples (ClustalW's fast mode) instead of "
-                        "local alignment scores of all pairs")
+                        "local alignment scores of all pairs (the default while they fit the "
+                        "device's budget)")
     g.add_argument("--matrix", default=None,
                    help="substitution matrix (default BLOSUM62; NUC.4.4 for nucleotides)")
     g.add_argument("--gap-open", type=float, default=None, metavar="P",
@@ -53,7 +54,7 @@ def make_aligner(args):
     return ProgressiveAligner(
         matrix=args.matrix, gap_open=args.gap_open, gap_extend=args.gap_extend,
         end_gap_open=args.end_gap_open, end_gap_extend=args.end_gap_extend,
-        shift=args.shift, seqtype=args.seqtype, distances="ktuple" if args.ktuple else "align",
+        shift=args.shift, seqtype=args.seqtype, distances="ktuple" if args.ktuple else "auto",
         device=args.device)
 
 

@@ -95,13 +95,33 @@ def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.n
     return dist
 
 
+#: Cells of all-pairs local alignment one guide tree may cost: about 3 s on an H100, 15 s
+#: on a 2-core PoCL device. Above it, "auto" distances are k-tuples.
+ALIGN_CELLS = {"gpu": 5e12, "cpu": 2e10}
+
+
+def resolve_distances(distances: str, texts: list[str], rt) -> str:
+    """"align" or "ktuple"; "auto" takes "align" while all pairs' cells fit the device's
+    :data:`ALIGN_CELLS` budget (CPU devices get k-tuples on large families)."""
+    if distances != "auto":
+        return distances
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.float64, count=len(texts))
+    cells = 0.5 * (lengths.sum() ** 2 - (lengths ** 2).sum())
+    budget = ALIGN_CELLS["gpu" if getattr(rt, "is_gpu", False) else "cpu"]
+    if cells <= budget:
+        return "align"
+    log.info("guide tree from k-tuples: alignment distances of all pairs would take %.1e cells "
+             "(budget %.0e on this device)", cells, budget)
+    return "ktuple"
+
+
 def matrix_tree(texts: list[str], nucleotide: bool, device=None,
                 distances: str = "align") -> np.ndarray:
     """UPGMA on all-pairs distances (on the device): a (k-1, 4) linkage array."""
     k = len(texts)
     if k < 2:
         return np.empty((0, 4))
-    if distances == "align":
+    if resolve_distances(distances, texts, device) == "align":
         dist = alignment_distances(texts, nucleotide, device)
     else:
         dist = ktuple_distances(texts, k=4 if nucleotide else 2, device=device).to_numpy()
@@ -199,11 +219,12 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
 
 
 def guide_tree(texts: list[str], nucleotide: bool, max_matrix: int, device=None,
-               seed: int = 0, distances: str = "align") -> np.ndarray:
+               seed: int = 0, distances: str = "auto") -> np.ndarray:
     """The guide tree as a (k-1, 4) linkage array (see the module docstring).
 
-    ``distances`` is "ktuple" (shared k-tuples, ClustalW's fast mode) or "align" (local
-    alignment scores of all pairs, :func:`alignment_distances`).
+    ``distances`` is "ktuple" (shared k-tuples, ClustalW's fast mode), "align" (local
+    alignment scores of all pairs, :func:`alignment_distances`) or "auto" (the first while
+    it fits the device, :func:`resolve_distances`).
     """
     if len(texts) <= max_matrix:
         return matrix_tree(texts, nucleotide, device, distances)

@@ -195,7 +195,7 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
 def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScores,
         nucleotide: bool,
         max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
-        progress: Progress | None = None, distances: str = "align",
+        progress: Progress | None = None, distances: str = "auto",
         weighting: str = "clustalw") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
     from bioplug.runtime import get_runtime
