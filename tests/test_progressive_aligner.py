@@ -571,7 +571,6 @@ def test_large_family_ktuple() -> None:
 def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
     """"auto" aligns all pairs while their cells fit the device's budget, else k-tuples."""
     from bioplug.progressive import guide
-
     from bioplug.runtime import get_runtime
 
     rt = get_runtime(DEVICE)
