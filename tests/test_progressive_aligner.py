@@ -574,10 +574,10 @@ def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
     from bioplug.runtime import get_runtime
 
     rt = get_runtime(DEVICE)
-    texts = ["M" * 100] * 10                                  # 4,500 pairs x 10^4 cells
+    texts = ["M" * 100] * 10                                  # 45 pairs x 10^4 cells
     kind = "gpu" if rt.is_gpu else "cpu"
-    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.5e7)
+    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.5e5)
     assert guide.resolve_distances("auto", texts, rt) == "align"
-    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.4e7)
+    monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.4e5)
     assert guide.resolve_distances("auto", texts, rt) == "ktuple"
     assert guide.resolve_distances("align", texts, rt) == "align"
