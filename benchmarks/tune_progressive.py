@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import homfam  # noqa: E402
 
 from bioplug.alignio import alignment_rows  # noqa: E402
+from bioplug.alphabet import is_nucleotide  # noqa: E402
 from bioplug.msa.score import read_reference, sp_tc  # noqa: E402
 from bioplug.progressive import ProgressiveAligner  # noqa: E402
 from bioplug.progressive.guide import guide_tree  # noqa: E402
-from bioplug.progressive.pipeline import detect_nucleotide  # noqa: E402
 from bioplug.runtime import get_runtime  # noqa: E402
 
 
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     seconds = dict.fromkeys(results, 0.0)
     for dataset, fam, records, scorer in jobs:
         texts = [str(r.seq).replace("-", "") for r in records]
-        nuc = detect_nucleotide(texts)
+        nuc = is_nucleotide(texts)
         trees = {}
         for name, kw in grid:
             kw = dict(kw)

@@ -102,6 +102,30 @@ class Scoring:
         return np.asarray(values, dtype=np.float64) / self.scale
 
 
+#: IUPAC nucleotide codes (U counts as T).
+NUCLEOTIDE_CODES = frozenset("ACGTUNRYSWKMBDHV")
+
+
+def is_nucleotide(texts) -> bool:
+    """True for DNA / RNA: every letter (any case; gaps ``-`` ``.`` aside) is an IUPAC
+    nucleotide code and at least 90 % of them are A, C, G, T, U or N.
+
+    The share rule keeps peptides made of letters that happen to be IUPAC codes (M, K, V, W,
+    ...) on the protein side, as ClustalW's 85 % rule does.
+    """
+    counts: dict[str, int] = {}
+    for t in texts:
+        for c in set(t.upper()):
+            counts[c] = counts.get(c, 0) + t.upper().count(c)
+    for gap in "-.":
+        counts.pop(gap, None)
+    total = sum(counts.values())
+    if not total or not set(counts) <= NUCLEOTIDE_CODES:
+        return False
+    plain = sum(counts.get(c, 0) for c in "ACGTUN")
+    return plain >= 0.9 * total
+
+
 def check_codes(codes: np.ndarray, text, name: str, expected: str) -> None:
     """Raise :class:`InputError` at the first code 255 (a letter the encoding lacks).
 

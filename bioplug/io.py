@@ -192,6 +192,38 @@ def check_unique_ids(records: Iterable[SeqRecord]) -> None:
         raise InputError(f"duplicate sequence ids: {', '.join(dups)}")
 
 
+def read_sequences(sequences, first: int = 0) -> list[SeqRecord]:
+    """SeqRecords with unique ids from a path (``-``: standard input) or an iterable of
+    SeqRecord / str / Seq / skbio.Sequence; plain strings are named ``seq<first + 1>``, ...
+
+    Raises :class:`InputError` for an unsupported type, no sequences or duplicate ids.
+    """
+    if isinstance(sequences, (str, os.PathLike)):
+        records = read_records(sequences)  # a path; raw sequences come as a list
+    elif isinstance(sequences, Iterable):
+        records = [as_record(item, first + i) for i, item in enumerate(sequences)]
+    else:
+        raise InputError(f"unsupported input type {type(sequences).__name__}")
+    if not records:
+        raise InputError("no sequences to align")
+    check_unique_ids(records)
+    return records
+
+
+def ungapped(records: Iterable[SeqRecord]) -> list[SeqRecord]:
+    """New records without gap characters (``-``, ``.``); an empty one is an
+    :class:`InputError` naming it."""
+    out = []
+    for i, rec in enumerate(records):
+        text = str(rec.seq).replace("-", "").replace(".", "")
+        if not text:
+            name = rec.id or f"sequence {i + 1}"
+            raise InputError(f"{name}: empty sequence (record {i + 1})")
+        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
+        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
+    return out
+
+
 def _current_umask() -> int:
     # Setting the umask to read it back leaves a window in which a thread (GUI jobs run in
     # threads) would create files with mode 0666; Linux shows it in /proc without that window.

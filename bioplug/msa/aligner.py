@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from Bio.Align import Alignment
-from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import BioplugError, InputError
-from bioplug.io import alignment_from_rows, as_record, check_unique_ids, read_records
+from bioplug.io import alignment_from_rows, read_sequences, ungapped
 from bioplug.msa import pipeline
-from bioplug.msa.model import check_protein, encode, strip_gaps
+from bioplug.msa.model import check_protein, encode
 from bioplug.progress import Cancelled, Progress, ProgressCallback
 
 log = logging.getLogger(__name__)
@@ -39,24 +38,9 @@ log = logging.getLogger(__name__)
 
 def prepare_records(sequences) -> list[SeqRecord]:
     """Validated, gap-free SeqRecords from any supported input (see module docstring)."""
-    if isinstance(sequences, (str, os.PathLike)):
-        records = read_records(sequences)  # a path; raw sequences come as a list
-    elif isinstance(sequences, Iterable):
-        records = [as_record(item, i) for i, item in enumerate(sequences)]
-    else:
-        raise InputError(f"unsupported input type {type(sequences).__name__}")
-    if not records:
-        raise InputError("no sequences to align")
-    check_unique_ids(records)
-    out = []
-    for i, rec in enumerate(records):
-        text = strip_gaps(str(rec.seq))
-        name = rec.id or f"sequence {i + 1}"
-        if not text:
-            raise InputError(f"{name}: empty sequence (record {i + 1})")
-        encode(text, name)  # raises on unknown letters
-        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
-        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
+    out = ungapped(read_sequences(sequences))
+    for i, rec in enumerate(out):
+        encode(str(rec.seq), rec.id or f"sequence {i + 1}")  # raises on unknown letters
     check_protein([str(r.seq) for r in out], [r.id for r in out])
     return out
 

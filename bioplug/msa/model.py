@@ -17,7 +17,7 @@ from importlib import resources
 
 import numpy as np
 
-from bioplug.alphabet import check_codes
+from bioplug.alphabet import check_codes, is_nucleotide
 from bioplug.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,6 @@ ALPHABET = "ARNDCQEGHILKMFPSTWYV"
 WILDCARD = 20
 NCODES = 21
 AMBIGUOUS = "BZJXUO*"
-NUCLEOTIDE_LETTERS = set("ACGTUN")
 
 _TABLE = np.full(256, 255, dtype=np.uint8)
 for _i, _c in enumerate(ALPHABET):
@@ -104,20 +103,13 @@ def encode(text: str, name: str) -> np.ndarray:
     return codes
 
 
-def strip_gaps(text: str) -> str:
-    """Remove gap characters (``-`` and ``.``) from an input sequence."""
-    return text.replace("-", "").replace(".", "")
-
-
 def check_protein(texts: list[str], names: list[str]) -> None:
-    """Refuse nucleotide input: every sequence made only of A, C, G, T, U, N."""
-    letters = set()
-    for t in texts:
-        letters.update(t.upper())
-    total = sum(len(t) for t in texts)
-    if total >= 10 and letters <= NUCLEOTIDE_LETTERS:
+    """Refuse nucleotide input (:func:`bioplug.alphabet.is_nucleotide`): the QuickProbs
+    pipeline has a protein model only."""
+    if sum(len(t) for t in texts) >= 10 and is_nucleotide(texts):
         raise InputError(
-            "the input looks like nucleotide sequences (only A, C, G, T, U, N); bioplug msa "
-            "has a protein model only (ProbCons pair-HMM, Gonnet 160) - translate the "
-            f"sequences first (first record: {names[0]})"
+            "the input looks like nucleotide sequences; the QuickProbs pipeline has a protein "
+            "model only (ProbCons pair-HMM, Gonnet 160): align them with "
+            "bioplug.ProgressiveAligner / bioplug msa --method progressive, or translate them "
+            f"first (first record: {names[0]})"
         )

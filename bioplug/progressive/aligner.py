@@ -18,22 +18,20 @@ profile-profile alignments on the device.
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import Iterable
 
 import numpy as np
 from Bio.Align import Alignment
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
-from bioplug.alphabet import load_matrix
+from bioplug.alphabet import is_nucleotide, load_matrix
 from bioplug.errors import InputError
 from bioplug.io import (
     alignment_from_rows,
     alignment_rows,
-    as_record,
     check_unique_ids,
-    read_records,
+    read_sequences,
+    ungapped,
 )
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.progressive import pipeline
@@ -41,8 +39,6 @@ from bioplug.progressive.device import GapScores, ProfileEngine
 from bioplug.progressive.trees import linkage_from_tree, newick_from_linkage
 
 log = logging.getLogger(__name__)
-
-GAP_CHARS = "-."
 
 #: Defaults per sequence type and family size: substitution matrix, ClustalW-style positive
 #: penalties (gap open, gap extension, end-gap open, end-gap extension, in the matrix's units)
@@ -60,38 +56,6 @@ DEFAULTS = {
 }
 #: Families of at least this many sequences take the "large" defaults.
 LARGE_FAMILY = 100
-
-
-def read_input(sequences, first: int = 0) -> list[SeqRecord]:
-    """SeqRecords from a path or an iterable of records / str / Seq / skbio sequences.
-
-    Plain strings are named ``seq<first + 1>``, ...: a second group of them (profile
-    alignment, ``add``) continues the numbering of the first.
-    """
-    if isinstance(sequences, (str, os.PathLike)):
-        records = read_records(sequences)
-    elif isinstance(sequences, Iterable):
-        records = [as_record(item, first + i) for i, item in enumerate(sequences)]
-    else:
-        raise InputError(f"unsupported input type {type(sequences).__name__}")
-    if not records:
-        raise InputError("no sequences to align")
-    check_unique_ids(records)
-    return records
-
-
-def ungapped(records: list[SeqRecord]) -> list[SeqRecord]:
-    """Records with gap characters removed; empty sequences are an :class:`InputError`."""
-    out = []
-    for i, rec in enumerate(records):
-        text = str(rec.seq)
-        for g in GAP_CHARS:
-            text = text.replace(g, "")
-        if not text:
-            raise InputError(f"{rec.id or f'sequence {i + 1}'}: empty sequence (record {i + 1})")
-        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
-        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
-    return out
 
 
 class ProgressiveAligner:
@@ -176,7 +140,7 @@ class ProgressiveAligner:
     def scoring(self, texts: list[str]) -> tuple[pipeline.Substitution, GapScores, bool]:
         """(matrix, gap scores, nucleotide?) for these sequences (see :data:`DEFAULTS`)."""
         if self.seqtype == "auto":
-            nucleotide = pipeline.detect_nucleotide(texts)
+            nucleotide = is_nucleotide(texts)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
         kind = ("nucleotide" if nucleotide else "protein",
@@ -216,7 +180,7 @@ class ProgressiveAligner:
         Bio.Align.Alignment
             Rows in input order; ``alignment.guide_tree`` is the tree used (Newick).
         """
-        records = ungapped(read_input(sequences))
+        records = ungapped(read_sequences(sequences))
         texts = [str(r.seq) for r in records]
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
@@ -263,7 +227,7 @@ class ProgressiveAligner:
         """Add unaligned sequences to an existing alignment, whose columns stay intact
         (as ``mafft --add``): the new sequences are aligned progressively among themselves,
         then that profile is aligned to the existing one."""
-        new = ungapped(read_input(sequences, len(aligned_records(alignment))))
+        new = ungapped(read_sequences(sequences, len(aligned_records(alignment))))
         if len(new) > 1:
             new_aln = self.align(new, progress)
             new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
@@ -289,7 +253,7 @@ def aligned_records(item, first: int = 0) -> list[SeqRecord]:
         records = [SeqRecord(Seq(r), id=n, description="")
                    for r, n in zip(alignment_strings(item), ids, strict=True)]
     else:
-        records = read_input(item, first)
+        records = read_sequences(item, first)
     lengths = {len(r.seq) for r in records}
     if len(lengths) != 1:
         raise InputError(f"an alignment's rows must have one length, found {sorted(lengths)}")

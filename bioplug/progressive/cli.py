@@ -67,12 +67,12 @@ def choose_method(args, source) -> tuple[str, object]:
         return args.method, source
     if args.guide_tree or args.tree_out:
         return "progressive", source
+    from bioplug.alphabet import is_nucleotide
     from bioplug.io import read_records
-    from bioplug.progressive.pipeline import detect_nucleotide
 
     records = read_records(source)
     texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
-    if detect_nucleotide(texts):
+    if is_nucleotide(texts):
         log.warning("nucleotide input: aligning with --method progressive (the QuickProbs "
                     "pipeline is protein-only)")
         return "progressive", records

@@ -27,10 +27,6 @@ from bioplug.progressive.guide import guide_tree
 
 log = logging.getLogger(__name__)
 
-#: IUPAC nucleotide letters (U is scored as T).
-NUCLEOTIDE_LETTERS = frozenset("ACGTUNRYSWKMBDHV")
-
-
 @dataclass
 class Result:
     """Rows (k, L) uint8 in input order, the guide tree used, and seconds per stage."""
@@ -41,14 +37,6 @@ class Result:
 
 
 # -- 1. encoding ---------------------------------------------------------------------------
-def detect_nucleotide(texts: Sequence[str]) -> bool:
-    """True when every letter is a nucleotide IUPAC code (case-insensitive)."""
-    letters = set()
-    for t in texts:
-        letters.update(t.upper())
-    return bool(letters) and letters <= NUCLEOTIDE_LETTERS
-
-
 #: Ambiguity codes and the letters they stand for (IUPAC); scored as the mean over the letters
 #: when a matrix lacks them.
 AMBIGUOUS = {

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from bioplug.alphabet import is_nucleotide
 from bioplug.errors import InputError
 from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
@@ -115,12 +116,6 @@ def _texts_and_ids(seqs, ids: Sequence[str] | None) -> tuple[list[str], list[str
     texts = [sequence_text(s).upper() for s in seqs]
     names = list(ids) if ids is not None else [sequence_name(s, k) for k, s in enumerate(seqs)]
     return texts, _matrix.check_ids(names, len(texts))
-
-
-def is_nucleotide(texts: Sequence[str]) -> bool:
-    """True when every letter (gaps and N aside) is A, C, G, T or U."""
-    letters = set("".join(texts)) - set(GAP_CHARS) - {"N"}
-    return bool(letters) and letters <= set("ACGTU")
 
 
 def _alignment_rows(alignment, ids) -> tuple[list[str], list[str]]:
