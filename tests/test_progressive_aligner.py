@@ -581,3 +581,23 @@ def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
     monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.4e5)
     assert guide.resolve_distances("auto", texts, rt) == "ktuple"
     assert guide.resolve_distances("align", texts, rt) == "align"
+
+
+def test_align_many_equals_align_and_names_a_bad_family(tmp_path) -> None:
+    """``align_many`` shares the QuickProbs aligner's batch loop: same rows as ``align`` per
+    family; a bad family is named, and skipped with ``keep_going``."""
+    from bioplug.progressive import ProgressiveAligner
+
+    good = tmp_path / "good.fa"
+    good.write_text(">a\nMKVLATGHW\n>b\nMKVATGHW\n>c\nMRVLSTGHW\n")
+    bad = tmp_path / "bad.fa"
+    bad.write_text(">a\nMKVL\n>a\nMKV\n")
+    al = ProgressiveAligner(device=DEVICE, distances="ktuple")
+    many = al.align_many([good, ["MKVLAT", "MKLAT"]])
+    assert rows_of(many[0]) == rows_of(al.align(good))
+    assert rows_of(many[1]) == rows_of(al.align(["MKVLAT", "MKLAT"]))
+    with pytest.raises(InputError, match="bad.fa.*duplicate"):
+        al.align_many([good, bad])
+    kept = al.align_many([bad, good], keep_going=True)
+    assert kept[0] is None and rows_of(kept[1]) == rows_of(many[0])
+    assert [r.name for r in al.last_errors] == [str(bad)]

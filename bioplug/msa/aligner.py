@@ -227,38 +227,51 @@ class MultipleSequenceAligner:
         one. Failures are handled as in :meth:`align_many`; ``last_errors`` lists the
         failed results (``keep_going=True``).
         """
-        items = list(inputs)
-        total = len(items)
-        report = Progress(progress)
         self.last_errors = []
-        report.report("families", 0, total)
-        if not total:
-            return
-        # One reader thread, one input ahead: reading and checking file i + 1 (Python and
-        # Bio.SeqIO) overlaps the device work of file i, whose waits release the GIL.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bioplug-read") as reader:
-            ahead: Future = reader.submit(prepare_records, items[0])
-            for i, item in enumerate(items):
-                current = ahead
-                if i + 1 < total:
-                    ahead = reader.submit(prepare_records, items[i + 1])
-                result = FamilyResult(index=i, name=input_name(item, i))
-                try:
-                    result.alignment = self._align_records(current.result(), report)
-                    result.times, result.mode = self.last_times, self.last_mode
-                except (Cancelled, KeyboardInterrupt):
+
+        def align(records, report):
+            alignment = self._align_records(records, report)
+            return alignment, self.last_times, self.last_mode
+
+        yield from align_families(inputs, prepare_records, align, Progress(progress),
+                                  keep_going, self.last_errors)
+
+
+def align_families(inputs, prepare, align, report: Progress, keep_going: bool,
+                   errors: list) -> Iterator[FamilyResult]:
+    """The batch loop of every aligner's ``align_each``: ``prepare(item)`` -> records (on a
+    reader thread, one input ahead), ``align(records, report)`` -> (alignment, times, mode);
+    failures are named after their input and raised, or recorded in ``errors`` and logged
+    (``keep_going``)."""
+    items = list(inputs)
+    total = len(items)
+    report.report("families", 0, total)
+    if not total:
+        return
+    # One reader thread, one input ahead: reading and checking file i + 1 (Python and
+    # Bio.SeqIO) overlaps the device work of file i, whose waits release the GIL.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bioplug-read") as reader:
+        ahead: Future = reader.submit(prepare, items[0])
+        for i, item in enumerate(items):
+            current = ahead
+            if i + 1 < total:
+                ahead = reader.submit(prepare, items[i + 1])
+            result = FamilyResult(index=i, name=input_name(item, i))
+            try:
+                result.alignment, result.times, result.mode = align(current.result(), report)
+            except (Cancelled, KeyboardInterrupt):
+                ahead.cancel()
+                raise
+            except Exception as exc:  # noqa: BLE001 - reported per family, see keep_going
+                named = _named(exc, result.name)
+                if not keep_going and not isinstance(exc, (BioplugError, OSError,
+                                                           ValueError)):
+                    raise  # a defect, not a bad input: keep its traceback
+                if not keep_going:
                     ahead.cancel()
-                    raise
-                except Exception as exc:  # noqa: BLE001 - reported per family, see keep_going
-                    named = _named(exc, result.name)
-                    if not keep_going and not isinstance(exc, (BioplugError, OSError,
-                                                               ValueError)):
-                        raise  # a defect, not a bad input: keep its traceback
-                    if not keep_going:
-                        ahead.cancel()
-                        raise named from exc
-                    result.error = named
-                    self.last_errors.append(result)
-                    log.warning("%s", named)
-                yield result
-                report.report("families", i + 1, total)
+                    raise named from exc
+                result.error = named
+                errors.append(result)
+                log.warning("%s", named)
+            yield result
+            report.report("families", i + 1, total)

@@ -103,7 +103,7 @@ def run_msa(args) -> int:
             _write(alignment, args.output, args.input[0], args.format)
             return 0
     if args.method == "progressive":
-        aligner = progressive.Batch(args)
+        aligner = progressive.make_aligner(args)
     else:
         aligner = MultipleSequenceAligner(
             consistency=args.consistency, refinement=args.refinement, accurate=args.accurate,

@@ -18,6 +18,7 @@ profile-profile alignments on the device.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import numpy as np
 from Bio.Align import Alignment
@@ -131,6 +132,7 @@ class ProgressiveAligner:
         self.seed = int(seed)
         self.device = device
         self.last_times: dict = {}
+        self.last_errors: list = []
 
     def __repr__(self) -> str:
         return (f"ProgressiveAligner(matrix={self.matrix!r}, seqtype={self.seqtype!r}, "
@@ -180,18 +182,43 @@ class ProgressiveAligner:
         Bio.Align.Alignment
             Rows in input order; ``alignment.guide_tree`` is the tree used (Newick).
         """
-        records = ungapped(read_sequences(sequences))
+        return self._align_records(ungapped(read_sequences(sequences)), Progress(progress),
+                                   guide_tree)
+
+    def _align_records(self, records: list[SeqRecord], progress: Progress,
+                       guide_tree=None) -> Alignment:
         texts = [str(r.seq) for r in records]
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
-                              self.device, link, self.seed, Progress(progress),
-                              self.distances, self.weights)
+                              self.device, link, self.seed, progress, self.distances,
+                              self.weights)
         self.last_times = result.times
         alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
         return alignment
+
+    def align_many(self, inputs, progress: ProgressCallback | None = None,
+                   keep_going: bool = False) -> list[Alignment | None]:
+        """Several families with one device context, as
+        :meth:`bioplug.MultipleSequenceAligner.align_many` (None for failed families with
+        ``keep_going``; their errors in ``last_errors``)."""
+        return [r.alignment for r in self.align_each(inputs, progress, keep_going)]
+
+    def align_each(self, inputs, progress: ProgressCallback | None = None,
+                   keep_going: bool = False) -> Iterator:
+        """:class:`bioplug.msa.aligner.FamilyResult` per family as soon as it is done (the
+        next input read on a thread meanwhile)."""
+        from bioplug.msa.aligner import align_families
+
+        self.last_errors = []
+
+        def align(records, report):
+            return self._align_records(records, report), self.last_times, "progressive"
+
+        yield from align_families(inputs, lambda item: ungapped(read_sequences(item)), align,
+                                  Progress(progress), keep_going, self.last_errors)
 
     def align_profiles(self, first, second) -> Alignment:
         """Align two alignments to each other, keeping each one's columns (ClustalW's profile

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Iterator
 
 log = logging.getLogger(__name__)
 
@@ -101,35 +100,6 @@ def write_tree(newick: str, path: str, inputs) -> None:
 
     with atomic_output(path, inputs) as handle:
         handle.write(newick + "\n")
-
-
-class Batch:
-    """What :func:`bioplug.msa.batch.run_batch` needs of an aligner, for ``--outdir``."""
-
-    def __init__(self, args):
-        self.aligner = make_aligner(args)
-
-    def align_each(self, inputs, progress=None, keep_going: bool = False) -> Iterator:
-        """:class:`bioplug.msa.aligner.FamilyResult` per input, as each is done."""
-        from bioplug.errors import BioplugError
-        from bioplug.msa.aligner import FamilyResult, _named
-        from bioplug.progress import Progress
-
-        report = Progress(progress)
-        report.report("families", 0, len(inputs))
-        for i, source in enumerate(inputs):
-            result = FamilyResult(index=i, name=str(source))
-            try:
-                result.alignment = self.aligner.align(source)
-                result.times, result.mode = self.aligner.last_times, "progressive"
-            except (BioplugError, OSError, ValueError) as exc:
-                named = _named(exc, result.name)
-                if not keep_going:
-                    raise named from exc
-                result.error = named
-                log.warning("%s", named)
-            yield result
-            report.report("families", i + 1, len(inputs))
 
 
 # -- bioplug profile -----------------------------------------------------------------------------
