@@ -491,17 +491,19 @@ def check_linkage(link: np.ndarray, k: int) -> None:
     np.testing.assert_array_equal(link[:, 3], size[k:])
 
 
-@pytest.mark.parametrize("distances", ["ktuple", "align"])
-def test_embedded_guide_tree(distances, caplog) -> None:
+@pytest.mark.parametrize(("distances", "embedding"), [("ktuple", "spectrum"),
+                                                      ("align", "mbed")])
+def test_embedded_guide_tree(distances, embedding, caplog) -> None:
     """80 sequences, at most 20 in a distance matrix: bisecting 2-means over the k-tuple
-    spectra ("ktuple") or over distances to seed sequences (mBed, "align")."""
+    spectra or over distances to seed sequences (mBed)."""
     names, texts, _ = evolve(80, 60, 8)
-    small = ProgressiveAligner(device=DEVICE, distances=distances, max_matrix=20)
+    small = ProgressiveAligner(device=DEVICE, distances=distances, max_matrix=20,
+                               embedding=embedding)
     with caplog.at_level(logging.INFO, logger="bioplug.progressive.guide"):
         aln = small.align([SeqRecord(Seq(t), id=n) for n, t in zip(names, texts, strict=True)])
     assert "bisecting" in caplog.text
     check_valid(aln, names, texts)
-    link = guide_tree(texts, False, 20, DEVICE, 0, distances)
+    link = guide_tree(texts, False, 20, DEVICE, 0, distances, embedding)
     check_linkage(link, 80)
     assert tree(aln.guide_tree).compare_rfd(tree(newick_from_linkage(link, names)),
                                             rooted=True) == 0
@@ -515,7 +517,7 @@ def test_embedded_guide_tree(distances, caplog) -> None:
             walk(item[0])
             walk(item[1])
 
-    points = (seed_embedding(texts, False, DEVICE) if distances == "align"
+    points = (seed_embedding(texts, False, DEVICE) if embedding == "mbed"
               else spectrum(texts, False))
     walk(partition(points, 20, 0))
     assert max(p.size for p in parts) <= 20 and len(parts) >= 4

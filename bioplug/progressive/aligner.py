@@ -95,6 +95,10 @@ class ProgressiveAligner:
     max_matrix : int
         Most sequences for which the guide tree is made from a k x k k-tuple distance matrix;
         larger families get the embedded bisecting tree (:mod:`bioplug.progressive.guide`).
+    embedding : {"spectrum", "mbed"}
+        Above ``max_matrix``: the space the bisecting tree splits, k-tuple spectra (default)
+        or Clustal Omega's mBed distances to log^2 k seed sequences (measured worse on a
+        simulated 10,000-sequence family: RESULTS.md).
     seed : int
         Seed of the bisecting tree's random starts.
     device : optional
@@ -105,8 +109,8 @@ class ProgressiveAligner:
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
                  shift: float | None = None, distances: str = "auto",
-                 weights: str = "clustalw", max_matrix: int = 4000, seed: int = 0,
-                 device=None):
+                 weights: str = "clustalw", max_matrix: int = 4000,
+                 embedding: str = "spectrum", seed: int = 0, device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -118,6 +122,8 @@ class ProgressiveAligner:
                              f"{distances!r}")
         if weights not in ("clustalw", "equal"):
             raise InputError(f"weights must be 'clustalw' or 'equal', not {weights!r}")
+        if embedding not in ("spectrum", "mbed"):
+            raise InputError(f"embedding must be 'spectrum' or 'mbed', not {embedding!r}")
         if max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         self.matrix = matrix
@@ -129,6 +135,7 @@ class ProgressiveAligner:
         self.distances = distances
         self.weights = weights
         self.max_matrix = int(max_matrix)
+        self.embedding = embedding
         self.seed = int(seed)
         self.device = device
         self.last_times: dict = {}
@@ -193,7 +200,7 @@ class ProgressiveAligner:
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
                               self.device, link, self.seed, progress, self.distances,
-                              self.weights)
+                              self.weights, self.embedding)
         self.last_times = result.times
         alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
@@ -233,7 +240,8 @@ class ProgressiveAligner:
         b = aligned_records(second, len(a))
         check_unique_ids(a + b)
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
-        texts = [str(r.seq) for r in ungapped(a + b)]
+        plain = ungapped(a + b)
+        texts = [str(r.seq) for r in plain]
         matrix, gaps, nucleotide = self.scoring(texts)
         from bioplug.runtime import get_runtime
 
@@ -247,7 +255,7 @@ class ProgressiveAligner:
         out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
         out[: len(a), np.flatnonzero(moves != 2)] = rows_a
         out[len(a):, np.flatnonzero(moves != 1)] = rows_b
-        alignment = alignment_from_rows(ungapped(a + b), out, molecule_type=molecule(nucleotide))
+        alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
         return alignment
 
     def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:

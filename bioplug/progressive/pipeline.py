@@ -184,7 +184,7 @@ def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScore
         nucleotide: bool,
         max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
         progress: Progress | None = None, distances: str = "auto",
-        weighting: str = "clustalw") -> Result:
+        weighting: str = "clustalw", embedding: str = "spectrum") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
     from bioplug.runtime import get_runtime
 
@@ -199,7 +199,7 @@ def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScore
     rt = get_runtime(device)
     if link is None:
         progress.report("guide tree", 0, 1)
-        link = guide_tree(texts, nucleotide, max_matrix, rt, seed, distances)
+        link = guide_tree(texts, nucleotide, max_matrix, rt, seed, distances, embedding)
         progress.report("guide tree", 1, 1)
     times["tree"] = time.perf_counter() - t0
     t0 = time.perf_counter()

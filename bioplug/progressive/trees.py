@@ -53,8 +53,9 @@ def checked_linkage(link, k: int) -> np.ndarray:
         raise InputError("linkage guide tree: node ids must be whole numbers")
     kids = kids.astype(np.int64)
     made = k + np.arange(k - 1)
-    bad = (kids < 0) | (kids >= made[:, None]) | (kids[:, 0] == kids[:, 1])[:, None]
-    for t in np.flatnonzero(bad.any(axis=1))[:1]:
+    bad = ((kids < 0) | (kids >= made[:, None])).any(axis=1) | (kids[:, 0] == kids[:, 1])
+    if bad.any():
+        t = int(np.flatnonzero(bad)[0])
         raise InputError(f"linkage guide tree: row {t} joins {kids[t].tolist()}, but only "
                          f"nodes below {k + t} exist then")
     counts = np.bincount(kids.ravel(), minlength=2 * k - 1)
