@@ -264,12 +264,34 @@ def make_scoring(
 
 
 def load_matrix(name: str):
-    """A substitution matrix by name, with an error that lists the names that exist."""
+    """A substitution matrix by name, as a ``Bio.Align.substitution_matrices.Array``.
+
+    Biopython's own matrices first; then the ``scoring-matrices`` package's (PFASUM, VTML,
+    BLOSUM variants Biopython lacks; FAMSA 2's default is PFASUM43). An unknown name gets an
+    error that lists the names that exist.
+    """
+    key = name.upper() if name.islower() else name
     try:
-        return substitution_matrices.load(name.upper() if name.islower() else name)
+        return substitution_matrices.load(key)
     except (FileNotFoundError, ValueError):
-        available = ", ".join(substitution_matrices.load())
-        raise InputError(f"unknown substitution matrix {name!r}; available: {available}") from None
+        pass
+    extra = _scoring_matrices_names()
+    if key in extra:
+        from scoring_matrices import ScoringMatrix
+
+        found = ScoringMatrix.from_name(key)
+        array = substitution_matrices.Array(
+            alphabet=found.alphabet, dims=2, data=np.array([list(row) for row in found]))
+        array.name = key
+        return array
+    available = ", ".join(sorted(set(substitution_matrices.load()) | extra))
+    raise InputError(f"unknown substitution matrix {name!r}; available: {available}")
+
+
+def _scoring_matrices_names() -> set[str]:
+    from scoring_matrices import ScoringMatrix  # imported on demand: most runs never need it
+
+    return set(ScoringMatrix.BUILTIN_MATRICES)
 
 
 def simple_gaps(open_score: float, extend_score: float, mode: str = "global") -> list[float]:

@@ -190,10 +190,11 @@ def test_two_sequences_are_biopython_optimal(aligner, a, b) -> None:
 
 
 @pytest.mark.parametrize("matrix, shift", [("PAM250", 0.0), ("pam250", 3.0),
-                                           ("BLOSUM45", -1.0)])
+                                           ("BLOSUM45", -1.0), ("PFASUM43", 4.0)])
 def test_matrix_and_shift(matrix, shift) -> None:
-    """A matrix by name (any case) or as a Biopython Array, and a shift added to every
-    score: pairs are optimal under Biopython with the shifted matrix."""
+    """A matrix by name (any case; PFASUM43 comes from the scoring-matrices package) or as a
+    Biopython Array, and a shift added to every score: pairs are optimal under Biopython
+    with the shifted matrix."""
     gaps = dict(GAPS, shift=shift)
     by_name = ProgressiveAligner(device=DEVICE, distances="ktuple", seqtype="protein",
                                  matrix=matrix, **gaps)
@@ -546,6 +547,23 @@ def test_simulated_family_accuracy(distances, tmp_path) -> None:
     rows = check_valid(aln, names, texts)
     sp, tc = sp_tc(names, rows, read_reference(path))
     assert sp > 0.9, (sp, tc)
+
+
+def test_fragments_sit_apart_from_repeat_chains(aligner_align) -> None:
+    """Alignment distances divide by the larger self-score: a one-domain fragment identical
+    to one repeat of a two-repeat chain is far from it (by the smaller self-score it was at
+    distance 0, and HomFam's repeat families, e.g. bowman, fell apart), and two chains are
+    closer to each other than to the fragment."""
+    from bioplug.progressive.guide import alignment_distances
+
+    rng = np.random.default_rng(5)
+    domain = "".join(rng.choice(list(AMINO), 60))
+    other = mutate(rng, domain, AMINO, 0.3)
+    chain_a = domain + other
+    chain_b = mutate(rng, domain, AMINO, 0.1) + mutate(rng, other, AMINO, 0.1)
+    d = alignment_distances([domain, chain_a, chain_b], False, DEVICE)
+    assert d[0, 1] > 0.3 and d[0, 2] > 0.3
+    assert d[1, 2] < min(d[0, 1], d[0, 2])
 
 
 # -- (j) a large family ---------------------------------------------------------------------------

@@ -47,11 +47,14 @@ log = logging.getLogger(__name__)
 #: Column scores of large divergent profiles average below zero: without the shift the DP
 #: prefers sliding big profiles apart over end gaps to aligning them (simulated 1,000 x 300:
 #: SP 45 without, 89 with +4), while small families of divergent proteins (BAliBASE) lose
-#: 4 SP points with it. Tuned on the HomFam dev families and BAliBASE RV11/RV12
+#: 4 SP points with it. Large families take PFASUM43 (FAMSA 2's default matrix, from the
+#: ``scoring-matrices`` package) with end gaps 0.66 / 0.66: HomFam dev SP / TC 83.6 / 67.8
+#: against 83.3 / 66.8 with BLOSUM62; small ones keep BLOSUM62 (BAliBASE equal or better).
+#: Tuned on the HomFam dev families and BAliBASE RV11/RV12
 #: (``benchmarks/tune_progressive.py``, RESULTS.md).
 DEFAULTS = {
     ("protein", "small"): ("BLOSUM62", 10.0, 1.0, 2.0, 0.5, 0.0),
-    ("protein", "large"): ("BLOSUM62", 10.0, 1.0, 0.5, 0.2, 4.0),
+    ("protein", "large"): ("PFASUM43", 10.0, 1.0, 0.66, 0.66, 4.0),
     ("nucleotide", "small"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
     ("nucleotide", "large"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
 }
@@ -63,12 +66,13 @@ class ProgressiveAligner:
     """Progressive multiple alignment (ClustalW's three stages) with profiles on the device.
 
     Defaults depend on the alphabet and on the family's size (:data:`DEFAULTS`): from 100
-    sequences on, proteins get cheaper end gaps and a substitution shift of +4.
+    sequences on, proteins get PFASUM43, cheaper end gaps and a substitution shift of +4.
 
     Parameters
     ----------
     matrix : str or Bio.Align.substitution_matrices.Array, optional
-        Substitution matrix; default BLOSUM62 for proteins, NUC.4.4 for nucleotides.
+        Substitution matrix (a Biopython or ``scoring-matrices`` name, or an ``Array``);
+        default BLOSUM62 for proteins (PFASUM43 from 100 sequences), NUC.4.4 for nucleotides.
     gap_open, gap_extend : float, optional
         Penalties (positive, as ClustalW's ``-GAPOPEN`` / ``-GAPEXT``): a gap of ``n`` columns
         costs ``gap_open + (n - 1) * gap_extend`` in each sequence it opens in. Inside a

@@ -25,7 +25,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "local alignment scores of all pairs (the default while they fit the "
                         "device's budget)")
     g.add_argument("--matrix", default=None,
-                   help="substitution matrix (default BLOSUM62; NUC.4.4 for nucleotides)")
+                   help="substitution matrix (default BLOSUM62, PFASUM43 from 100 sequences; "
+                        "NUC.4.4 for nucleotides)")
     g.add_argument("--gap-open", type=float, default=None, metavar="P",
                    help="gap opening penalty (positive; default 10, nucleotides 15)")
     g.add_argument("--gap-extend", type=float, default=None, metavar="P",

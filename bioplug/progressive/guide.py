@@ -53,9 +53,17 @@ def encoded(texts: list[str], letters: str, nucleotide: bool) -> list[np.ndarray
 
 def similarity_distances(scores: np.ndarray, self_a: np.ndarray, self_b: np.ndarray
                          ) -> np.ndarray:
-    """1 - s(a, b) / min(s(a, a), s(b, b)), clipped to [0, 1]."""
+    """1 - s(a, b) / max(s(a, a), s(b, b)), clipped to [0, 1].
+
+    The larger self-score, not the smaller: Pfam-style families mix one-domain fragments with
+    full chains of two or more repeats, and a fragment that matches one repeat perfectly must
+    not sit at distance 0 from the chain (the tree then scatters the chains among fragments,
+    and each is aligned on whichever repeat its first partner matched). On the HomFam dev
+    families: SP / TC 79.8 / 62.6 with the smaller, 83.3 / 66.8 with the larger (bowman
+    36 -> 90, Bcl-2 38 -> 82); the geometric and arithmetic means land between.
+    """
     self_a, self_b = np.maximum(self_a, 1.0), np.maximum(self_b, 1.0)
-    dist = 1.0 - scores / np.minimum(self_a[:, None], self_b[None, :])
+    dist = 1.0 - scores / np.maximum(self_a[:, None], self_b[None, :])
     return np.clip(dist, 0.0, 1.0)
 
 
