@@ -4,7 +4,7 @@ Written from the model in ``kernels/progressive_profile.cl``'s header, cell by c
 (slow, for small profiles only), with the same tie order: M before IX before IY on the diagonal;
 for IX: open from M, extend, open from IY; for IY: open from M, open from IX, extend.
 
-A profile is the (L, A + 5) array of ``bioplug.progressive.aligner.profile_columns``: residue
+A profile is the (L, A + 5) array of ``bioplug.progressive.pipeline.profile_columns``: residue
 frequencies, then the fractions gap, segment start, first, last and span.
 """
 

@@ -32,9 +32,8 @@ from bioplug.errors import InputError
 from bioplug.msa.score import read_reference, sp_tc
 from bioplug.progress import Cancelled
 from bioplug.progressive import ProgressiveAligner
-from bioplug.progressive.aligner import profile_columns
 from bioplug.progressive.guide import guide_tree, partition, seed_embedding, spectrum
-from bioplug.progressive.pipeline import Substitution
+from bioplug.progressive.pipeline import Substitution, profile_columns
 from bioplug.progressive.trees import newick_from_linkage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -54,13 +53,14 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scope
 
 @pytest.fixture(scope="module")
 def aligner() -> ProgressiveAligner:
-    return ProgressiveAligner(device=DEVICE, distances="ktuple", **PROTEIN)
+    """Progressive stage only (no refinement): its exact model is what these tests check."""
+    return ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0, **PROTEIN)
 
 
 @pytest.fixture(scope="module")
 def aligner_align() -> ProgressiveAligner:
-    """Default distances (local alignment scores of all pairs)."""
-    return ProgressiveAligner(device=DEVICE, **PROTEIN)
+    """Default distances (local alignment scores of all pairs), no refinement."""
+    return ProgressiveAligner(device=DEVICE, refinement=0, **PROTEIN)
 
 
 # -- helpers --------------------------------------------------------------------------------------

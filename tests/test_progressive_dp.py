@@ -25,9 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bioplug.alphabet import load_matrix
-from bioplug.progressive.aligner import profile_columns
 from bioplug.progressive.device import GapScores, ProfileEngine
-from bioplug.progressive.pipeline import Substitution, encode
+from bioplug.progressive.pipeline import Substitution, encode, profile_columns
 
 DNA = "ACGT"
 AMINO = "ACDEFGHIKLMNPQRSTVWY"

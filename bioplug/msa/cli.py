@@ -52,8 +52,9 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="refinement RNG seed (default 0)")
     p.add_argument("--consistency", type=int, default=2, metavar="C",
                    help="consistency passes (default 2)")
-    p.add_argument("--refinement", type=int, default=10, metavar="R",
-                   help="refinement passes (default 10)")
+    p.add_argument("--refinement", type=int, default=None, metavar="R",
+                   help="refinement passes (default 10; progressive: 16 rounds below 100 "
+                        "sequences, none from 100)")
     p.add_argument("--method", choices=("auto", "quickprobs", "progressive"), default="auto",
                    help="quickprobs (accurate, proteins), progressive (ClustalW-style, big "
                         "families and nucleotides); auto (default) takes progressive for "
@@ -106,7 +107,8 @@ def run_msa(args) -> int:
         aligner = progressive.make_aligner(args)
     else:
         aligner = MultipleSequenceAligner(
-            consistency=args.consistency, refinement=args.refinement, accurate=args.accurate,
+            consistency=args.consistency,
+            refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
             seed=args.seed, device=args.device,
         )
     if args.outdir is not None:

@@ -18,6 +18,7 @@ profile-profile alignments on the device.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -37,6 +38,8 @@ from bioplug.io import (
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.progressive import pipeline
 from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.pipeline import profile_columns
+from bioplug.progressive.refine import refine
 from bioplug.progressive.trees import linkage_from_tree, newick_from_linkage
 
 log = logging.getLogger(__name__)
@@ -60,6 +63,10 @@ DEFAULTS = {
 }
 #: Families of at least this many sequences take the "large" defaults.
 LARGE_FAMILY = 100
+#: Refinement rounds by default, for families below LARGE_FAMILY sequences: BAliBASE RV11/12
+#: SP / TC 74.6 / 56.2 -> 76.1 / 59.3; on the HomFam dev families (218 sequences and more)
+#: it cost 0.2 SP and five times the time, so large families are not refined by default.
+REFINE_ROUNDS = 16
 
 
 class ProgressiveAligner:
@@ -103,8 +110,13 @@ class ProgressiveAligner:
         Above ``max_matrix``: the space the bisecting tree splits, k-tuple spectra (default)
         or Clustal Omega's mBed distances to log^2 k seed sequences (measured worse on a
         simulated 10,000-sequence family: RESULTS.md).
+    refinement : int, optional
+        Rounds of iterative refinement (:mod:`bioplug.progressive.refine`: batches of tree
+        splits realigned on the device, the best kept while the sum-of-pairs score grows);
+        default :data:`REFINE_ROUNDS` for families below :data:`LARGE_FAMILY` sequences,
+        none for larger ones; 0 turns it off.
     seed : int
-        Seed of the bisecting tree's random starts.
+        Seed of the bisecting tree's random starts and of the refinement's choice of splits.
     device : optional
         OpenCL device specification or Runtime.
     """
@@ -114,7 +126,8 @@ class ProgressiveAligner:
                  end_gap_extend: float | None = None, seqtype: str = "auto",
                  shift: float | None = None, distances: str = "auto",
                  weights: str = "clustalw", max_matrix: int = 4000,
-                 embedding: str = "spectrum", seed: int = 0, device=None):
+                 embedding: str = "spectrum", refinement: int | None = None, seed: int = 0,
+                 device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -130,6 +143,8 @@ class ProgressiveAligner:
             raise InputError(f"embedding must be 'spectrum' or 'mbed', not {embedding!r}")
         if max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
+        if refinement is not None and not (int(refinement) == refinement and refinement >= 0):
+            raise InputError(f"refinement must be a number of rounds >= 0, got {refinement!r}")
         self.matrix = matrix
         self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
         if shift is not None and not np.isfinite(shift):
@@ -140,6 +155,7 @@ class ProgressiveAligner:
         self.weights = weights
         self.max_matrix = int(max_matrix)
         self.embedding = embedding
+        self.refinement = None if refinement is None else int(refinement)
         self.seed = int(seed)
         self.device = device
         self.last_times: dict = {}
@@ -202,9 +218,16 @@ class ProgressiveAligner:
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
+        rounds = self.refinement if self.refinement is not None else (
+            REFINE_ROUNDS if len(texts) < LARGE_FAMILY else 0)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
                               self.device, link, self.seed, progress, self.distances,
                               self.weights, self.embedding)
+        if rounds and len(texts) > 2:
+            t0 = time.perf_counter()
+            result.rows = refine(result.rows, result.link, matrix, gaps, nucleotide,
+                                 self.device, rounds, seed=self.seed, progress=progress)
+            result.times["refine"] = time.perf_counter() - t0
         self.last_times = result.times
         alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
@@ -303,36 +326,3 @@ def gapped_matrix(records: list[SeqRecord]) -> np.ndarray:
     """(n, L) uint8 of gapped rows, '.' read as '-'."""
     text = "".join(str(r.seq) for r in records).replace(".", "-")
     return np.frombuffer(text.encode("latin-1", "replace"), np.uint8).reshape(len(records), -1)
-
-
-def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
-                    ids: list[str]) -> np.ndarray:
-    """(L, A + 5) profile of gapped rows (equal weights), as ``ProfileEngine.add_profile``
-    takes it: residue frequencies, then the fractions of sequences with a gap, a segment start
-    (residue after a gap or the start), their first residue, their last residue, and residues
-    on both sides of the boundary after the column."""
-    n, L = rows.shape
-    A = len(letters)
-    table = pipeline.scoring_table(letters, nucleotide)
-    codes = table[rows]
-    gap = rows == ord("-")
-    bad = np.argwhere((codes == 255) & ~gap)
-    if bad.size:
-        r, c = (int(v) for v in bad[0])
-        raise InputError(f"{ids[r]}: letter {chr(rows[r, c])!r} at column {c + 1} is not in "
-                         f"the scoring matrix ({letters})")
-    res = ~gap
-    col = np.broadcast_to(np.arange(L), rows.shape)[res]
-    counts = np.bincount(col * A + codes[res], minlength=L * A).reshape(L, A)
-    seen_before = np.cumsum(res, axis=1) > 0                 # a residue at or before c
-    seen_after = np.cumsum(res[:, ::-1], axis=1)[:, ::-1] > 0  # a residue at or after c
-    starts = res.copy()
-    starts[:, 1:] &= gap[:, :-1]
-    first = res & ~np.pad(seen_before[:, :-1], ((0, 0), (1, 0)))
-    last = res & ~np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
-    span = seen_before & np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
-    out = np.zeros((L, A + 5), dtype=np.float32)
-    out[:, :A] = counts / n
-    for k, v in enumerate((gap, starts, first, last, span)):
-        out[:, A + k] = v.sum(axis=0) / n
-    return out

@@ -32,10 +32,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--gap-extend", type=float, default=None, metavar="P",
                    help="gap extension penalty (default 1, nucleotides 2)")
     g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
-                   help="penalty for opening a gap at either end (default 2; 0.5 for protein "
+                   help="penalty for opening a gap at either end (default 2; 0.66 for protein "
                         "families of 100 or more; nucleotides 3)")
     g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
-                   help="penalty for extending an end gap (default 0.5; 0.2 for protein "
+                   help="penalty for extending an end gap (default 0.5; 0.66 for protein "
                         "families of 100 or more; nucleotides 1)")
     g.add_argument("--shift", type=float, default=None,
                    help="constant added to every substitution score (default 4 for protein "
@@ -55,6 +55,7 @@ def make_aligner(args):
         matrix=args.matrix, gap_open=args.gap_open, gap_extend=args.gap_extend,
         end_gap_open=args.end_gap_open, end_gap_extend=args.end_gap_extend,
         shift=args.shift, seqtype=args.seqtype, distances="ktuple" if args.ktuple else "auto",
+        refinement=getattr(args, "refinement", None), seed=getattr(args, "seed", 0),
         device=args.device)
 
 

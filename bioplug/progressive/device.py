@@ -111,6 +111,13 @@ class ProfileEngine:
         start, self.top = self.top, need
         return start
 
+    def clear(self) -> None:
+        """Forget every node; the pool buffer is kept for the next ones (refinement rounds)."""
+        self.top = 0
+        self.offset.clear()
+        self.length.clear()
+        self.weight.clear()
+
     def add_sequences(self, codes: list[np.ndarray], weights: np.ndarray) -> list[int]:
         """One single-sequence profile per code array; returns their node ids."""
         lengths = np.fromiter((c.size for c in codes), dtype=np.int64, count=len(codes))
@@ -141,20 +148,30 @@ class ProfileEngine:
         """A profile given as (L, A + 5) columns: residue frequencies, then the fractions gap,
         segment start, first, last and span (``kernels/progressive_profile.cl``); returns its
         node id."""
-        L = columns.shape[0]
+        return self.add_profiles([columns], [weight])[0]
+
+    def add_profiles(self, profiles: list[np.ndarray], weights: list[float]) -> list[int]:
+        """Several profiles as :meth:`add_profile` takes them, in one upload; their node ids."""
+        lengths = [c.shape[0] for c in profiles]
+        columns = np.concatenate(profiles) if profiles else np.zeros((0, self.A + 5))
         A = self.A
-        host = np.zeros((L, self.stride), dtype=np.float32)
+        host = np.zeros((columns.shape[0], self.stride), dtype=np.float32)
         host[:, self.slots()] = columns
+        # The next column's occupancy and first-residue share, within each profile only.
+        ends = np.cumsum(lengths) - 1
         occ_next = np.append(1.0 - host[1:, A], 0.0)
         first_next = np.append(host[1:, A + 5], 0.0)
+        occ_next[ends], first_next[ends] = 0.0, 0.0
         host[:, A + 1] = (1.0 - host[:, A] - host[:, A + 6]) + (occ_next - first_next)
         host[:, A + 3] = host[:, A + 6] + first_next
-        start = self._reserve(L)
-        cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
-        self.offset.append(start)
-        self.length.append(L)
-        self.weight.append(float(weight))
-        return len(self.offset) - 1
+        start = self._reserve(host.shape[0])
+        if host.size:
+            cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
+        first = len(self.offset)
+        self.offset.extend(int(v) for v in start + np.cumsum([0, *lengths[:-1]]))
+        self.length.extend(lengths)
+        self.weight.extend(float(w) for w in weights)
+        return list(range(first, len(self.offset)))
 
     def read_profile(self, node: int) -> np.ndarray:
         """(L, A + 5) columns of a node, as :meth:`add_profile` takes them (for tests)."""

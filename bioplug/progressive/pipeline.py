@@ -8,6 +8,8 @@
 4. ``align_tree``: every tree level's ready nodes aligned in one batch on the device
    (:class:`bioplug.progressive.device.ProfileEngine`); profiles stay on the device.
 5. ``assemble``: the moves of every node composed from the root down into gapped rows.
+
+The front door then refines the rows (:mod:`bioplug.progressive.refine`).
 """
 
 from __future__ import annotations
@@ -177,6 +179,39 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
     cols = np.concatenate([to_root[s] for s in range(k)])
     rows[owner, cols] = np.frombuffer("".join(texts).encode("latin-1"), dtype=np.uint8)
     return rows
+
+
+def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
+                    ids: list[str]) -> np.ndarray:
+    """(L, A + 5) profile of gapped rows (equal weights), as ``ProfileEngine.add_profile``
+    takes it: residue frequencies, then the fractions of sequences with a gap, a segment start
+    (residue after a gap or the start), their first residue, their last residue, and residues
+    on both sides of the boundary after the column."""
+    n, L = rows.shape
+    A = len(letters)
+    table = scoring_table(letters, nucleotide)
+    codes = table[rows]
+    gap = rows == ord("-")
+    bad = np.argwhere((codes == 255) & ~gap)
+    if bad.size:
+        r, c = (int(v) for v in bad[0])
+        raise InputError(f"{ids[r]}: letter {chr(rows[r, c])!r} at column {c + 1} is not in "
+                         f"the scoring matrix ({letters})")
+    res = ~gap
+    col = np.broadcast_to(np.arange(L), rows.shape)[res]
+    counts = np.bincount(col * A + codes[res], minlength=L * A).reshape(L, A)
+    seen_before = np.cumsum(res, axis=1) > 0                 # a residue at or before c
+    seen_after = np.cumsum(res[:, ::-1], axis=1)[:, ::-1] > 0  # a residue at or after c
+    starts = res.copy()
+    starts[:, 1:] &= gap[:, :-1]
+    first = res & ~np.pad(seen_before[:, :-1], ((0, 0), (1, 0)))
+    last = res & ~np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
+    span = seen_before & np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
+    out = np.zeros((L, A + 5), dtype=np.float32)
+    out[:, :A] = counts / n
+    for k, v in enumerate((gap, starts, first, last, span)):
+        out[:, A + k] = v.sum(axis=0) / n
+    return out
 
 
 # -- the whole pipeline ----------------------------------------------------------------------
