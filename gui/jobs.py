@@ -8,7 +8,7 @@ stage). :meth:`Job.cancel` makes the next progress call return ``False``, so the
 
 The ``*_task`` functions build those ``fn`` from the front-door APIs
 (:class:`bioplug.MultipleSequenceAligner`, :class:`bioplug.PairwiseAligner`,
-:mod:`bioplug.tree`), with the device the user chose.
+:mod:`bioplug.tree`, :func:`bioplug.align_three`), with the device the user chose.
 """
 
 from __future__ import annotations
@@ -208,6 +208,24 @@ def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
         progress("align pair", 1, 1)
         text = format(first) if first is not None else "(no alignment with a positive score)"
         return PairResult((rec_a.id, rec_b.id), score, text, first)
+
+    return fn
+
+
+def three_task(records, device: str | None) -> TaskFn:
+    """Exact alignment of three ungapped records -> ``Bio.Align.Alignment`` with ``.score``
+    (:func:`bioplug.align_three`: BLOSUM62, or NUC.4.4 for nucleotides, gaps -10/-0.5 as the
+    pairwise job; stages "three-way fill", "three-way traceback")."""
+
+    def fn(progress: ProgressFn):
+        from bioplug import align_three
+        from bioplug.alphabet import is_nucleotide
+
+        if len(records) != 3:
+            raise InputError(f"a three-sequence alignment needs 3 sequences, not {len(records)}")
+        matrix = "NUC.4.4" if is_nucleotide([str(r.seq) for r in records]) else "BLOSUM62"
+        return align_three(*records, substitution_matrix=matrix, open_gap_score=-10.0,
+                           extend_gap_score=-0.5, device=device, progress=progress)
 
     return fn
 

@@ -59,7 +59,8 @@ OPEN_FILTER = ";;".join(
 )
 #: Alignments larger than this are exported on a worker thread.
 EXPORT_JOB_CELLS = 1_000_000
-THREE_WAY_TIP = "Three-sequence alignment is not available yet in bioplug."
+THREE_WAY_TIP = ("Exact alignment of three sequences: the three highlighted rows, else the "
+                 "first three")
 
 
 class PairDialog(QDialog):
@@ -288,8 +289,8 @@ class MainWindow(QMainWindow):
                               "Consistency and refinement passes, accurate mode, seed")
         self.act_tree_opts = a("Tree with o&ptions…", self._ask_tree, None,
                                "Tree method and distance")
-        self.act_three = a("Three-sequence alignment", lambda: None, None, THREE_WAY_TIP)
-        self.act_three.setEnabled(False)
+        self.act_three = a("&Three-sequence alignment", lambda: self.run_three(), None,
+                           THREE_WAY_TIP)
         self.act_cancel = a("&Cancel job", self.cancel_job, QKeySequence("Esc"))
         self.act_find = a("&Find…", self._focus_find, QKeySequence.StandardKey.Find,
                           "Find a sequence by name or residue motif")
@@ -337,6 +338,7 @@ class MainWindow(QMainWindow):
         self.act_upgma.setEnabled(not busy and n >= 2)
         self.act_msa_opts.setEnabled(not busy and n >= 2)
         self.act_tree_opts.setEnabled(not busy and n >= 2)
+        self.act_three.setEnabled(not busy and n >= 3)
         self.act_cancel.setEnabled(busy)
         self.act_export_aln.setEnabled(has)
         self.act_open.setEnabled(True)
@@ -667,6 +669,26 @@ class MainWindow(QMainWindow):
 
         return self._start_job("Pairwise alignment",
                                jobs.pairwise_task(a, b, self.device, mode, matrix), done)
+
+    def run_three(self, rows: list[int] | None = None) -> jobs.Job | None:
+        """Exact alignment of three sequences (``rows``; default: the three highlighted rows,
+        else the first three); the result replaces the view."""
+        data = self._need_data(3)
+        if data is None:
+            return None
+        if rows is None:
+            picked = [data.names.index(n) for n in self.alignment_view.highlighted_names()]
+            rows = picked if len(picked) == 3 else [0, 1, 2]
+        records = [data.records[i] for i in rows]
+        source = data.source
+
+        def done(alignment) -> None:
+            result = AlignmentData.from_alignment(alignment, source)
+            result.title = f"three-way alignment (score {alignment.score:g})"
+            self.set_data(result)
+
+        return self._start_job("Three-sequence alignment",
+                               jobs.three_task(records, self.device), done)
 
     def run_all_vs_all(self, mode: str = "global", matrix: str = "BLOSUM62") -> jobs.Job | None:
         """Scores of every pair; the result goes to the heat map."""

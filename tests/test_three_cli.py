@@ -1,0 +1,88 @@
+"""``bioplug align3`` end to end (PoCL; ``BIOPLUG_TEST_DEVICE=gpu`` for a GPU)."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import pytest
+from Bio import Align
+
+import bioplug
+from bioplug.cli import main
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+SEQS = {"a": "MKTAYIAKQRQISFVKSHFSRQ", "b": "MKTAYIAQRQISFVKSHFSRQLE",
+        "c": "MKSAYIAKQRQISFVRSHFSR"}
+
+
+def _fasta(path, items):
+    path.write_text("".join(f">{k}\n{v}\n" for k, v in items))
+    return path
+
+
+def test_alignment_file_is_optimal(tmp_path):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    out = tmp_path / "out.fa"
+    rc = main(["-q", "align3", str(src), "-o", str(out), "--matrix", "BLOSUM62",
+               "--open", "-10", "--extend", "-1", "--device", DEVICE])
+    assert rc == 0
+    aln = Align.read(str(out), "fasta")
+    assert [r.id for r in aln.sequences] == ["a", "b", "c"]
+    assert [aln[i].replace("-", "") for i in range(3)] == list(SEQS.values())
+    want = bioplug.align_three(*SEQS.values(), substitution_matrix="BLOSUM62",
+                               open_gap_score=-10, extend_gap_score=-1, device=DEVICE)
+    assert [aln[i] for i in range(3)] == [want[i] for i in range(3)]
+
+
+def test_clustal_format_and_score_only(tmp_path, capsys):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    out = tmp_path / "out.aln"
+    assert main(["-q", "align3", str(src), "-o", str(out), "--format", "clustal",
+                 "--device", DEVICE]) == 0
+    assert Align.read(str(out), "clustal").length >= 23
+    assert main(["-q", "align3", str(src), "-o", "-", "--score-only", "--gap", "-2",
+                 "--device", DEVICE]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed == str(bioplug.score_three(*SEQS.values(), gap_score=-2, device=DEVICE))
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_wrong_record_count_names_it(tmp_path, capsys, count):
+    src = _fasta(tmp_path / "in.fa", [(f"s{i}", "ACGT") for i in range(count)])
+    rc = main(["-q", "align3", str(src), "-o", str(tmp_path / "o.fa"), "--device", DEVICE])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert f"holds {count} sequence record" in err and "exactly 3" in err
+    assert not (tmp_path / "o.fa").exists()
+
+
+def test_stdin_to_stdout(monkeypatch, capsys):
+    text = "".join(f">{k}\n{v}\n" for k, v in SEQS.items())
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert main(["-q", "align3", "-", "-o", "-", "--device", DEVICE]) == 0
+    out = capsys.readouterr().out
+    aln = Align.read(io.StringIO(out), "fasta")
+    assert [aln[i].replace("-", "") for i in range(3)] == list(SEQS.values())
+
+
+def test_bad_letter_names_record_position_and_letter(tmp_path, capsys):
+    src = _fasta(tmp_path / "in.fa", [("x", "ACGT"), ("y", "AC9T"), ("z", "AGT")])
+    assert main(["-q", "align3", str(src), "-o", str(tmp_path / "o.fa"),
+                 "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert "y" in err and "'9'" in err and "position 3" in err
+    src = _fasta(tmp_path / "in2.fa", [("x", "MKV"), ("y", "MKV"), ("z", "MKJ")])
+    assert main(["-q", "align3", str(src), "-o", str(tmp_path / "o.fa"), "--matrix",
+                 "BLOSUM62", "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert "z" in err and "'J'" in err and "position 3" in err
+
+
+def test_gapped_input_is_aligned_without_its_gaps(tmp_path):
+    src = _fasta(tmp_path / "in.fa", [("x", "AC-GT"), ("y", "A.CGT"), ("z", "ACG--")])
+    out = tmp_path / "out.fa"
+    assert main(["-q", "align3", str(src), "-o", str(out), "--device", DEVICE]) == 0
+    aln = Align.read(str(out), "fasta")
+    assert [aln[i].replace("-", "") for i in range(3)] == ["ACGT", "ACGT", "ACG"]
