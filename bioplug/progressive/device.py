@@ -185,8 +185,10 @@ class ProfileEngine:
     def dirs_bytes(self, lx: int, ly: int) -> int:
         return -(-lx // self.wg) * (ly + self.wg) * self.wg
 
-    def align(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
-        """Align node pairs (X, Y); each makes a new node. Returns (node id, moves) per pair.
+    def align(self, pairs: list[tuple[int, int]], merge: bool = True
+              ) -> list[tuple[int, np.ndarray]]:
+        """Align node pairs (X, Y); each makes a new node. Returns (node id, moves) per pair
+        (node id -1 with ``merge=False``: moves only, no merged profiles are made).
 
         ``moves[c]`` is 0 when new column ``c`` holds a column of both, 1 of X only, 2 of Y only.
         Pairs are split into launches so that one launch's direction bytes fit the budget.
@@ -195,10 +197,11 @@ class ProfileEngine:
         costs = [self.dirs_bytes(self.length[x], self.length[y]) for x, y in pairs]
         out: list[tuple[int, np.ndarray]] = []
         for start, end in budget_batches(costs, budget):
-            out.extend(self._launch(pairs[start:end]))
+            out.extend(self._launch(pairs[start:end], merge))
         return out
 
-    def _launch(self, pairs: list[tuple[int, int]]) -> list[tuple[int, np.ndarray]]:
+    def _launch(self, pairs: list[tuple[int, int]], merge: bool = True
+                ) -> list[tuple[int, np.ndarray]]:
         """One batch: DP and traceback, read back the lengths and moves, place the merged
         profiles back to back at the pool's top, merge (a second launch)."""
         rt, q = self.rt, self.rt.queue
@@ -227,6 +230,9 @@ class ProfileEngine:
         moves = np.empty(int(span.sum()), dtype=np.uint8)
         cl.enqueue_copy(q, lengths, d_len)
         cl.enqueue_copy(q, moves, d_moves)
+        if not merge:
+            return [(-1, moves[int(nodes[g, 4] + span[g] - lengths[g]):
+                              int(nodes[g, 4] + span[g])].copy()) for g in range(n)]
         out = self._reserve(int(lengths.sum())) + np.concatenate(
             [[0], np.cumsum(lengths, dtype=np.int64)[:-1]])
         self.k_merge(q, (n * self.wg,), (self.wg,), d_nodes, d_wts, self.pool, d_src, d_len,

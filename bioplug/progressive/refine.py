@@ -87,8 +87,9 @@ def realign_splits(engine: ProfileEngine, rows: np.ndarray, splits: np.ndarray,
         groups.append(parts)
     nodes = engine.add_profiles(profiles, weights)
     pairs = list(zip(nodes[0::2], nodes[1::2], strict=True))
+    aligned = engine.align(pairs, merge=False)    # moves only: the rows are rebuilt here
     out = []
-    for split, (a, b), (_, moves) in zip(splits, groups, engine.align(pairs), strict=True):
+    for split, (a, b), (_, moves) in zip(splits, groups, aligned, strict=True):
         new = np.full((rows.shape[0], moves.size), GAP, dtype=np.uint8)
         new[np.ix_(np.flatnonzero(split), np.flatnonzero(moves != 2))] = a
         new[np.ix_(np.flatnonzero(~split), np.flatnonzero(moves != 1))] = b
