@@ -19,6 +19,10 @@ same kernels run on GPUs and, through PoCL, on the CPU.
     Distance matrices and neighbor-joining / UPGMA trees on the device.
 ``bioplug.skbio``
     Functions with scikit-bio's signatures returning scikit-bio types.
+``bioplug.tropical``
+    Max-plus / min-plus matrix products (batched, tiled) and all-pairs shortest paths.
+``bioplug.hmm``
+    HMM Viterbi decoding with state paths on the tropical engine; ``decode`` as hmmlearn.
 ``bioplug.gui``
     The desktop application (``bioplug-gui``).
 """
@@ -42,7 +46,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 _SUBMODULES = {"runtime", "pairwise", "msa", "progressive", "tree", "skbio", "alphabet", "io",
                "progress",
-               "errors", "gui"}
+               "errors", "gui", "tropical", "hmm"}
 
 
 def __getattr__(name):

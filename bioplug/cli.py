@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "bioplug.msa.cli",
     "bioplug.progressive.cli",
     "bioplug.tree.cli",
+    "bioplug.hmm.cli",
 ]
 
 
