@@ -648,7 +648,9 @@ def _make_aligner(tool: str, device, threads: int):
 
     # sizes where the pipeline changes mode (other kernels): each mode gets its own warm-up
     if tool == "bioplug":
-        thresholds = [int(getattr(aligner, "max_matrix", 4000))]
+        from bioplug.progressive.guide import matrix_limit
+
+        thresholds = [matrix_limit(getattr(aligner, "max_matrix", None), rt)]
     else:
         thresholds = [int(getattr(aligner, "options", {}).get("max_full", 300))]
     info = {"version": bioplug.__version__, "device": f"{rt.info.name} [{rt.info.platform}]",

@@ -603,6 +603,28 @@ def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
     assert guide.resolve_distances("align", texts, rt) == "align"
 
 
+def test_matrix_limit_follows_the_device(monkeypatch) -> None:
+    """max_matrix=None takes the device kind's limit; the bisecting tree starts above it."""
+    from bioplug.progressive import guide
+    from bioplug.runtime import get_runtime
+
+    rt = get_runtime(DEVICE)
+    kind = "gpu" if rt.is_gpu else "cpu"
+    assert guide.matrix_limit(None, rt) == guide.MAX_MATRIX[kind]
+    assert guide.matrix_limit(7, rt) == 7
+    monkeypatch.setitem(guide.MAX_MATRIX, kind, 6)
+    seen = []
+    monkeypatch.setattr(guide, "embedded_tree",
+                        lambda texts, *args: seen.append(len(texts)) or
+                        guide.matrix_tree(texts, False, rt, "ktuple"))
+    texts = ["MKVLAAGIV", "MKVLAGIVW", "MRVLAAGIW", "WKVLAAGIV", "MKVPAAGIV", "MKVLAQGIV",
+             "MKWLAAGIV"]
+    ProgressiveAligner(device=DEVICE, refinement=0).align(texts)
+    assert seen == [7]
+    ProgressiveAligner(device=DEVICE, refinement=0, max_matrix=7).align(texts)
+    assert seen == [7]
+
+
 def test_align_many_equals_align_and_names_a_bad_family(tmp_path) -> None:
     """``align_many`` shares the QuickProbs aligner's batch loop: same rows as ``align`` per
     family; a bad family is named, and skipped with ``keep_going``."""

@@ -103,9 +103,11 @@ class ProgressiveAligner:
     weights : {"clustalw", "equal"}
         Sequence weights in profiles: ClustalW's, from the guide tree (down-weighting close
         relatives), or all equal.
-    max_matrix : int
-        Most sequences for which the guide tree is made from a k x k k-tuple distance matrix;
-        larger families get the embedded bisecting tree (:mod:`bioplug.progressive.guide`).
+    max_matrix : int, optional
+        Most sequences for which the guide tree is made from one k x k distance matrix
+        (default 10,000 on GPUs, 4,000 on CPU devices:
+        :data:`bioplug.progressive.guide.MAX_MATRIX`); larger families get the embedded
+        bisecting tree (:mod:`bioplug.progressive.guide`).
     embedding : {"spectrum", "mbed"}
         Above ``max_matrix``: the space the bisecting tree splits, k-tuple spectra (default)
         or Clustal Omega's mBed distances to log^2 k seed sequences (measured worse on a
@@ -125,7 +127,7 @@ class ProgressiveAligner:
                  gap_extend: float | None = None, end_gap_open: float | None = None,
                  end_gap_extend: float | None = None, seqtype: str = "auto",
                  shift: float | None = None, distances: str = "auto",
-                 weights: str = "clustalw", max_matrix: int = 4000,
+                 weights: str = "clustalw", max_matrix: int | None = None,
                  embedding: str = "spectrum", refinement: int | None = None, seed: int = 0,
                  device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
@@ -141,7 +143,7 @@ class ProgressiveAligner:
             raise InputError(f"weights must be 'clustalw' or 'equal', not {weights!r}")
         if embedding not in ("spectrum", "mbed"):
             raise InputError(f"embedding must be 'spectrum' or 'mbed', not {embedding!r}")
-        if max_matrix < 2:
+        if max_matrix is not None and max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         if refinement is not None and not (int(refinement) == refinement and refinement >= 0):
             raise InputError(f"refinement must be a number of rounds >= 0, got {refinement!r}")
@@ -153,7 +155,7 @@ class ProgressiveAligner:
         self.seqtype = seqtype
         self.distances = distances
         self.weights = weights
-        self.max_matrix = int(max_matrix)
+        self.max_matrix = None if max_matrix is None else int(max_matrix)
         self.embedding = embedding
         self.refinement = None if refinement is None else int(refinement)
         self.seed = int(seed)

@@ -25,7 +25,7 @@ from bioplug.errors import InputError
 from bioplug.msa.guide import clustalw_weights
 from bioplug.progress import Progress
 from bioplug.progressive.device import GapScores, ProfileEngine
-from bioplug.progressive.guide import guide_tree
+from bioplug.progressive.guide import guide_tree, matrix_limit
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +217,7 @@ def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
 # -- the whole pipeline ----------------------------------------------------------------------
 def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScores,
         nucleotide: bool,
-        max_matrix: int, device=None, link: np.ndarray | None = None, seed: int = 0,
+        max_matrix: int | None, device=None, link: np.ndarray | None = None, seed: int = 0,
         progress: Progress | None = None, distances: str = "auto",
         weighting: str = "clustalw", embedding: str = "spectrum") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
@@ -234,7 +234,8 @@ def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScore
     rt = get_runtime(device)
     if link is None:
         progress.report("guide tree", 0, 1)
-        link = guide_tree(texts, nucleotide, max_matrix, rt, seed, distances, embedding)
+        link = guide_tree(texts, nucleotide, matrix_limit(max_matrix, rt), rt, seed, distances,
+                          embedding)
         progress.report("guide tree", 1, 1)
     times["tree"] = time.perf_counter() - t0
     t0 = time.perf_counter()
