@@ -139,64 +139,89 @@ def pair_align(
     >>> paths[0].to_aligned((seq1, seq2))
     ['LKGHFVQ', 'LKTHYAQ']
     """
-    from skbio.alignment import PairAlignPath
-    from skbio.alignment import pair_align as skbio_pair_align
-    from skbio.alignment._pair import PairAlignResult
-
-    def fallback(reason: str):
-        log.info("pair_align: %s; using scikit-bio", reason)
-        return skbio_pair_align(
-            seq1, seq2, mode=mode, sub_score=sub_score, gap_cost=gap_cost,
-            free_ends=free_ends, trim_ends=trim_ends, max_paths=max_paths, atol=atol,
-            keep_matrices=keep_matrices,
-        )
-
-    if mode not in ("global", "local"):
-        return fallback("unknown mode")
-    if keep_matrices or max_paths not in (0, 1):
-        return fallback("several paths or DP matrices requested")
+    settings = dict(mode=mode, sub_score=sub_score, gap_cost=gap_cost, free_ends=free_ends,
+                    trim_ends=trim_ends, max_paths=max_paths, atol=atol,
+                    keep_matrices=keep_matrices)
+    reason = _device_refuses(seq1, seq2, mode, max_paths, keep_matrices)
+    if reason is not None:
+        return _skbio_pair_align(seq1, seq2, settings, reason)
     t1, t2 = _plain(seq1), _plain(seq2)
-    if t1 is None or t2 is None or type(seq1) is not type(seq2) or not t1 or not t2:
-        return fallback("sequence types")
     local = mode == "local"
-    lead1, trail1, lead2, trail2 = _free_end_flags(local, free_ends, trim_ends)
-
-    from Bio.Align.substitution_matrices import Array
+    flags = _free_end_flags(local, free_ends, trim_ends)
 
     from bioplug.pairwise.aligner import PairwiseAligner
 
     aligner = PairwiseAligner(device=device, mode=mode)
-    if isinstance(sub_score, tuple) or (
-        isinstance(sub_score, list) and len(sub_score) == 2
-    ):
+    reason = _set_scores(aligner, sub_score, t1, t2)
+    if reason is None:
+        reason = _set_gaps(aligner, gap_cost, local, flags)
+    if reason is None and aligner.device_scoring((t1, t2)) is None:
+        reason = "scores not exactly reproducible on the device"
+    if reason is not None:
+        return _skbio_pair_align(seq1, seq2, settings, reason)
+    return _device_pair_result(aligner, t1, t2, max_paths, local, atol, flags)
+
+
+def _skbio_pair_align(seq1, seq2, settings: dict, reason: str):
+    """scikit-bio's own ``pair_align``, for what the device does not reproduce."""
+    from skbio.alignment import pair_align as skbio_pair_align
+
+    log.info("pair_align: %s; using scikit-bio", reason)
+    return skbio_pair_align(seq1, seq2, **settings)
+
+
+def _device_refuses(seq1, seq2, mode: str, max_paths, keep_matrices: bool) -> str | None:
+    """Why the device cannot take these arguments at all (None: it can)."""
+    if mode not in ("global", "local"):
+        return "unknown mode"
+    if keep_matrices or max_paths not in (0, 1):
+        return "several paths or DP matrices requested"
+    t1, t2 = _plain(seq1), _plain(seq2)
+    if t1 is None or t2 is None or type(seq1) is not type(seq2) or not t1 or not t2:
+        return "sequence types"
+    return None
+
+
+def _set_scores(aligner, sub_score, t1: str, t2: str) -> str | None:
+    """Match/mismatch scores or a substitution matrix onto ``aligner``; a reason to hand
+    the alignment to scikit-bio instead, or None."""
+    if isinstance(sub_score, tuple) or (isinstance(sub_score, list) and len(sub_score) == 2):
         match, mismatch = (float(x) for x in sub_score)
         if not (np.isfinite(match) and np.isfinite(mismatch)):
-            return fallback("infinite scores")
+            return "infinite scores"
         aligner.match_score, aligner.mismatch_score = match, mismatch
-    else:
-        from skbio.sequence import SubstitutionMatrix
+        return None
+    from Bio.Align.substitution_matrices import Array
+    from skbio.sequence import SubstitutionMatrix
 
-        matrix = SubstitutionMatrix.by_name(sub_score) if isinstance(sub_score, str) else sub_score
-        alphabet = tuple(matrix.alphabet)
-        scores = np.asarray(matrix.scores, dtype=np.float64)
-        if not all(isinstance(c, str) and len(c) == 1 for c in alphabet):
-            return fallback("matrix alphabet")
-        if not np.isfinite(scores).all():
-            return fallback("infinite scores")
-        letters = set(alphabet)
-        if not (set(t1) <= letters and set(t2) <= letters):
-            return fallback("letters outside the matrix")
-        aligner.substitution_matrix = Array(alphabet="".join(alphabet), dims=2, data=scores)
+    matrix = SubstitutionMatrix.by_name(sub_score) if isinstance(sub_score, str) else sub_score
+    alphabet = tuple(matrix.alphabet)
+    scores = np.asarray(matrix.scores, dtype=np.float64)
+    if not all(isinstance(c, str) and len(c) == 1 for c in alphabet):
+        return "matrix alphabet"
+    if not np.isfinite(scores).all():
+        return "infinite scores"
+    letters = set(alphabet)
+    if not (set(t1) <= letters and set(t2) <= letters):
+        return "letters outside the matrix"
+    aligner.substitution_matrix = Array(alphabet="".join(alphabet), dims=2, data=scores)
+    return None
+
+
+def _set_gaps(aligner, gap_cost, local: bool, flags: tuple[int, int, int, int]) -> str | None:
+    """scikit-bio's gap costs and free end gaps onto ``aligner`` (None, or a reason to hand
+    the alignment to scikit-bio)."""
     if np.isscalar(gap_cost):
         opening = extend = -float(gap_cost)
     else:
         o, e = (float(x) for x in gap_cost)
         opening, extend = -(o + e), -e
     if not (np.isfinite(opening) and np.isfinite(extend)):
-        return fallback("infinite gap cost")
+        return "infinite gap cost"
     aligner.open_gap_score = opening
     aligner.extend_gap_score = extend
     if not local:
+        lead1, trail1, lead2, trail2 = flags
         # seq1 is Biopython's target: a gap in seq1 is an insertion, in seq2 a deletion.
         for flag, end, kind in (
             (lead1, "left", "insertion"), (trail1, "right", "insertion"),
@@ -205,8 +230,15 @@ def pair_align(
             if flag:
                 setattr(aligner, f"open_{end}_{kind}_score", 0.0)
                 setattr(aligner, f"extend_{end}_{kind}_score", 0.0)
-    if aligner.device_scoring((t1, t2)) is None:
-        return fallback("scores not exactly reproducible on the device")
+    return None
+
+
+def _device_pair_result(aligner, t1: str, t2: str, max_paths, local: bool, atol,
+                        flags: tuple[int, int, int, int]):
+    """The device's score (and path) as scikit-bio's ``PairAlignResult``."""
+    from skbio.alignment import PairAlignPath
+    from skbio.alignment._pair import PairAlignResult
+
     if max_paths == 0:
         score = float(aligner.score_many([t1], [t2])[0])
         return PairAlignResult(score, None, None)
@@ -216,7 +248,7 @@ def pair_align(
         return PairAlignResult(score, [], None)
     coords = np.asarray(alignment.coordinates, dtype=np.int64)
     if not local:
-        coords = _trim(coords, lead1, trail1, lead2, trail2)
+        coords = _trim(coords, *flags)
     return PairAlignResult(score, [PairAlignPath.from_coordinates(coords)], None)
 
 
@@ -237,19 +269,47 @@ def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=N
                disallow_negative_branch_length=disallow_negative_branch_length)
 
 
-# -- multiple alignment (bioplug.msa) ---------------------------------------------------------
-__all__.append("multi_align")
+# -- multiple alignment (bioplug.progressive.skbio_method) ------------------------------------
+__all__ += ["multi_align", "multi_align_nucl", "multi_align_prot"]
 
 
 def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=True,
                 guide_tree=None, ids=None, atol=1e-5, keep_tree=False, keep_distmat=False,
-                **kwargs):
-    """QuickProbs multiple alignment with :func:`skbio.alignment.multi_align`'s interface.
+                *, device=None):
+    """scikit-bio's progressive alignment (:func:`skbio.alignment.multi_align`) on the device.
 
-    See :func:`bioplug.msa.skbio_api.multi_align` (extra keywords: ``consistency``,
-    ``refinement``, ``accurate``, ``seed``, ``device``).
+    The same method and result as scikit-bio 0.7.4: ``pair_align`` scores of every pair,
+    Feng-Doolittle score distances, UPGMA, profile merges with scikit-bio's ties. See
+    :func:`bioplug.progressive.skbio_method.multi_align` for the parameters; ``device`` picks
+    the OpenCL device. (bioplug's own QuickProbs aligner with this signature is
+    :func:`bioplug.msa.skbio_api.multi_align`.)
+
+    Examples
+    --------
+    >>> from skbio import DNA
+    >>> from bioplug.skbio import multi_align
+    >>> seqs = [DNA('CATTAACGT'), DNA('CGTTACGGT'), DNA('AGTTAACGG')]
+    >>> path = multi_align(seqs, device="cpu").path
+    >>> path.to_aligned(seqs)
+    ['CA-TTAACGT-', '-CGTTA-CGGT', '-AGTTAACGG-']
     """
-    from bioplug.msa.skbio_api import multi_align as _multi_align
+    from bioplug.progressive.skbio_method import multi_align as _multi_align
 
     return _multi_align(sequences, sub_score, gap_cost, free_ends, guide_tree, ids, atol,
-                        keep_tree, keep_distmat, **kwargs)
+                        keep_tree, keep_distmat, device=device)
+
+
+def multi_align_nucl(sequences, /, **kwargs):
+    """:func:`multi_align` with BLASTN's scores (``skbio.alignment.multi_align_nucl``): match
+    2, mismatch -3, gap opening 5, extension 2; every keyword can be given."""
+    params = dict(sub_score=(2.0, -3.0), gap_cost=(5.0, 2.0))
+    params.update(kwargs)
+    return multi_align(sequences, **params)
+
+
+def multi_align_prot(sequences, /, **kwargs):
+    """:func:`multi_align` with BLASTP's scores (``skbio.alignment.multi_align_prot``):
+    BLOSUM62, gap opening 11, extension 1; every keyword can be given."""
+    params = dict(sub_score="BLOSUM62", gap_cost=(11.0, 1.0))
+    params.update(kwargs)
+    return multi_align(sequences, **params)

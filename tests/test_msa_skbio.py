@@ -1,4 +1,4 @@
-"""bioplug.skbio.multi_align: scikit-bio's signature and return type, QuickProbs inside."""
+"""bioplug.msa.skbio_api.multi_align: scikit-bio's signature and return type, QuickProbs inside."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from skbio.alignment import AlignPath
 from skbio.alignment import multi_align as sk_multi_align
 
 from bioplug.errors import InputError
-from bioplug.skbio import multi_align
+from bioplug.msa.skbio_api import multi_align
 
 SEQS = ["MKVLAAGIVGLLLAWQCSAGTEPKLVDEW", "MKVLSAGIVALLAWQSAGSEPRLIDEW",
         "MRVLAAGLVGLLSWQCTAGTEPKLVDDW", "MKILAAGIVGLFLAWSAGTEPKIVEEW"]

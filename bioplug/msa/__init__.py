@@ -1,7 +1,7 @@
 """QuickProbs multiple sequence alignment (Gudys & Deorowicz, PLoS ONE 2014) on OpenCL.
 
 Front doors: :class:`bioplug.msa.aligner.MultipleSequenceAligner` (also
-``bioplug.MultipleSequenceAligner``), :func:`bioplug.skbio.multi_align`, and the
+``bioplug.MultipleSequenceAligner``), :func:`bioplug.msa.skbio_api.multi_align`, and the
 ``bioplug msa`` / ``bioplug score`` commands.
 
 Stages (modules; every O(n^2)-or-worse loop is a kernel in ``kernels/msa_*.cl``):

@@ -7,6 +7,10 @@ Front doors
     ``align`` (unaligned sequences), ``align_profiles`` (two alignments), ``add`` (new
     sequences into an existing alignment). Returns ``Bio.Align.Alignment``.
 
+``skbio_method.multi_align`` (``bioplug.skbio.multi_align``)
+    scikit-bio 0.7.4's own progressive method and results (its score distances, UPGMA and
+    profile merges) on ``kernels/progressive_skbio.cl``; a module of its own.
+
 Reading order: ``aligner`` (front door) -> ``pipeline`` (stages) -> ``guide`` (distances and
 tree) -> ``device`` (pool and launches) -> ``kernels/progressive_profile.cl``.
 """

@@ -13,11 +13,13 @@ Here every DP (fill, scikit-bio's stop and tie-breaking traceback), the distance
 its logarithm, the profile score matrices, the profile merges and the UPGMA nearest-neighbour
 chain run in ``kernels/progressive_skbio.cl``. Results are scikit-bio's bit for bit: the DP in
 scikit-bio's precision (float32, or float64 for float64 matrices) and operation order, float64
-elsewhere, no fused multiply-adds. The one assumption is that scikit-bio's own BLAS products
-(profile scores ``counts1 @ submat @ counts2.T`` and the substitution sums of ``S_rand``) are
-exact, which holds for integer and dyadic scores (every named matrix, match/mismatch pairs such
-as ``(2, -3)`` or ``(1.5, -0.5)``) while the sums stay below 2**24 in float32; other scores
-can differ from scikit-bio in the last bit of a profile score.
+elsewhere, no fused multiply-adds. scikit-bio forms two sums with BLAS (profile scores
+``counts1 @ submat @ counts2.T`` and the substitution sums of ``S_rand``), whose rounding depends
+on BLAS's summation order; the device forms them itself only where :func:`exact_sums` proves
+every partial sum exact (integer and dyadic scores: every named matrix, match/mismatch pairs
+such as ``(2, -3)`` or ``(1.5, -0.5)``, while the sums stay below 2**24 in float32). Other
+scores (``(1.1, -0.9)``, float64 matrices of arbitrary reals) take scikit-bio's own numpy
+products for those sums, everything else staying on the device.
 
 Reading order: :func:`multi_align` (stages) -> :class:`SkbioEngine` (buffers and launches) ->
 ``kernels/progressive_skbio.cl``. :func:`merge_align` and :func:`score_dists` are scikit-bio's
@@ -55,6 +57,7 @@ class Problem:
     atol: np.floating
     free: bool
     ids: list[str]
+    given: list  # the input sequences, as given
 
 
 @dataclass
@@ -130,8 +133,8 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
         from skbio.alignment import multi_align as skbio_multi_align
 
         log.warning("multi_align: %s has no float64; scikit-bio aligns", rt.info.name)
-        return skbio_multi_align(sequences, sub_score, gap_cost, free_ends, guide_tree, ids,
-                                 atol, keep_tree, keep_distmat)
+        return skbio_multi_align(problem.given, sub_score, gap_cost, free_ends, guide_tree,
+                                 problem.ids, atol, keep_tree, keep_distmat)
     engine = SkbioEngine(rt, problem.submat.dtype)
     dm = lm = None
     if guide_tree is None:
@@ -192,7 +195,7 @@ def prepare(sequences, sub_score, gap_cost, free_ends, ids, atol) -> Problem:
     alphabet, inv = np.unique(np.concatenate(encoded), return_inverse=True)
     encoded = np.split(inv, np.cumsum([len(x) for x in encoded])[:-1])
     submat = np.ascontiguousarray(submat[np.ix_(alphabet, alphabet)])
-    return Problem(encoded, submat, gap_o, gap_e, tol, bool(free_ends), names)
+    return Problem(encoded, submat, gap_o, gap_e, tol, bool(free_ends), names, seqs)
 
 
 # -- scikit-bio's private stages, same signatures -----------------------------------------------
@@ -259,6 +262,10 @@ class SkbioEngine:
         scikit-bio's DP precision: float32 or float64.
     """
 
+    #: most decision bytes (DP cells) per launch; None: from the device's memory (tests set
+    #: it small so that inputs cross many batches)
+    batch_limit: int | None = None
+
     def __init__(self, rt, dtype):
         self.rt = rt
         self.real = np.dtype(dtype)
@@ -275,7 +282,6 @@ class SkbioEngine:
         t = self.real.type
         return t(gap_o), t(gap_e), t(0 if atol is None else atol), int(gap_o != 0)
 
-
     # -- the DP kernel (sequences or profiles) ----------------------------------------------
     def _run_dp(self, name: str, shapes: np.ndarray, inputs: list, consts: list) -> DpBatch:
         """One launch of ``dp_sequences`` / ``dp_profiles``, a work-group per task.
@@ -291,9 +297,12 @@ class SkbioEngine:
         tasks = np.column_stack([shapes, dir_off, path_off, scr_off]).astype(np.int64)
         count = len(tasks)
         knl = self.kernel(name)
-        # a strip as tall as the longest query, up to STRIP_ROWS: shorter strips leave
-        # fewer work-items idle while the wavefront fills and drains
-        wg = rt.preferred_group(knl, max(1, min(STRIP_ROWS, int(m.max()))))
+        # a strip about as tall as the longest query, up to STRIP_ROWS (shorter strips leave
+        # fewer work-items idle while the wavefront fills and drains), a power of two: PoCL
+        # compiles a work-group function per local size, so few sizes keep builds few
+        wanted = 1 << (max(1, min(STRIP_ROWS, int(m.max()))) - 1).bit_length()
+        wg = rt.preferred_group(knl, wanted)
+        wg = 1 << (wg.bit_length() - 1)
         batch = DpBatch(scores=rt.empty(count * 8), stats=rt.empty(count * 16),
                         paths=rt.empty(path_total), path_off=path_off, count=count)
         knl(self.queue, (count * wg,), (wg,), rt.to_device(tasks), *inputs, *consts,
@@ -305,6 +314,8 @@ class SkbioEngine:
         """Consecutive task ranges whose decision bytes fit one allocation and a quarter of
         the device's memory."""
         limit = max(1, min(self.rt.max_alloc, self.rt.memory_budget(0.25)))
+        if self.batch_limit is not None:
+            limit = min(limit, max(int(cells.max()), self.batch_limit))
         if cells.size and int(cells.max()) > limit:
             from bioplug.errors import InputError
 
@@ -336,20 +347,30 @@ class SkbioEngine:
         inputs = [codes, sub, np.int32(alpha)]
         consts = [g_o, g_e, eps, np.int32(affine), np.int32(free)]
         diag = np.column_stack([lengths, lengths, starts, starts])
-        self_scores = self._run_dp("dp_sequences", diag, inputs, consts).scores
+        self_scores = rt.empty(n * 8)
+        for part in self._batches(lengths * lengths):
+            done = self._run_dp("dp_sequences", diag[part], inputs, consts)
+            cl.enqueue_copy(self.queue, self_scores, done.scores, byte_count=done.count * 8,
+                            dst_offset=part.start * 8)
         i, j = np.triu_indices(n, k=1)
         shapes = np.column_stack([lengths[i], lengths[j], starts[i], starts[j]])
         s_eff = np.empty(len(i), dtype=np.float64)
         gaps64 = [np.float64(gap_o), np.float64(gap_e)]
         weight_buf, counts_buf = rt.to_device(weight), rt.to_device(counts)
+        # S_rand's substitution sums on the device when exact in any order; otherwise
+        # scikit-bio's own dot products (BLAS order), one per pair as it makes them
+        given = not exact_sums(submat, int(lengths.max()) ** 2, np.float64)
         effective = self.kernel("score_effective")
         for part in self._batches(shapes[:, 0] * shapes[:, 1]):
             batch = self._run_dp("dp_sequences", shapes[part], inputs, consts)
             pairs = rt.to_device(np.column_stack([i[part], j[part]]).astype(np.int32))
+            dots = np.array([weight[a] @ counts[b] for a, b in zip(i[part], j[part],
+                                                                    strict=True)]
+                            if given else [0.0])
             out = rt.empty(batch.count * 8)
             effective(self.queue, (batch.count,), None, pairs, np.int32(batch.count),
                       batch.scores, batch.stats, self_scores, weight_buf, counts_buf,
-                      np.int32(alpha), *gaps64, out)
+                      np.int32(alpha), rt.to_device(dots), np.int32(given), *gaps64, out)
             cl.enqueue_copy(self.queue, s_eff[part], out)
         # the logarithm is numpy's (as in scikit-bio): an OpenCL log may differ in the last
         # bit, and UPGMA's ties are decided on exact equality
@@ -391,24 +412,49 @@ class SkbioEngine:
                         src_offset=profile.offset * self.real.itemsize)
         return out
 
-    def align_profiles(self, pairs: list[tuple[Profile, Profile]], submat: np.ndarray, gap_o,
-                       gap_e, free: bool, atol) -> list[np.ndarray]:
-        """The DP path (scikit-bio's codes) of each pair of profiles, in one launch."""
-        rt = self.rt
-        alpha = len(submat)
-        sub = rt.to_device(np.ascontiguousarray(submat, dtype=self.real))
-        shapes = np.array([(a.length, b.length, 0, 0) for a, b in pairs], dtype=np.int64)
-        s_off, s_total = _offsets(shapes[:, 0] * shapes[:, 1])
-        shapes[:, 2] = s_off
-        smat = rt.empty(s_total * self.real.itemsize)
+    def profile_scores(self, pairs: list[tuple[Profile, Profile]], submat: np.ndarray,
+                       shapes: np.ndarray) -> cl.Buffer:
+        """Each pair's column-pair scores ``counts1 @ submat @ counts2.T / (n1 n2)``, laid
+        out at ``shapes[:, 2]``.
+
+        On the device (float64 sums) when :func:`exact_sums` proves scikit-bio's own product
+        exact; otherwise scikit-bio's numpy product itself, whose float32 roundings depend on
+        its BLAS's summation order and cannot be reproduced elsewhere.
+        """
+        rt, alpha = self.rt, len(submat)
+        sub_host = np.ascontiguousarray(submat, dtype=self.real)
+        sub = rt.to_device(sub_host)
+        smat = rt.empty(int((shapes[:, 0] * shapes[:, 1]).sum()) * self.real.itemsize)
         weight = rt.empty(int(shapes[:, 0].max()) * alpha * 8)
         w_knl, s_knl = self.kernel("profile_weight"), self.kernel("profile_scores")
-        for (a, b), off in zip(pairs, s_off.tolist(), strict=True):
+        for (a, b), off in zip(pairs, shapes[:, 2].tolist(), strict=True):
+            if not exact_sums(sub_host, a.size * b.size, self.real):
+                host = _skbio_profile_scores(self.read_profile(a), self.read_profile(b),
+                                             sub_host, a.size, b.size)
+                cl.enqueue_copy(self.queue, smat, host, dst_offset=off * self.real.itemsize)
+                continue
             w_knl(self.queue, (a.length * alpha,), None, a.buf, np.int64(a.offset),
                   np.int32(a.length), np.int32(alpha), sub, weight)
             s_knl(self.queue, (a.length * b.length,), None, weight, np.int32(a.length),
                   np.int32(b.length), np.int32(alpha), b.buf, np.int64(b.offset),
                   np.float64(a.size * b.size), smat, np.int64(off))
+        return smat
+
+    def align_profiles(self, pairs: list[tuple[Profile, Profile]], submat: np.ndarray, gap_o,
+                       gap_e, free: bool, atol) -> list[np.ndarray]:
+        """The DP path (scikit-bio's codes) of each pair of profiles, one launch per batch
+        that fits the device."""
+        cells = np.array([a.length * b.length for a, b in pairs], dtype=np.int64)
+        out: list[np.ndarray] = []
+        for part in self._batches(cells):
+            out += self._align_profile_batch(pairs[part], submat, gap_o, gap_e, free, atol)
+        return out
+
+    def _align_profile_batch(self, pairs: list[tuple[Profile, Profile]], submat: np.ndarray,
+                             gap_o, gap_e, free: bool, atol) -> list[np.ndarray]:
+        shapes = np.array([(a.length, b.length, 0, 0) for a, b in pairs], dtype=np.int64)
+        shapes[:, 2], _ = _offsets(shapes[:, 0] * shapes[:, 1])
+        smat = self.profile_scores(pairs, submat, shapes)
         g_o, g_e, eps, affine = self._gaps(gap_o, gap_e, atol)
         batch = self._run_dp("dp_profiles", shapes, [smat],
                              [g_o, g_e, eps, np.int32(affine), np.int32(free)])
@@ -465,6 +511,32 @@ class SkbioEngine:
                     places[int(child)] = (n + k, np.flatnonzero(take >= 0))
                     del profiles[int(child)]
         return _gap_bits(places, profiles[2 * n - 2].length, n)
+
+
+def exact_sums(submat: np.ndarray, pairs: int, real: np.dtype) -> bool:
+    """True when every partial sum of ``counts1 @ submat @ counts2.T`` (counts of ``pairs``
+    sequence pairs in all) is exact in ``real``, so any summation order gives scikit-bio's
+    numbers: the scores are multiples of some 2**-k and ``pairs * max|s| * 2**k`` stays
+    below ``2**mantissa`` (integers, and halves or quarters such as (1.5, -0.5), pass)."""
+    values = np.abs(np.asarray(submat, dtype=np.float64)).ravel()
+    top = float(values.max()) if values.size else 0.0
+    limit = 2.0 ** (np.finfo(real).nmant + 1)
+    for k in range(64):
+        scaled = values * 2.0**k
+        if np.array_equal(scaled, np.floor(scaled)):
+            return pairs * top * 2.0**k < limit
+    return False
+
+
+def _skbio_profile_scores(counts1: np.ndarray, counts2: np.ndarray, submat: np.ndarray,
+                          n1: int, n2: int) -> np.ndarray:
+    """scikit-bio's own ``_merge_align`` score product, call for call."""
+    scores = np.empty((counts1.shape[0], counts2.shape[0]), dtype=submat.dtype)
+    weight = np.empty((counts1.shape[0], submat.shape[0]), dtype=submat.dtype)
+    np.matmul(counts1, submat, out=weight)
+    np.matmul(weight, counts2.T, out=scores)
+    scores /= n1 * n2
+    return scores
 
 
 @dataclass
