@@ -1,0 +1,281 @@
+"""Sequence databases for :func:`bioplug.pairwise.search.search`: encoded, sorted by length,
+and cached next to the FASTA file.
+
+A FASTA database is read once into a binary index, the directory ``DB.fa.bioplug-idx/``
+beside it (or, when that directory cannot be written, under the user cache directory):
+
+* ``codes.u8``: every sequence's residue codes, concatenated in order of length (shortest
+  first), read back as a ``numpy.memmap`` so the database is never held twice in host
+  memory (the operating system pages it in as chunks are uploaded);
+* ``offsets.i64`` (start of each sorted sequence in ``codes.u8``, plus the end),
+  ``order.i64`` (its number in the FASTA file) and ``ids.txt`` (identifiers, file order);
+* ``header.json``: the FASTA file's size, modification time and SHA-256, the alphabet the
+  codes stand for and the index version. It is written last, so an index without it is
+  incomplete. When the FASTA's size or time differs, its hash decides whether the index is
+  rebuilt; a second search therefore starts at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bioplug.alphabet import Scoring
+from bioplug.errors import InputError
+
+log = logging.getLogger(__name__)
+
+#: Bumped whenever the files of an index change meaning.
+INDEX_VERSION = 1
+SUFFIX = ".bioplug-idx"
+
+
+class Database:
+    """Encoded database sequences in order of length.
+
+    Attributes
+    ----------
+    ids : list of str
+        Identifiers in input (FASTA) order; hits are numbered in this order.
+    codes : numpy.ndarray
+        uint8 residue codes of every sequence, sorted by length (a memmap for files).
+    offsets : numpy.ndarray
+        int64, ``codes[offsets[k]:offsets[k + 1]]`` is the k-th shortest sequence.
+    order : numpy.ndarray
+        int64, input number of the k-th shortest sequence.
+    """
+
+    def __init__(self, ids: list[str], codes: np.ndarray, offsets: np.ndarray,
+                 order: np.ndarray, source: str = "<sequences>"):
+        self.ids = ids
+        self.codes = codes
+        self.offsets = offsets
+        self.order = order
+        self.source = source
+        self.lengths = np.diff(offsets)  # sorted order
+        self.rank = np.empty_like(order)  # input number -> sorted position
+        self.rank[order] = np.arange(order.size)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def residues(self) -> int:
+        """Total residues (the ``n`` of E-values)."""
+        return int(self.offsets[-1])
+
+    def sequence(self, k: int) -> np.ndarray:
+        """Codes of input sequence ``k``."""
+        r = self.rank[k]
+        return np.asarray(self.codes[self.offsets[r]:self.offsets[r + 1]])
+
+    def length(self, k: int) -> int:
+        return int(self.lengths[self.rank[k]])
+
+    @classmethod
+    def from_sequences(cls, seqs: Sequence[np.ndarray], ids: list[str]) -> Database:
+        """An in-memory database of already encoded sequences (input order)."""
+        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+        order = np.argsort(lengths, kind="stable")
+        offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+        np.cumsum(lengths[order], out=offsets[1:])
+        codes = (np.concatenate([np.asarray(seqs[k], dtype=np.uint8) for k in order])
+                 if len(seqs) else np.zeros(0, dtype=np.uint8))
+        return cls(list(ids), codes, offsets, order.astype(np.int64))
+
+
+# -- FASTA reading ---------------------------------------------------------------------------
+def fasta_records(path: Path) -> Iterator[tuple[str, bytes, int]]:
+    """(identifier, residues, line number of the header) of each record, streamed."""
+    name, parts, line_no, header_line = None, [], 0, 0
+    with open(path, "rb") as handle:
+        for line_no, line in enumerate(handle, 1):  # noqa: B007 (used after the loop)
+            if line.startswith(b">"):
+                if name is not None:
+                    yield name, b"".join(parts), header_line
+                words = line[1:].split()
+                name = words[0].decode("utf-8", "replace") if words else f"record{line_no}"
+                parts, header_line = [], line_no
+            elif name is not None:
+                parts.append(line.strip())
+            elif line.strip() and not line.startswith(b";"):
+                raise InputError(f"{path}: line {line_no} comes before the first '>' header: "
+                                 "not a FASTA file")
+    if name is not None:
+        yield name, b"".join(parts), header_line
+
+
+def encode_bytes(scoring: Scoring, raw: bytes, name: str) -> np.ndarray:
+    """Codes of one record's residues (lower case read as upper case); :class:`InputError`
+    names the record, the 1-based position and the letter otherwise."""
+    table = _table(scoring)
+    codes = table[np.frombuffer(raw, dtype=np.uint8)]
+    bad = np.flatnonzero(codes == 255)
+    if bad.size:
+        pos = int(bad[0])
+        letter = chr(raw[pos]) if raw[pos] < 128 else f"\\x{raw[pos]:02x}"
+        raise InputError(f"{name}: letter {letter!r} at position {pos + 1} is not in the "
+                         f"scoring alphabet ({''.join(map(str, scoring.letters))})")
+    if not codes.size:
+        raise InputError(f"{name}: empty sequence")
+    return codes
+
+
+def _table(scoring: Scoring) -> np.ndarray:
+    table = np.full(256, 255, dtype=np.uint8)
+    for code, c in enumerate(scoring.letters):
+        if isinstance(c, str) and len(c) == 1 and c.isascii():
+            table[ord(c)] = code
+            if c.isupper() and c.lower() not in scoring.letters:
+                table[ord(c.lower())] = code
+    return table
+
+
+# -- the index -------------------------------------------------------------------------------
+def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
+    """The database of a FASTA file, from its index (built or rebuilt when needed)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such database file")
+    letters = "".join(map(str, scoring.letters))
+    for where in _index_dirs(path):
+        db = _load(where, path, letters)
+        if db is not None:
+            log.info("database index %s is current", where)
+            return db
+    for where in _index_dirs(path):
+        try:
+            _build(where, path, scoring)
+        except OSError as err:
+            log.info("cannot write the index at %s (%s)", where, err)
+            continue
+        return _load(where, path, letters)
+    raise InputError(f"{path}: cannot write a database index anywhere")
+
+
+def index_dir(path: str | os.PathLike) -> Path:
+    """The index directory next to a FASTA file."""
+    path = Path(path)
+    return path.with_name(path.name + SUFFIX)
+
+
+def _index_dirs(path: Path) -> list[Path]:
+    import platformdirs
+
+    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    cache = Path(platformdirs.user_cache_dir("bioplug")) / "search-index" / key
+    return [index_dir(path), cache]
+
+
+def _fingerprint(path: Path) -> dict:
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 22), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _load(where: Path, fasta: Path, letters: str) -> Database | None:
+    """The index at ``where`` if it is complete and matches ``fasta`` and the alphabet."""
+    try:
+        header = json.loads((where / "header.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if header.get("version") != INDEX_VERSION or header.get("letters") != letters:
+        return None
+    now = _fingerprint(fasta)
+    if now != header.get("fasta"):
+        # touched or copied: the contents decide (hashing reads the file once, still far
+        # cheaper than re-encoding and sorting it)
+        if now["size"] != header["fasta"]["size"] or _sha256(fasta) != header["sha256"]:
+            log.info("%s changed since its index was built: rebuilding", fasta)
+            return None
+        header["fasta"] = now
+        try:
+            _write_json(where / "header.json", header)
+        except OSError:
+            pass
+    offsets = np.fromfile(where / "offsets.i64", dtype=np.int64)
+    order = np.fromfile(where / "order.i64", dtype=np.int64)
+    ids = (where / "ids.txt").read_text().split("\n")[:-1] if order.size else []
+    total = int(offsets[-1])
+    codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
+             if total else np.zeros(0, dtype=np.uint8))
+    return Database(ids, codes, offsets, order, source=str(fasta))
+
+
+def _write_json(target: Path, data: dict) -> None:
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, target)
+
+
+def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
+    """Encode ``fasta`` record by record into a new index directory, then sort by length."""
+    log.info("building the database index of %s at %s", fasta, where)
+    where.parent.mkdir(parents=True, exist_ok=True)
+    before = _fingerprint(fasta)
+    tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
+    try:
+        lengths, ids = [], []
+        with open(tmp / "unsorted.u8", "wb") as raw_out:
+            for number, (name, raw, line) in enumerate(fasta_records(fasta), 1):
+                where_text = f"{fasta}: record {number} ({name!r}, line {line})"
+                codes = encode_bytes(scoring, raw, where_text)
+                raw_out.write(codes.tobytes())
+                lengths.append(codes.size)
+                ids.append(name)
+        if not ids:
+            raise InputError(f"{fasta}: no FASTA records")
+        _sort_codes(tmp, np.asarray(lengths, dtype=np.int64))
+        (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
+        header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
+                  "fasta": before, "sha256": _sha256(fasta), "sequences": len(ids),
+                  "residues": int(sum(lengths))}
+        _write_json(tmp / "header.json", header)
+        if where.exists():
+            shutil.rmtree(where)
+        os.replace(tmp, where)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 24) -> None:
+    """``unsorted.u8`` (input order) -> ``codes.u8`` (shortest first), a block at a time."""
+    order = np.argsort(lengths, kind="stable")
+    starts = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    offsets = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths[order], out=offsets[1:])
+    total = int(offsets[-1])
+    src = np.memmap(tmp / "unsorted.u8", dtype=np.uint8, mode="r", shape=(total,))
+    dst = np.memmap(tmp / "codes.u8", dtype=np.uint8, mode="w+", shape=(total,))
+    first = 0
+    while first < order.size:  # sorted sequences first..last fill about `block` residues
+        last = int(np.searchsorted(offsets, offsets[first] + block, side="right")) - 1
+        last = max(last, first + 1)
+        k = order[first:last]
+        n = lengths[k]
+        gather = np.repeat(starts[k] - offsets[first:last], n) + np.arange(
+            offsets[first], offsets[last])
+        dst[offsets[first]:offsets[last]] = src[gather]
+        first = last
+    dst.flush()
+    del src, dst
+    os.remove(tmp / "unsorted.u8")
+    offsets.tofile(tmp / "offsets.i64")
+    order.astype(np.int64).tofile(tmp / "order.i64")

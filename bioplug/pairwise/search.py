@@ -1,0 +1,544 @@
+"""Exact Smith-Waterman database search: every query against every database sequence.
+
+Pipeline of :func:`search` (issue 16):
+
+1. The database is encoded once, sorted by length and cached beside its FASTA file
+   (:mod:`bioplug.pairwise.database`); it is streamed to the device in chunks of whole
+   sequences (``chunk_residues``), each uploaded once for all queries.
+2. Every (query, database sequence) local score comes from the query-profile scan kernel
+   (``kernels/pairwise_search.cl``: packed 16-bit arithmetic, the query's strip profile in local
+   memory, the subjects sorted by length); any pair whose 16-bit score reaches
+   :data:`LIMIT16` is rescored exactly by the 32-bit kernels of
+   :class:`~bioplug.pairwise.engine.PairwiseEngine`, and so are subjects longer than
+   :data:`LONG_SUBJECT` (one work-item per pair would leave the device idle behind them).
+3. The ``top`` hits of each query are kept across chunks, ordered by score (descending),
+   then database number (ascending): the order is total, so results do not depend on chunks.
+4. Only the hits are traced back (:meth:`PairwiseEngine.trace_indexed`), giving identity,
+   mismatches, gap openings, coordinates and coverage.
+5. Bit scores and E-values follow Karlin-Altschul statistics with the gapped ``lambda`` and
+   ``K`` that NCBI BLAST publishes for the matrix and gap costs (:data:`KARLIN_ALTSCHUL`):
+   ``bits = (lambda * S - ln K) / ln 2`` and ``E = m * n * 2**-bits`` with ``m`` the query
+   length and ``n`` the database size in residues, as SSEARCH reports them (no BLAST
+   length adjustment).
+
+Scores are Biopython's: ``PairwiseAligner(mode="local")`` with the same matrix and gap scores
+gives ``aligner.score(query, subject)`` equal to every hit's score. BLAST's gap costs
+``open`` / ``extend`` (a gap of length k costs ``open + k * extend``) are Biopython's
+``open_gap_score = -(open + extend)`` and ``extend_gap_score = -extend``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyopencl as cl
+
+from bioplug.alphabet import Scoring, load_matrix, make_scoring
+from bioplug.errors import InputError
+from bioplug.pairwise.database import Database, encode_bytes, fasta_records, open_database
+from bioplug.pairwise.engine import LIMIT16, PairwiseEngine
+from bioplug.progress import Progress
+from bioplug.runtime import Runtime, get_runtime
+
+log = logging.getLogger(__name__)
+
+#: Gapped Karlin-Altschul parameters (lambda, K) by matrix and BLAST gap costs
+#: (existence, extension), from NCBI BLAST's ``blast_stat.c`` tables
+#: (``blosum62_values``, ``blosum50_values``, ...; columns 4 and 5).
+KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
+    ("BLOSUM62", 11, 2): (0.297, 0.082), ("BLOSUM62", 10, 2): (0.291, 0.075),
+    ("BLOSUM62", 9, 2): (0.279, 0.058), ("BLOSUM62", 8, 2): (0.264, 0.045),
+    ("BLOSUM62", 7, 2): (0.239, 0.027), ("BLOSUM62", 6, 2): (0.201, 0.012),
+    ("BLOSUM62", 13, 1): (0.292, 0.071), ("BLOSUM62", 12, 1): (0.283, 0.059),
+    ("BLOSUM62", 11, 1): (0.267, 0.041), ("BLOSUM62", 10, 1): (0.243, 0.024),
+    ("BLOSUM62", 9, 1): (0.206, 0.010),
+    ("BLOSUM50", 15, 2): (0.210, 0.058), ("BLOSUM50", 14, 2): (0.202, 0.045),
+    ("BLOSUM50", 13, 2): (0.193, 0.035), ("BLOSUM50", 12, 2): (0.181, 0.025),
+    ("BLOSUM50", 19, 1): (0.212, 0.057), ("BLOSUM50", 18, 1): (0.207, 0.050),
+    ("BLOSUM50", 17, 1): (0.198, 0.037), ("BLOSUM50", 16, 1): (0.186, 0.025),
+    ("BLOSUM50", 15, 1): (0.171, 0.015),
+}
+#: Subjects longer than this, or pairs of more cells than LONG_PAIR_CELLS, are scored by
+#: the engine (one work-group per pair) instead of one work-item each.
+LONG_SUBJECT = 4096
+LONG_PAIR_CELLS = 1 << 24
+#: Rows per strip of the scan kernel and work-group size (GPU, CPU).
+SCAN_ROWS = {"gpu": 64, "cpu": 16}
+SCAN_GROUP = {"gpu": 128, "cpu": 16}
+
+
+@dataclass
+class Hit:
+    """One database hit of one query (BLAST tabular fields; positions 1-based, inclusive)."""
+
+    query: int
+    subject: int
+    query_id: str
+    subject_id: str
+    score: float
+    bits: float
+    evalue: float
+    identity: float = 0.0
+    length: int = 0
+    mismatches: int = 0
+    gap_opens: int = 0
+    qstart: int = 0
+    qend: int = 0
+    sstart: int = 0
+    send: int = 0
+    coverage: float = 0.0
+    coordinates: np.ndarray | None = field(default=None, repr=False)
+
+    def tabular(self) -> str:
+        """The BLAST outfmt 6 line (qseqid sseqid pident length mismatch gapopen qstart qend
+        sstart send evalue bitscore)."""
+        return "\t".join([self.query_id, self.subject_id, f"{self.identity:.3f}",
+                          str(self.length), str(self.mismatches), str(self.gap_opens),
+                          str(self.qstart), str(self.qend), str(self.sstart), str(self.send),
+                          _format_evalue(self.evalue), _format_bits(self.bits)])
+
+
+@dataclass
+class SearchResults:
+    """Hits per query, best first; ``hits[q]`` belongs to query ``q``."""
+
+    query_ids: list[str]
+    hits: list[list[Hit]]
+    cells: float = 0.0
+    seconds: dict = field(default_factory=dict)
+
+    def __iter__(self):
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def tabular(self) -> str:
+        """Every hit as BLAST outfmt 6 lines."""
+        return "".join(h.tabular() + "\n" for hits in self.hits for h in hits)
+
+
+def _format_evalue(e: float) -> str:
+    if math.isnan(e):
+        return "NA"
+    return f"{e:.2e}" if e < 1e-3 or e >= 1e4 else f"{e:.3g}"
+
+
+def _format_bits(b: float) -> str:
+    return "NA" if math.isnan(b) else f"{b:.1f}"
+
+
+# -- statistics -------------------------------------------------------------------------------
+def karlin_altschul(matrix_name: str | None, gap_open: int, gap_extend: int):
+    """BLAST's gapped (lambda, K) for a matrix and gap costs, or None when not tabulated."""
+    if matrix_name is None:
+        return None
+    return KARLIN_ALTSCHUL.get((matrix_name.upper(), int(gap_open), int(gap_extend)))
+
+
+def bit_scores(scores, lam: float, k: float) -> np.ndarray:
+    """``(lambda * S - ln K) / ln 2``."""
+    return (lam * np.asarray(scores, dtype=np.float64) - math.log(k)) / math.log(2)
+
+
+def evalues(bits, query_length: int, db_residues: int) -> np.ndarray:
+    """``m * n * 2**-bits``."""
+    return float(query_length) * float(db_residues) * np.exp2(-np.asarray(bits, np.float64))
+
+
+# -- the front door ---------------------------------------------------------------------------
+def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_open: int = 11,
+           gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
+           device=None, chunk_residues: int | None = None, progress=None) -> SearchResults:
+    """Search every query against every database sequence with exact local alignment.
+
+    Parameters
+    ----------
+    queries : path-like or sequence of str / Seq / SeqRecord
+        A FASTA file or the query sequences.
+    database : path-like, Database or sequence of str / Seq / SeqRecord
+        A FASTA file (indexed beside itself on first use), an opened
+        :class:`~bioplug.pairwise.database.Database`, or sequences.
+    aligner : Bio.Align.PairwiseAligner, optional
+        Scoring from a local-mode aligner (matrix and gap scores); overrides ``matrix``,
+        ``gap_open`` and ``gap_extend``.
+    matrix : str
+        Substitution matrix name (default BLOSUM62).
+    gap_open, gap_extend : int
+        BLAST gap costs: a gap of length k costs ``gap_open + k * gap_extend`` (default
+        11 and 1).
+    karlin : (float, float), optional
+        Karlin-Altschul ``(lambda, K)``; default BLAST's table (:data:`KARLIN_ALTSCHUL`). Without
+        an entry, bit scores and E-values are NaN.
+    top : int
+        Hits kept per query (score descending, then database number ascending); hits with
+        no positive score are never reported.
+    device : device specification, optional
+        See :func:`bioplug.runtime.get_runtime`.
+    chunk_residues : int, optional
+        Residues per device chunk of the database (default: from the device's memory).
+    progress : callable, optional
+        ``progress(stage, done, total)``; returning False cancels.
+
+    Returns
+    -------
+    SearchResults
+    """
+    if top < 1:
+        raise InputError(f"top must be at least 1, not {top}")
+    scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
+    rt = get_runtime(device)
+    clock = {"start": time.perf_counter()}
+    db = _as_database(database, scoring)
+    qids, qcodes = _as_queries(queries, scoring)
+    clock["index"] = time.perf_counter() - clock["start"]
+    progress = progress if isinstance(progress, Progress) else Progress(progress)
+    scanner = Scanner(rt, scoring)
+    best = scanner.scan(qcodes, db, top, chunk_residues, progress)
+    clock["scan"] = time.perf_counter() - clock["start"] - clock["index"]
+    hits = _trace_hits(scanner.engine, qids, qcodes, db, best, stats)
+    clock["traceback"] = time.perf_counter() - clock["start"] - clock["index"] - clock["scan"]
+    cells = float(sum(len(q) for q in qcodes)) * db.residues
+    return SearchResults(qids, hits, cells, clock)
+
+
+def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
+    """The device scoring and (lambda, K) or None."""
+    if aligner is not None:
+        if aligner.mode != "local":
+            raise InputError(f"database search needs a local aligner, not mode {aligner.mode!r}")
+        from bioplug.pairwise.aligner import PairwiseAligner
+
+        front = aligner if isinstance(aligner, PairwiseAligner) else None
+        if front is None:
+            front = PairwiseAligner()
+            front.__setstate__(aligner.__getstate__())
+        scoring = front.device_scoring([])
+        if scoring is None or aligner.substitution_matrix is None:
+            raise InputError("database search needs a substitution matrix with scores the "
+                             "device can reproduce exactly")
+        name = _matrix_name(aligner.substitution_matrix)
+        op, ex = -float(aligner.open_gap_score), -float(aligner.extend_gap_score)
+        table = karlin_altschul(name, round(op - ex), round(ex)) if op.is_integer() else None
+    else:
+        if gap_open < 0 or gap_extend < 0:
+            raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
+        gaps = [-(gap_open + gap_extend), -gap_extend] * 6
+        scoring = make_scoring(matrix=load_matrix(matrix), gaps=gaps, local=True)
+        if scoring is None:
+            raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
+        table = karlin_altschul(matrix, gap_open, gap_extend)
+    stats = karlin if karlin is not None else table
+    if stats is None:
+        log.warning("no Karlin-Altschul parameters for this scoring: E-values are NA "
+                    "(pass karlin=(lambda, K))")
+    return scoring, stats
+
+
+def _matrix_name(matrix) -> str | None:
+    """The name of a table matrix equal to ``matrix``, if any."""
+    for name in {k[0] for k in KARLIN_ALTSCHUL}:
+        ref = load_matrix(name)
+        if (tuple(ref.alphabet) == tuple(matrix.alphabet)
+                and np.array_equal(np.asarray(ref), np.asarray(matrix))):
+            return name
+    return None
+
+
+def _as_database(database, scoring: Scoring) -> Database:
+    if isinstance(database, Database):
+        return database
+    if isinstance(database, (str, os.PathLike)):
+        return open_database(database, scoring)
+    ids, codes = _encode_items(database, scoring, "database sequence")
+    return Database.from_sequences(codes, ids)
+
+
+def _as_queries(queries, scoring: Scoring) -> tuple[list[str], list[np.ndarray]]:
+    if isinstance(queries, (str, os.PathLike)):
+        ids, codes = [], []
+        for number, (name, raw, line) in enumerate(fasta_records(queries), 1):
+            ids.append(name)
+            codes.append(encode_bytes(scoring, raw, f"{queries}: record {number} ({name!r}, "
+                                                    f"line {line})"))
+        if not ids:
+            raise InputError(f"{queries}: no FASTA records")
+        return ids, codes
+    return _encode_items(queries, scoring, "query")
+
+
+def _encode_items(items, scoring: Scoring, what: str):
+    from bioplug.io import sequence_name, sequence_text
+
+    ids, codes = [], []
+    for k, item in enumerate(items):
+        name = sequence_name(item, k)
+        text = sequence_text(item)
+        ids.append(name)
+        codes.append(encode_bytes(scoring, text.encode("latin-1", "replace"),
+                                  f"{what} {k + 1} ({name!r})"))
+    if not ids:
+        raise InputError(f"no {what}s")
+    return ids, codes
+
+
+# -- the scan ---------------------------------------------------------------------------------
+class Scanner:
+    """The query-profile scan on one device (``kernels/pairwise_search.cl``).
+
+    Parameters
+    ----------
+    rt : Runtime
+        The device.
+    scoring : Scoring
+        A local scoring scheme whose substitution scores fit a signed byte.
+    """
+
+    def __init__(self, rt: Runtime, scoring: Scoring):
+        if not scoring.local:
+            raise InputError("the scan computes local alignments only")
+        self.rt = rt
+        self.scoring = scoring
+        self.engine = PairwiseEngine(scoring, devices=[rt])
+        kind = "gpu" if rt.is_gpu else "cpu"
+        #: Rows per strip and work-group size; tests force other values.
+        self.rows = SCAN_ROWS[kind]
+        self.group = SCAN_GROUP[kind]
+        self.memory_fraction = 0.4
+        self.long_subject = LONG_SUBJECT
+        #: Seconds per kernel when set to a dict.
+        self.timings: dict[str, float] | None = None
+        fits = int(np.abs(scoring.matrix).max(initial=0)) <= 127
+        self.packed = fits and int(np.abs(scoring.gaps).max()) < 1000
+
+    def _defines(self) -> dict:
+        return {"LOCAL": 1, "PTX16": int(self.rt.supports_ptx_s16x2), "ROW_GAPS": 0,
+                "R": self.rows}
+
+    def scan(self, qcodes: list[np.ndarray], db: Database, top: int,
+             chunk_residues: int | None, progress: Progress) -> list[tuple]:
+        """Top hits per query as (scaled scores, input numbers), best first."""
+        rt = self.rt
+        chunk = chunk_residues or self.default_chunk()
+        chunks = _chunks(db.offsets, chunk)
+        best = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in qcodes]
+        profile, qtable = self._query_profiles(qcodes)
+        total = float(db.residues) or 1.0
+        progress.report("database search", 0, 100)
+        for a, b in chunks:
+            codes = np.ascontiguousarray(db.codes[db.offsets[a]:db.offsets[b]])
+            lengths = db.lengths[a:b]
+            qlen = np.array([len(q) for q in qcodes], dtype=np.int64)
+            long = (lengths > self.long_subject) | (lengths * qlen.max() > LONG_PAIR_CELLS)
+            if not self.packed:
+                long[:] = True
+            scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
+            short = np.flatnonzero(~long)
+            if short.size:
+                dbuf = rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
+                starts = (db.offsets[a:b] - db.offsets[a])[short]
+                scores[:, short] = self._scan_chunk(dbuf, starts, lengths[short], profile,
+                                                    qtable)
+                dbuf.release()
+            rescue = [(q, a + s) for q, s in zip(*np.nonzero(scores >= LIMIT16), strict=True)]
+            rescue += [(q, a + s) for s in np.flatnonzero(long) for q in range(len(qcodes))]
+            if rescue:
+                self._rescore(qcodes, db, rescue, scores, a)
+            for q in range(len(qcodes)):
+                best[q] = _merge_top(best[q], scores[q], db.order[a:b], top)
+            progress.report("database search", int(100 * db.offsets[b] / total), 100)
+        return best
+
+    def default_chunk(self) -> int:
+        """Residues per chunk: codes plus one border column per residue and query slot
+        (4 bytes) must fit the memory budget with room for several query slots."""
+        rt = self.rt
+        budget = rt.memory_budget(self.memory_fraction)
+        return int(max(1 << 16, min(rt.max_alloc // 4, budget // (1 + 4 * 8))))
+
+    def _query_profiles(self, qcodes: list[np.ndarray]):
+        """Every query's strip profile in one buffer (``build_profile16``), and per query
+        (first uint4, length, strips)."""
+        rt, R = self.rt, self.rows
+        K = len(self.scoring.letters)
+        strips = np.array([-(-len(q) // R) for q in qcodes], dtype=np.int64)
+        first = np.zeros(len(qcodes) + 1, dtype=np.int64)
+        np.cumsum(strips, out=first[1:])
+        padded = np.full(int(first[-1]) * R, 255, dtype=np.uint8)
+        for q, codes in enumerate(qcodes):
+            padded[first[q] * R: first[q] * R + len(codes)] = codes
+        profile = rt.empty(max(1, int(first[-1]) * K * R))
+        build = rt.kernel("pairwise_fill16.cl", "build_profile16", self._defines())
+        group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
+        n = int(first[-1]) * K
+        build(rt.queue, (-(-n // group) * group,), (group,), rt.to_device(padded),
+              np.int32(first[-1]), rt.to_device(self.scoring.matrix.ravel().astype(np.int32)),
+              np.int32(K), profile)
+        table = np.zeros((len(qcodes), 4), dtype=np.int32)
+        table[:, 0] = first[:-1] * K * (R // 16)
+        table[:, 1] = [len(q) for q in qcodes]
+        table[:, 2] = strips
+        return profile, table
+
+    def _scan_chunk(self, dbuf, starts: np.ndarray, lengths: np.ndarray, profile,
+                    qtable: np.ndarray) -> np.ndarray:
+        """(queries, subjects) 16-bit scores of one chunk's short subjects."""
+        rt = self.rt
+        knl = rt.kernel("pairwise_search.cl", "search16", self._defines())
+        G = rt.preferred_group(knl, self.group)
+        n = lengths.size
+        launch = np.argsort(-lengths, kind="stable")  # longest first
+        subj = np.stack([starts[launch], lengths[launch]], axis=1).astype(np.int32)
+        ngroups = -(-n // G)
+        group_max = np.zeros(ngroups, dtype=np.int64)
+        group_max[:] = np.maximum.reduceat(subj[:, 1].astype(np.int64), np.arange(0, n, G))
+        work_base = np.zeros(ngroups, dtype=np.int64)
+        np.cumsum((group_max[:-1] + 1) * G, out=work_base[1:])
+        stride = int(work_base[-1] + (group_max[-1] + 1) * G)
+        slots = self._query_slots(n, stride, len(qtable))
+        K = len(self.scoring.letters)
+        words = K * self.rows // 16
+        SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
+        bufs = (rt.to_device(subj), rt.to_device(work_base), rt.to_device(self.scoring.gaps))
+        work = rt.empty(slots * stride * 4)
+        out = np.empty((len(qtable), n), dtype=np.int32)
+        order = np.argsort(-qtable[:, 1], kind="stable")  # long queries first, too
+        for q0 in range(0, len(order), slots):
+            sel = order[q0:q0 + slots]
+            scores = rt.empty(len(sel) * n * 4)
+            event = knl(rt.queue, (ngroups * G, len(sel)), (G, 1), dbuf, bufs[0], np.int32(n),
+                        profile, rt.to_device(np.ascontiguousarray(qtable[sel])), np.int32(K),
+                        bufs[2], work, bufs[1], np.int64(stride), scores,
+                        cl.LocalMemory(SB * words * 16), np.int32(SB))
+            part = np.empty((len(sel), n), dtype=np.int32)
+            cl.enqueue_copy(rt.queue, part, scores)
+            if self.timings is not None:
+                self.timings["scan"] = self.timings.get("scan", 0.0) + 1e-9 * (
+                    event.profile.end - event.profile.start)
+            out[sel] = part
+        result = np.empty_like(out)
+        result[:, launch] = out
+        return result
+
+    def _query_slots(self, n: int, stride: int, nq: int) -> int:
+        """Queries per launch: enough work-items to fill the device several times over,
+        within the memory budget of the border columns."""
+        rt = self.rt
+        wanted = max(1, -(-(rt.compute_units * 2048 * 4) // max(n, 1)))
+        room = max(1, rt.memory_budget(self.memory_fraction) // max(1, stride * 4))
+        room = min(room, max(1, rt.max_alloc // max(1, stride * 4)))
+        return int(max(1, min(nq, wanted, room)))
+
+    def _rescore(self, qcodes, db: Database, pairs: list[tuple[int, int]], scores, a: int):
+        """Exact 32-bit scores (the engine) for pairs given as (query, sorted position)."""
+        subjects = sorted({s for _, s in pairs})
+        where = {s: len(qcodes) + k for k, s in enumerate(subjects)}
+        seqs = list(qcodes) + [np.asarray(db.codes[db.offsets[s]:db.offsets[s + 1]])
+                               for s in subjects]
+        ia = np.array([q for q, _ in pairs], dtype=np.int64)
+        ib = np.array([where[s] for _, s in pairs], dtype=np.int64)
+        self.engine.use_packed16 = False
+        values = self.engine.score_indexed(seqs, ia, ib)
+        scaled = np.rint(values * self.scoring.scale).astype(np.int64)
+        for (q, s), v in zip(pairs, scaled, strict=True):
+            scores[q, s - a] = v
+        log.info("%d pairs scored by the 32-bit kernels", len(pairs))
+
+
+def _chunks(offsets: np.ndarray, chunk: int) -> list[tuple[int, int]]:
+    """Ranges of sorted sequences of at most ``chunk`` residues (at least one sequence)."""
+    out, a, n = [], 0, offsets.size - 1
+    while a < n:
+        b = int(np.searchsorted(offsets, offsets[a] + chunk, side="right")) - 1
+        b = min(n, max(b, a + 1))
+        out.append((a, b))
+        a = b
+    return out
+
+
+def _merge_top(current: tuple, scores: np.ndarray, numbers: np.ndarray, top: int) -> tuple:
+    """The ``top`` best of the current hits and a chunk's (positive scores only), ordered by
+    score descending, then database number ascending."""
+    keep = scores > 0
+    if np.count_nonzero(keep) > top:  # every score tied with the top-th stays a candidate
+        cut = np.partition(scores[keep], -top)[-top]
+        keep &= scores >= cut
+    s = np.concatenate([current[0], scores[keep]])
+    k = np.concatenate([current[1], numbers[keep]])
+    order = np.lexsort((k, -s))[:top]
+    return s[order], k[order]
+
+
+# -- hits -------------------------------------------------------------------------------------
+def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats):
+    """Trace back the hits and fill in their statistics."""
+    pairs = [(q, int(k), int(s)) for q, (ss, kk) in enumerate(best) for s, k in zip(ss, kk,
+                                                                                   strict=True)]
+    if not pairs:
+        return [[] for _ in qcodes]
+    subjects = sorted({k for _, k, _ in pairs})
+    where = {k: len(qcodes) + i for i, k in enumerate(subjects)}
+    seqs = list(qcodes) + [db.sequence(k) for k in subjects]
+    engine.use_packed16 = True
+    traces = engine.trace_indexed(seqs, np.array([p[0] for p in pairs]),
+                                  np.array([where[p[1]] for p in pairs]))
+    scale = engine.scoring.scale
+    hits: list[list[Hit]] = [[] for _ in qcodes]
+    for n, (q, k, s) in enumerate(pairs):
+        traced = int(round(traces.scores[n] * scale))
+        if traced != s:
+            raise RuntimeError(f"scan score {s} and traceback score {traced} differ for query "
+                               f"{q} and database sequence {k}")
+        score = s / scale
+        bits = float(bit_scores([score], *stats)[0]) if stats else math.nan
+        e = float(evalues([bits], len(qcodes[q]), db.residues)[0]) if stats else math.nan
+        hit = Hit(q, k, qids[q], db.ids[k], score, bits, e)
+        _fill_alignment(hit, traces.coordinates(n), qcodes[q], seqs[where[k]])
+        hits[q].append(hit)
+    return hits
+
+
+def _fill_alignment(hit: Hit, coords: np.ndarray, query: np.ndarray, subject: np.ndarray):
+    """Identity, length, mismatches, gap openings, 1-based ends and coverage from a path."""
+    hit.coordinates = coords
+    matches = aligned = gaps = opens = 0
+    for c in range(coords.shape[1] - 1):
+        (i0, j0), (i1, j1) = coords[:, c], coords[:, c + 1]
+        if i1 > i0 and j1 > j0:
+            aligned += i1 - i0
+            matches += int(np.count_nonzero(query[i0:i1] == subject[j0:j1]))
+        else:
+            gaps += max(i1 - i0, j1 - j0)
+            opens += 1
+    hit.length = int(aligned + gaps)
+    hit.identity = 100.0 * matches / hit.length if hit.length else 0.0
+    hit.mismatches = int(aligned - matches)
+    hit.gap_opens = opens
+    hit.qstart, hit.qend = int(coords[0, 0]) + 1, int(coords[0, -1])
+    hit.sstart, hit.send = int(coords[1, 0]) + 1, int(coords[1, -1])
+    hit.coverage = 100.0 * (hit.qend - hit.qstart + 1) / len(query)
+
+
+def as_alignment(hit: Hit, query_seq: str, subject_seq: str):
+    """A hit as a ``Bio.Align.Alignment`` (subject first: the SAM reference)."""
+    from Bio.Align import Alignment
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    coords = hit.coordinates[::-1].copy()
+    aln = Alignment([SeqRecord(Seq(subject_seq), id=hit.subject_id, description=""),
+                     SeqRecord(Seq(query_seq), id=hit.query_id, description="")], coords)
+    aln.score = hit.score
+    return aln
+
+
+def query_texts(db: Database, letters: Sequence[str], numbers) -> dict[int, str]:
+    """Database sequences ``numbers`` as text (for alignment output)."""
+    table = np.array([ord(c) for c in letters], dtype=np.uint8)
+    return {k: table[db.sequence(k)].tobytes().decode("ascii") for k in numbers}
