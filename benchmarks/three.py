@@ -227,9 +227,9 @@ def report(rows) -> None:
     for r in rows:
         if "cpu_s" in r:
             rate = r["cells"] / r["cpu_s"]
-    print(f"\n{'lengths':<20}{'Gcells':>8}{'score s':>10}{'G/s':>8}{'layered s':>11}"
-          f"{'align s':>10}{'(trace)':>9}{'G/s':>8}{'CPU 1t s':>10}{'x score':>9}"
-          f"{'x align':>9}{'seed S':>8}{'seed BT':>8}")
+    print(f"\n{'lengths':<19}{'Gcells':>7}{'score s':>9}{'1st':>7}{'G/s':>7}{'layer s':>9}"
+          f"{'align s':>9}{'1st':>7}{'trace':>7}{'G/s':>7}{'CPU 1t s':>10}{'x score':>9}"
+          f"{'x align':>8}{'seed S':>8}{'seed BT':>8}")
     for r in rows:
         n = r["cells"]
         cpu = r.get("cpu_s")
@@ -243,13 +243,17 @@ def report(rows) -> None:
             return f"{x:>{w}.{p}f}" if x is not None else f"{'-':>{w}}"
 
         label = "x".join(map(str, r["lengths"])) + (" aff" if r["affine"] else "")
-        print(f"{label:<20}{n / 1e9:>8.2f}{f(sc, 10)}{f(n / sc / 1e9 if sc else None, 8, 1)}"
-              f"{f(r.get('layered_s'), 11)}{f(al, 10)}{f(r.get('align_trace_s'), 9)}"
-              f"{f(n / al / 1e9 if al else None, 8, 1)}"
+        print(f"{label:<19}{n / 1e9:>7.2f}{f(sc, 9)}{f(r.get('score_first_s'), 7)}"
+              f"{f(n / sc / 1e9 if sc else None, 7, 1)}{f(r.get('layered_s'), 9)}"
+              f"{f(al, 9)}{f(r.get('align_first_s'), 7)}{f(r.get('align_trace_s'), 7)}"
+              f"{f(n / al / 1e9 if al else None, 7, 1)}"
               f"{(approx + format(cpu, '.2f')) if cpu else '-':>10}"
-              f"{f(cpu / sc if cpu and sc else None, 9, 1)}"
-              f"{f(cpu / al if cpu and al else None, 9, 1)}"
+              f"{f(cpu / sc if cpu and sc else None, 9, 0)}"
+              f"{f(cpu / al if cpu and al else None, 8, 0)}"
               f"{f(seed[0], 8)}{f(seed[1], 8)}")
+    print("score / align s: median of repeated calls on one engine (face buffers reused); 1st: "
+          "the first call at that size (tiling and face allocation included); trace: the "
+          "traceback kernel's share of align")
     if rate:
         print(f"CPU: one thread, C -O3, {rate / 1e9:.3f} G cells/s; '~' = extrapolated at that "
               "rate")

@@ -23,6 +23,9 @@ same kernels run on GPUs and, through PoCL, on the CPU.
     Max-plus / min-plus matrix products (batched, tiled) and all-pairs shortest paths.
 ``bioplug.hmm``
     HMM Viterbi decoding with state paths on the tropical engine; ``decode`` as hmmlearn.
+``bioplug.three``
+    Exact sum-of-pairs alignment of three sequences (the full 3-D DP in tiles on the device);
+    :func:`align_three`, :func:`score_three`.
 ``bioplug.gui``
     The desktop application (``bioplug-gui``).
 """
@@ -46,7 +49,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 _SUBMODULES = {"runtime", "pairwise", "msa", "progressive", "tree", "skbio", "alphabet", "io",
                "progress",
-               "errors", "gui", "tropical", "hmm"}
+               "errors", "gui", "tropical", "hmm", "three"}
 
 
 def __getattr__(name):
@@ -67,4 +70,8 @@ def __getattr__(name):
         from bioplug.msa.aligner import MultipleSequenceAligner
 
         return MultipleSequenceAligner
+    if name in ("align_three", "score_three"):
+        from bioplug.three import aligner
+
+        return getattr(aligner, name)
     raise AttributeError(f"module 'bioplug' has no attribute {name!r}")

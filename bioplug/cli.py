@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "bioplug.progressive.cli",
     "bioplug.tree.cli",
     "bioplug.hmm.cli",
+    "bioplug.three.cli",
 ]
 
 

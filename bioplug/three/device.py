@@ -73,8 +73,8 @@ class LayerShape:
 #: has gives way to the next (fewer, larger faces). The first GPU shapes were the fastest of
 #: those measured on an H100 (``benchmarks/three.py --shapes``; RESULTS.md).
 GPU_SHAPES = {
-    False: [TileShape(8, 4, 32, 64), TileShape(8, 8, 32, 64), TileShape(16, 8, 32, 64)],
-    True: [TileShape(4, 4, 32, 16), TileShape(4, 8, 32, 16), TileShape(4, 8, 32, 32)],
+    False: [TileShape(4, 8, 32, 64), TileShape(8, 8, 32, 64), TileShape(16, 8, 32, 64)],
+    True: [TileShape(4, 4, 16, 32), TileShape(4, 8, 32, 32), TileShape(8, 8, 32, 32)],
 }
 CPU_SHAPES = {
     False: [TileShape(4, 2, 16, 16), TileShape(8, 4, 16, 32)],
