@@ -15,6 +15,7 @@ from bioplug.progress import Cancelled
 COMMAND_MODULES = [
     "bioplug.runtime.cli",
     "bioplug.pairwise.cli",
+    "bioplug.pairwise.search_cli",
     "bioplug.msa.cli",
     "bioplug.progressive.cli",
     "bioplug.tree.cli",

@@ -516,6 +516,36 @@ class PairwiseAligner(Align.PairwiseAligner):
         out = self._engine(scoring).score_all(codes, progress=progress)
         return np.asarray(out, dtype=np.float64)
 
+    def search(self, queries, database, top: int = 10, *, karlin=None,
+               chunk_residues: int | None = None, progress: ProgressCallback | None = None):
+        """Every query against every database sequence with this (local) aligner's scoring.
+
+        A thin front door to :func:`bioplug.pairwise.search.search`: exact scores (those of
+        :meth:`score`), the ``top`` hits per query with device tracebacks, identity, coverage
+        and Karlin-Altschul E-values.
+
+        Parameters
+        ----------
+        queries, database : path-like or sequences
+            FASTA files (the database is indexed beside its file) or sequences.
+        top : int
+            Hits per query (score descending, then database order).
+        karlin : (float, float), optional
+            ``(lambda, K)`` when BLAST's table has no entry for this scoring.
+        chunk_residues : int, optional
+            Database residues per device chunk.
+        progress : callable, optional
+            ``progress(stage, done, total)``.
+
+        Returns
+        -------
+        bioplug.pairwise.search.SearchResults
+        """
+        from bioplug.pairwise.search import search
+
+        return search(queries, database, aligner=self, top=top, karlin=karlin,
+                      device=self.device, chunk_residues=chunk_residues, progress=progress)
+
 
 def _label(item, index: int, what: str) -> str:
     """``target 3 (id)`` for error messages."""

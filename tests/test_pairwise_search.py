@@ -1,0 +1,215 @@
+"""Database search (``bioplug.pairwise.search``, ``bioplug search``) against Biopython.
+
+Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs the same checks on a GPU (where the
+scan kernel's 16-bit arithmetic is inline PTX).
+"""
+
+import math
+import os
+
+import numpy as np
+import pytest
+from Bio import Align
+from Bio.Align import substitution_matrices
+
+import bioplug.pairwise.database as database_module
+import bioplug.pairwise.search as search_module
+from bioplug.cli import main
+from bioplug.errors import InputError
+from bioplug.pairwise.aligner import PairwiseAligner
+from bioplug.pairwise.database import index_dir, open_database
+from bioplug.pairwise.search import Scanner, search
+from bioplug.progress import Progress
+from bioplug.runtime import get_runtime
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+BLOSUM62 = substitution_matrices.load("BLOSUM62")
+AMINO = "ACDEFGHIKLMNPQRSTVWY"
+
+
+def biopython(open_cost=11, extend_cost=1):
+    return Align.PairwiseAligner(mode="local", substitution_matrix=BLOSUM62,
+                                 open_gap_score=-(open_cost + extend_cost),
+                                 extend_gap_score=-extend_cost)
+
+
+def random_set(seed, nq=5, nd=120, qmax=150, dmax=260):
+    rng = np.random.default_rng(seed)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(int(rng.integers(1, qmax))) for _ in range(nq)]
+    db = [make(int(rng.integers(1, dmax))) for _ in range(nd)]
+    # related sequences: a query's substring, with a point change and an insertion
+    q = queries[0]
+    db[7] = q[2:60] + "W" + q[60:90]
+    db[8] = "AAA" + q[10:70].replace("L", "I") + "GG"
+    queries[1] = "W"  # single residue
+    return queries, db
+
+
+def write_fasta(path, seqs, prefix="s"):
+    path.write_text("".join(f">{prefix}{k} desc\n{s[:60]}\n{s[60:]}\n" for k, s in
+                            enumerate(seqs)))
+    return path
+
+
+def assert_all_scores(results, queries, db, aligner):
+    for q, hits in enumerate(results.hits):
+        ref = np.array([aligner.score(queries[q], d) for d in db])
+        got = np.zeros(len(db))
+        for h in hits:
+            got[h.subject] = h.score
+        np.testing.assert_array_equal(got, np.where(ref > 0, ref, 0), err_msg=f"query {q}")
+        expected = sorted((-s, k) for k, s in enumerate(ref) if s > 0)
+        assert [(-h.score, h.subject) for h in hits] == expected  # order: score, then number
+
+
+def test_scores_equal_biopython_for_every_pair():
+    queries, db = random_set(1)
+    results = search(queries, db, top=len(db), device=DEVICE)
+    assert_all_scores(results, queries, db, biopython())
+
+
+@pytest.mark.parametrize("rows", [32, 64])
+def test_scan_kernel_strip_heights(rows):
+    queries, db = random_set(2, nq=3, nd=60)
+    rt = get_runtime(DEVICE)
+    scoring = search_module._scheme(None, "BLOSUM62", 11, 1, None)[0]
+    scanner = Scanner(rt, scoring)
+    scanner.rows, scanner.group = rows, 8
+    qcodes = [scoring.encode(q) for q in queries]
+    dbase = search_module._as_database(db, scoring)
+    best = scanner.scan(qcodes, dbase, len(db), 300, Progress())
+    al = biopython()
+    for q, (scores, numbers) in enumerate(best):
+        ref = np.array([al.score(queries[q], d) for d in db])
+        got = np.zeros(len(db))
+        got[numbers] = scores
+        np.testing.assert_array_equal(got, np.where(ref > 0, ref, 0))
+
+
+def test_overflow_rescue_and_long_subjects(monkeypatch):
+    # W-W scores 11: a 1,500-residue self hit scores 16,500, beyond the 16-bit band
+    long_w = "W" * 1500
+    queries = [long_w, "MKWVTFISLLW"]
+    db = ["MKWVTF", long_w, "AAAW" * 30, "WWWW"]
+    monkeypatch.setattr(search_module, "LONG_SUBJECT", 100)  # "AAAW" * 30 goes to the engine
+    results = search(queries, db, top=4, device=DEVICE)
+    assert_all_scores(results, queries, db, biopython())
+    assert results.hits[0][0].score == 16500 and results.hits[0][0].identity == 100
+
+
+def test_ties_ordered_by_database_number():
+    db = ["MKWVTFISLL", "PPPP", "MKWVTFISLL", "GGGG", "MKWVTFISLL", "MKWVTFISLL"]
+    results = search(["MKWVTFISLL"], db, top=3, device=DEVICE)
+    assert [h.subject for h in results.hits[0]] == [0, 2, 4]
+
+
+def test_chunked_equals_unchunked(tmp_path):
+    queries, db = random_set(3, nq=3, nd=80)
+    fasta = write_fasta(tmp_path / "db.fa", db)
+    whole = search(queries, str(fasta), top=15, device=DEVICE)
+    tiny = search(queries, str(fasta), top=15, device=DEVICE, chunk_residues=40)
+    for a, b in zip(whole.hits, tiny.hits, strict=True):
+        assert [(h.subject_id, h.score, h.coordinates.tolist()) for h in a] == \
+               [(h.subject_id, h.score, h.coordinates.tolist()) for h in b]
+
+
+def test_index_cached_and_rebuilt_when_fasta_changes(tmp_path, monkeypatch):
+    queries, db = random_set(4, nq=2, nd=30)
+    fasta = write_fasta(tmp_path / "db.fa", db)
+    builds = []
+    real_build = database_module._build
+    monkeypatch.setattr(database_module, "_build",
+                        lambda *a: builds.append(1) or real_build(*a))
+    first = search(queries, fasta, top=5, device=DEVICE)
+    assert index_dir(fasta).is_dir() and len(builds) == 1
+    search(queries, fasta, top=5, device=DEVICE)
+    assert len(builds) == 1  # second search: the index as it is
+    os.utime(fasta, ns=(1, 1))  # touched, same contents: kept (the hash decides)
+    search(queries, fasta, top=5, device=DEVICE)
+    assert len(builds) == 1
+    write_fasta(fasta, db + [queries[0]])  # changed: rebuilt
+    again = search(queries, fasta, top=5, device=DEVICE)
+    assert len(builds) == 2
+    assert again.hits[0][0].subject_id == f"s{len(db)}"
+    assert again.hits[0][0].score > first.hits[0][0].score
+    scoring = search_module._scheme(None, "BLOSUM62", 11, 1, None)[0]
+    opened = open_database(fasta, scoring)
+    assert isinstance(opened.codes, np.memmap) and len(opened) == len(db) + 1
+    assert np.all(np.diff(opened.lengths) >= 0)
+
+
+def test_evalues_follow_karlin_altschul():
+    queries, db = random_set(5, nq=2, nd=40)
+    results = search(queries, db, top=5, device=DEVICE)
+    n = sum(len(d) for d in db)
+    lam, k = 0.267, 0.041  # BLAST's BLOSUM62, gap costs 11/1
+    for q, hits in enumerate(results.hits):
+        for h in hits:
+            bits = (lam * h.score - math.log(k)) / math.log(2)
+            assert h.bits == pytest.approx(bits, rel=1e-12)
+            assert h.evalue == pytest.approx(len(queries[q]) * n * 2.0 ** -bits, rel=1e-12)
+    other = search(queries, db, top=5, device=DEVICE, gap_open=10, gap_extend=1)
+    h = other.hits[0][0]
+    assert h.bits == pytest.approx((0.243 * h.score - math.log(0.024)) / math.log(2))
+    unknown = search(queries, db, top=1, matrix="PAM250", device=DEVICE)
+    assert math.isnan(unknown.hits[0][0].evalue)
+
+
+def test_hit_statistics_from_the_path():
+    q = "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGE"
+    subject = "GGG" + q[:20] + q[23:] + "PP"  # three residues deleted from the subject
+    h = search([q], [subject], top=1, device=DEVICE).hits[0][0]
+    assert (h.qstart, h.qend, h.sstart, h.send) == (1, len(q), 4, 3 + len(q) - 3)
+    assert h.gap_opens == 1 and h.mismatches == 0 and h.length == len(q)
+    assert h.identity == pytest.approx(100 * (len(q) - 3) / len(q))
+    assert h.coverage == 100
+
+
+def test_aligner_front_door():
+    queries, db = random_set(6, nq=2, nd=30)
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                              extend_gap_score=-1, device=DEVICE)
+    ours = aligner.search(queries, db, top=30)
+    assert_all_scores(ours, queries, db, aligner)
+    assert ours.hits[0][0].evalue == search(queries, db, top=1, device=DEVICE).hits[0][0].evalue
+    with pytest.raises(InputError, match="local"):
+        PairwiseAligner(mode="global", substitution_matrix=BLOSUM62).search(queries, db)
+
+
+def test_cli_tabular_and_stdout(tmp_path, capsys):
+    queries, db = random_set(7, nq=3, nd=40)
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "4",
+                 "--device", DEVICE]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert rows and all(len(r) == 12 for r in rows)
+    ref = search(str(qf), str(dbf), top=4, device=DEVICE)
+    assert out.read_text() == ref.tabular()
+    al = biopython()
+    for r in rows:
+        q, s = int(r[0][1:]), int(r[1][1:])
+        # bit score from the raw score: check the raw score behind it
+        raw = (float(r[11]) * math.log(2) + math.log(0.041)) / 0.267
+        assert raw == pytest.approx(al.score(queries[q], db[s]), abs=0.3)
+    assert main(["-q", "search", str(qf), str(dbf), "-o", "-", "--top", "4",
+                 "--device", DEVICE]) == 0
+    assert capsys.readouterr().out == ref.tabular()
+    sam = tmp_path / "hits.sam"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(sam), "--device", DEVICE]) == 0
+    assert any(line.startswith("q0\t") for line in sam.read_text().splitlines())
+
+
+def test_cli_bad_letter_names_record_position_and_letter(tmp_path, capsys):
+    qf = write_fasta(tmp_path / "q.fa", ["MKWVTF"], "q")
+    dbf = tmp_path / "bad.fa"
+    dbf.write_text(">good\nMKWV\n>broken x\nMKJWV\n")
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert "broken" in err and "position 3" in err and "'J'" in err
+    assert not out.exists()
+    with pytest.raises(InputError, match="position 2"):
+        search(["M1K"], ["MKW"], device=DEVICE)
