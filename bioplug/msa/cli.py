@@ -62,6 +62,9 @@ def add_parser(sub) -> None:
     from bioplug.progressive.cli import add_options
 
     add_options(p)
+    from bioplug.distributed.cli import add_cluster_option
+
+    add_cluster_option(p)
     add_device_option(p)
     p.set_defaults(func=run_msa)
 
@@ -92,6 +95,10 @@ def run_msa(args) -> int:
     from bioplug.progressive import cli as progressive
 
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
+    if getattr(args, "cluster", None) is not None:
+        from bioplug.distributed.cli import run_msa as run_on_cluster
+
+        return run_on_cluster(args, bar)
     single = args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0])
     given = args.input[0]
     if single:

@@ -69,6 +69,9 @@ def add_parser(sub) -> None:
                    "of 10 (default -10)")
     p.add_argument("--gap-extend", type=float, default=-0.5,
                    help="score of each further gap position (default -0.5)")
+    from bioplug.distributed.cli import add_cluster_option
+
+    add_cluster_option(p, pairwise=True)
     add_device_option(p)
     p.set_defaults(func=run)
 
@@ -138,6 +141,10 @@ def run(args) -> int:
             # a mistake in every mode (--matrix refuses it later, by its alphabet).
             check_sequence_letters(str(r.seq), f"{path}: {r.id}")
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
+    if getattr(args, "cluster", None) is not None:
+        from bioplug.distributed.cli import run_pairwise
+
+        return run_pairwise(args, aligner, records, records2, bar)
     try:
         if args.all_vs_all:
             if records2 is None:

@@ -1,0 +1,96 @@
+"""``--cluster [ADDRESS]`` for ``bioplug pairwise --all-vs-all`` and ``bioplug msa --outdir``.
+
+Without ADDRESS a local cluster is started (one worker per GPU, or one on the default
+device; ``--device`` picks the device instead); with one, the job runs on that Dask
+scheduler's workers. The progress bar counts tiles or families, and the dashboard link is
+written to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from bioplug.errors import InputError
+
+log = logging.getLogger(__name__)
+
+
+def add_cluster_option(p: argparse.ArgumentParser, pairwise: bool = False) -> None:
+    """``--cluster [ADDRESS]`` (and ``--top`` / ``--tile`` for the all-vs-all)."""
+    g = p.add_argument_group("Dask cluster (pip install 'bioplug[distributed]')")
+    g.add_argument("--cluster", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="run on a Dask cluster: a scheduler address (tcp://host:8786), or "
+                        "none for a local cluster of one worker per GPU; the output is a "
+                        "folder, and a rerun resumes")
+    if pairwise:
+        g.add_argument("--top", type=int, default=None, metavar="K",
+                       help="with --cluster: keep the K best hits per sequence (Parquet) "
+                            "instead of the whole matrix (Zarr)")
+        g.add_argument("--tile", type=int, default=None, metavar="N",
+                       help="with --cluster: sequences per tile side (default: from the "
+                            "workers' device memory)")
+
+
+def _client(args):
+    if args.cluster != "local":
+        return args.cluster
+    from bioplug.distributed.cluster import local_cluster
+
+    return local_cluster(devices=[args.device] if args.device else None)
+
+
+def _announce(summary, what: str, quiet: bool) -> None:
+    if not quiet and summary.dashboard:
+        sys.stderr.write(f"Dask dashboard: {summary.dashboard}\n")
+    log.info("%s: %d %s computed, %d already complete", summary.out, summary.computed, what,
+             summary.skipped)
+
+
+def run_pairwise(args, aligner, records, records2, bar) -> int:
+    """``bioplug pairwise IN --all-vs-all --cluster [ADDRESS] -o FOLDER``."""
+    from bioplug.distributed import all_vs_all
+
+    if not args.all_vs_all or records2 is not None:
+        raise InputError("--cluster runs the all-vs-all of one file (IN --all-vs-all)")
+    client = _client(args)
+    try:
+        summary = all_vs_all(records, args.output, aligner=aligner, top=args.top,
+                             tile=args.tile, client=client, progress=bar)
+    finally:
+        bar.close()
+        if client is not args.cluster:
+            client.close()
+    _announce(summary, "tasks", getattr(args, "quiet", False))
+    return 0
+
+
+def run_msa(args, bar) -> int:
+    """``bioplug msa IN... --outdir DIR --cluster [ADDRESS]``."""
+    from bioplug.distributed import align_families
+
+    if args.outdir is None:
+        raise InputError("--cluster writes one file per family: use --outdir DIR")
+    if args.guide_tree or args.tree_out:
+        raise InputError("--guide-tree and --tree-out name one family's tree: not with "
+                         "--cluster")
+    quickprobs = {"consistency": args.consistency, "accurate": args.accurate,
+                  "refinement": 10 if args.refinement is None else args.refinement,
+                  "seed": args.seed}
+    progressive = {"matrix": args.matrix, "gap_open": args.gap_open,
+                   "gap_extend": args.gap_extend, "end_gap_open": args.end_gap_open,
+                   "end_gap_extend": args.end_gap_extend, "shift": args.shift,
+                   "seqtype": args.seqtype, "distances": "ktuple" if args.ktuple else "auto",
+                   "refinement": args.refinement, "seed": args.seed}
+    client = _client(args)
+    try:
+        summary = align_families(args.input, args.outdir, args.method, format=args.format,
+                                 client=client, keep_going=args.keep_going, progress=bar,
+                                 options=quickprobs, progressive_options=progressive)
+    finally:
+        bar.close()
+        if client is not args.cluster:
+            client.close()
+    _announce(summary, "families", getattr(args, "quiet", False))
+    return 2 if summary.failed else 0

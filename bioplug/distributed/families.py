@@ -1,0 +1,150 @@
+"""Many families on a Dask cluster: one task per family, one alignment file per family.
+
+Each task reads its family on a worker, aligns it on the worker's device with the method the
+single-process ``bioplug msa`` would use, and writes ``OUTDIR/<stem>.<ext>`` through
+:func:`bioplug.io.write_alignment` (a temporary file renamed into place). The client appends
+the family to ``OUTDIR/bioplug-manifest.jsonl`` with a fingerprint of its input file and the
+settings; a rerun skips families listed with the same fingerprint whose file is there.
+Families are submitted largest file first (Dask priorities), as ``run_lpt`` orders work.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from collections.abc import Sequence
+from types import SimpleNamespace
+
+from bioplug.distributed.cluster import Summary, connect, run_tasks, worker_device
+from bioplug.distributed.manifest import Manifest, digest
+from bioplug.errors import BioplugError, InputError
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "bioplug-manifest.jsonl"
+METHODS = ("auto", "quickprobs", "progressive")
+
+
+def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike,
+                   method: str = "auto", *, format: str = "fasta", client=None,
+                   keep_going: bool = False, progress=None, options: dict | None = None,
+                   progressive_options: dict | None = None) -> Summary:
+    """Align every family of ``paths`` on a Dask cluster, one file per family in ``outdir``.
+
+    Parameters
+    ----------
+    paths : sequence of path-like
+        Family files, or folders standing for their sequence files (as ``bioplug msa
+        --outdir``).
+    outdir : path-like
+        Output folder: ``<stem>.<extension of format>`` per family, and the manifest.
+    method : {"auto", "quickprobs", "progressive"}
+        "auto" chooses per family as ``bioplug msa IN -o OUT`` does (progressive for
+        nucleotides and for more than 2,000 sequences, else QuickProbs).
+    format : str
+        ``Bio.Align.write`` format.
+    client : distributed.Client, LocalCluster, str or None
+        Where to run (see :func:`bioplug.distributed.cluster.connect`).
+    keep_going : bool
+        Record a failed family and go on (it is retried by the next run).
+    progress : callable, optional
+        ``progress("families", done, total)``.
+    options, progressive_options : dict, optional
+        Keywords of ``MultipleSequenceAligner`` and ``ProgressiveAligner`` (``device`` is
+        each worker's own).
+
+    Returns
+    -------
+    Summary
+        Families aligned now, skipped as complete, and failed (``keep_going``).
+
+    Raises
+    ------
+    InputError
+        A bad family, named as the single-process batch names it (unless ``keep_going``).
+    """
+    from bioplug.msa import batch
+
+    if method not in METHODS:
+        raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    inputs = batch.expand_inputs(paths)
+    outputs = batch.output_paths(inputs, outdir, format)
+    manifest = Manifest(outdir, MANIFEST)
+    settings = (method, sorted((options or {}).items()),
+                sorted((progressive_options or {}).items()), format)
+    run = uuid.uuid4().hex[:8]
+    tasks, names = [], {}
+    for src, dst in zip(inputs, outputs, strict=True):
+        fingerprint = digest(settings, src.read_bytes())
+        if manifest.done(dst.name, fingerprint) and dst.exists():
+            continue
+        key = f"family-{len(tasks)}-{run}"
+        names[key] = (dst.name, fingerprint)
+        tasks.append((key, align_family, (os.fspath(src), os.fspath(dst), method,
+                                          options or {}, progressive_options or {}, format),
+                      float(src.stat().st_size)))
+    summary = Summary(out=os.fspath(outdir), total=len(inputs),
+                      skipped=len(inputs) - len(tasks))
+    if progress is not None:
+        progress("families", summary.skipped, summary.total)
+
+    def on_done(key: str, result: dict) -> None:
+        name, fingerprint = names[key]
+        manifest.add(name, fingerprint=fingerprint, **result)
+        summary.computed += 1
+        if progress is not None:
+            progress("families", summary.skipped + summary.computed, summary.total)
+
+    if tasks:
+        with connect(client) as c:
+            summary.dashboard = c.dashboard_link
+            _, summary.failed = run_tasks(c, tasks, on_done, keep_going)
+    log.info("%s: %d families aligned, %d already complete, %d failed", outdir,
+             summary.computed, summary.skipped, len(summary.failed))
+    return summary
+
+
+_ALIGNERS: dict = {}
+
+
+def _aligner(method: str, options: dict):
+    """This worker's aligner (kept: its programs are built once per worker)."""
+    device = worker_device()
+    key = (method, repr(sorted(options.items())), device)
+    if key not in _ALIGNERS:
+        if method == "progressive":
+            from bioplug.progressive.aligner import ProgressiveAligner
+
+            _ALIGNERS[key] = ProgressiveAligner(**options, device=device)
+        else:
+            from bioplug.msa.aligner import MultipleSequenceAligner
+
+            _ALIGNERS[key] = MultipleSequenceAligner(**options, device=device)
+    return _ALIGNERS[key]
+
+
+def align_family(source: str, target: str, method: str, options: dict,
+                 progressive_options: dict, fmt: str) -> dict:
+    """Align one family on this worker's device and write it; returns its manifest fields.
+
+    Errors of the input are raised as the single-process batch raises them (message starts
+    with the input's path).
+    """
+    from bioplug.msa.aligner import _named
+    from bioplug.msa.cli import _write
+    from bioplug.progressive import cli as progressive
+
+    start = time.perf_counter()
+    try:
+        chosen, given = progressive.choose_method(
+            SimpleNamespace(method=method, guide_tree=None, tree_out=None), source)
+        opts = progressive_options if chosen == "progressive" else options
+        alignment = _aligner(chosen, opts).align(given)
+        _write(alignment, target, source, fmt)
+    except (BioplugError, OSError, ValueError) as exc:
+        raise _named(exc, source) from exc
+    return {"input": source, "output": target, "method": chosen,
+            "sequences": len(alignment.sequences),
+            "seconds": round(time.perf_counter() - start, 3)}

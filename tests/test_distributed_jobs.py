@@ -1,0 +1,234 @@
+"""bioplug.distributed on PoCL with a LocalCluster of two process workers: results equal the
+single-process run, a killed worker loses nothing, a rerun resumes, bad input fails with the
+single-process message.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from Bio import SeqIO
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+
+pytest.importorskip("distributed", reason="needs the 'distributed' extra (dask[distributed])")
+pytest.importorskip("pyarrow", reason="needs the 'distributed' extra (pyarrow)")
+pytest.importorskip("zarr", reason="needs the 'distributed' extra (zarr)")
+
+from distributed import Client  # noqa: E402
+
+from bioplug.cli import main as cli_main  # noqa: E402
+from bioplug.distributed import (  # noqa: E402
+    align_families,
+    all_vs_all,
+    local_cluster,
+    read_hits,
+    read_scores,
+)
+from bioplug.distributed.cluster import device_plugin  # noqa: E402
+from bioplug.distributed.pairwise import plan_tile, top_hits  # noqa: E402
+from bioplug.errors import InputError  # noqa: E402
+from bioplug.msa.aligner import MultipleSequenceAligner  # noqa: E402
+from bioplug.msa.batch import expand_inputs, output_paths, run_batch  # noqa: E402
+from bioplug.msa.cli import _write  # noqa: E402
+from bioplug.pairwise.aligner import PairwiseAligner  # noqa: E402
+
+AMINO = "ACDEFGHIKLMNPQRSTVWY"
+SCORING = {"substitution_matrix": "BLOSUM62", "mode": "local", "open_gap_score": -11,
+           "extend_gap_score": -1}
+FAMILIES = {
+    "fam_a": ["MKVLAAGIVGLLLAWQCSAGTEPKLVDEW", "MKVLSAGIVALLAWQSAGSEPRLIDEW",
+              "MRVLAAGLVGLLSWQCTAGTEPKLVDDW", "MKILAAGIVGLFLAWSAGTEPKIVEEW"],
+    "fam_b": ["GSHMKTAYIAKQRQISFVKSHFSRQ", "MKTAYIAKQRQISFVKAHFSRQLEE",
+              "MKTAYLAKQRQISFVKSHFSRQ"],
+    "fam_c": ["PEPTIDEWALKERSANDTHINGS", "PEPTIDEWALKRSANDTHNGS", "PEPTLDEWALKERSADTHINGS",
+              "PEPTIDEWLKERSANDTHINGSA", "PEPIDEWALKERSNDTHINGS"],
+}
+
+
+def aligner() -> PairwiseAligner:
+    from Bio.Align import substitution_matrices
+
+    opts = dict(SCORING, substitution_matrix=substitution_matrices.load("BLOSUM62"))
+    return PairwiseAligner(device="cpu", **opts)
+
+
+@pytest.fixture(scope="module")
+def proteins() -> list[SeqRecord]:
+    rng = np.random.default_rng(7)
+    return [SeqRecord(Seq("".join(rng.choice(list(AMINO), rng.integers(15, 60)))),
+                      id=f"p{i}", description="") for i in range(120)]
+
+
+@pytest.fixture(scope="module")
+def reference(proteins) -> np.ndarray:
+    return aligner().score_matrix(proteins)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # Two small process workers (each its own PoCL context), as a 2-GPU box has two.
+    with local_cluster(devices=["cpu"], n_workers=2, dashboard_address=None) as cl:
+        yield cl
+
+
+@pytest.fixture()
+def client(cluster):
+    with Client(cluster) as c:
+        c.register_plugin(device_plugin(cluster.bioplug_devices))
+        c.wait_for_workers(2)
+        yield c
+
+
+def manifest_lines(folder: Path, name: str = "manifest.jsonl") -> list[str]:
+    return (folder / name).read_text().splitlines()
+
+
+def test_top_hits_breaks_ties_by_column():
+    scores = np.array([[1.0, 3.0, 3.0, 2.0, 3.0], [0.0, 0.0, 0.0, 5.0, 0.0]])
+    cols, vals = top_hits(scores, 2)
+    assert cols.tolist() == [[1, 2], [3, 0]]
+    assert vals.tolist() == [[3.0, 3.0], [5.0, 0.0]]
+    assert plan_tile(10**6, 80 * 2**30, 64) == 4096  # memory allows more; the cap holds
+    assert plan_tile(1000, 80 * 2**30, 2) == 167  # 6 blocks: 21 tiles >= 8 per worker
+
+
+def test_matrix_equals_single_process_and_rerun_resumes(client, proteins, reference,
+                                                         tmp_path):
+    out = tmp_path / "matrix"
+    first = all_vs_all(proteins, out, aligner=aligner(), tile=32, client=client)
+    assert first.computed == first.total == 10 and first.skipped == 0
+    assert np.array_equal(read_scores(out), reference)
+    assert all_vs_all(proteins, out, aligner=aligner(), client=client).computed == 0
+    # Forget three tiles, spoil their chunks, and cut the last line short (a crash while
+    # appending): exactly those tiles run again, and the matrix is whole again.
+    lines = manifest_lines(out)
+    kept, lost = lines[:-4], lines[-4:-1]
+    (out / "manifest.jsonl").write_text("\n".join(kept + [lines[-1][:10]]) + "\n")
+    import zarr
+
+    matrix = zarr.open_array(str(out / "scores.zarr"), mode="r+")
+    matrix[:] = -1.0
+    again = all_vs_all(proteins, out, aligner=aligner(), client=client)
+    assert again.computed == len(lost) + 1 and again.skipped == again.total - 4
+    redone = read_scores(out)
+    for line in lost + [lines[-1]]:
+        i, j = (int(x) for x in line.split('"key": "tile-')[1].split('"')[0].split("-"))
+        assert np.array_equal(redone[i * 32:(i + 1) * 32, j * 32:(j + 1) * 32],
+                              reference[i * 32:(i + 1) * 32, j * 32:(j + 1) * 32])
+
+
+def test_top_hits_equal_single_process(client, proteins, reference, tmp_path):
+    k = 5
+    summary = all_vs_all(proteins, tmp_path / "hits", aligner=aligner(), top=k, tile=40,
+                         client=client)
+    assert summary.computed == summary.total == 6 + 3
+    hits = read_hits(tmp_path / "hits")
+    masked = reference.copy()
+    np.fill_diagonal(masked, -np.inf)
+    cols, vals = top_hits(masked, k)
+    assert hits.column("query").to_numpy().tolist() == np.repeat(np.arange(120), k).tolist()
+    assert hits.column("target").to_numpy().tolist() == cols.ravel().tolist()
+    assert np.array_equal(hits.column("score").to_numpy(), vals.ravel())
+    assert hits.column("query_id")[0].as_py() == "p0"
+    assert not (tmp_path / "hits" / "tiles").exists() or not any(
+        (tmp_path / "hits" / "tiles").iterdir())
+
+
+def test_killed_worker_loses_nothing(cluster, client, proteins, reference, tmp_path):
+    out = tmp_path / "killed"
+    pids = client.run(os.getpid)
+    victim = sorted(pids.values())[0]
+    result: dict = {}
+
+    def job():
+        result["summary"] = all_vs_all(proteins, out, aligner=aligner(), tile=12,
+                                       client=client)
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    deadline = time.time() + 60
+    while time.time() < deadline and not (
+            (out / "manifest.jsonl").exists() and len(manifest_lines(out)) >= 3):
+        time.sleep(0.01)
+    finished_before_kill = len(manifest_lines(out))
+    os.kill(victim, signal.SIGKILL)  # mid-run: its running and held tiles are lost
+    worker.join(120)
+    assert finished_before_kill < 55, "the job ended before the worker was killed"
+    client.wait_for_workers(2)  # the nanny restarts it for the next tests
+    assert victim not in client.run(os.getpid).values()
+    assert result["summary"].computed == 55
+    assert np.array_equal(read_scores(out), reference)
+    assert len(set(manifest_lines(out))) == 55
+
+
+def test_bad_sequence_same_error_as_single_process(client, proteins, tmp_path):
+    bad = list(proteins[:5]) + [SeqRecord(Seq("MKTJJQ"), id="bad", description="")]
+    with pytest.raises(InputError) as single:
+        aligner().score_matrix(bad)
+    with pytest.raises(InputError) as distributed:
+        all_vs_all(bad, tmp_path / "bad", aligner=aligner(), client=client)
+    assert str(distributed.value) == str(single.value)
+
+
+@pytest.fixture()
+def families(tmp_path) -> list[Path]:
+    src = tmp_path / "in"
+    src.mkdir()
+    paths = []
+    for name, texts in FAMILIES.items():
+        paths.append(src / f"{name}.fasta")
+        SeqIO.write([SeqRecord(Seq(t), id=f"{name}_{i}", description="")
+                     for i, t in enumerate(texts)], paths[-1], "fasta")
+    return paths
+
+
+def single_batch(paths: list[Path], folder: Path) -> None:
+    inputs = expand_inputs(paths)
+    run_batch(MultipleSequenceAligner(device="cpu"), inputs,
+              output_paths(inputs, folder, "clustal"),
+              lambda aln, out, src: _write(aln, out, src, "clustal"))
+
+
+def test_families_identical_and_resume(client, families, tmp_path):
+    single_batch(families, tmp_path / "single")
+    out = tmp_path / "cluster"
+    first = align_families(families, out, "quickprobs", format="clustal", client=client)
+    assert (first.computed, first.skipped) == (3, 0)
+    for path in sorted((tmp_path / "single").iterdir()):
+        assert (out / path.name).read_bytes() == path.read_bytes()
+    (out / "fam_b.aln").unlink()  # lost file: its manifest entry no longer counts
+    again = align_families(families, out, "quickprobs", format="clustal", client=client)
+    assert (again.computed, again.skipped) == (1, 2)
+    assert (out / "fam_b.aln").read_bytes() == (tmp_path / "single" / "fam_b.aln").read_bytes()
+
+
+def test_bad_family_same_error_as_single_process(client, families, tmp_path):
+    (families[1]).write_text(">x\nMKT#Q\n>y\nMKTQ\n")
+    with pytest.raises(InputError) as single:
+        single_batch(families, tmp_path / "single")
+    with pytest.raises(InputError) as distributed:
+        align_families(families, tmp_path / "cluster", "quickprobs", format="clustal",
+                       client=client)
+    assert str(distributed.value) == str(single.value)
+    assert "Traceback" not in str(distributed.value)
+
+
+def test_cli_cluster_address(cluster, client, families, proteins, reference, tmp_path):
+    address = cluster.scheduler_address
+    fasta = tmp_path / "p.fasta"
+    SeqIO.write(proteins[:40], fasta, "fasta")
+    assert cli_main(["-q", "pairwise", str(fasta), "--all-vs-all", "--cluster", address,
+                     "--matrix", "BLOSUM62", "--mode", "local", "--gap-open", "11",
+                     "--gap-extend", "1", "--top", "3", "-o", str(tmp_path / "hits")]) == 0
+    assert read_hits(tmp_path / "hits").num_rows == 40 * 3
+    assert cli_main(["-q", "msa", *map(str, families), "--outdir", str(tmp_path / "msa"),
+                     "--cluster", address, "--method", "quickprobs"]) == 0
+    assert sorted(p.name for p in (tmp_path / "msa").glob("*.fasta")) == [
+        "fam_a.fasta", "fam_b.fasta", "fam_c.fasta"]
