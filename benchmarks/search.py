@@ -1,0 +1,216 @@
+"""Database search benchmark: ``bioplug.pairwise.search.search`` vs parasail, in one run.
+
+Data (seeded, synthetic):
+
+* **Database**: ``--n`` proteins (default 500,000) with a Swiss-Prot-like length
+  distribution: lognormal with median 282 and sigma 0.70 (mean about 360 residues, as
+  UniProtKB/Swiss-Prot's release statistics give), clipped to 5..35,213 (Swiss-Prot's
+  shortest and longest entries); residues drawn with Swiss-Prot's amino-acid composition.
+  It is written as FASTA to a temporary directory and indexed on first use.
+* **Queries**: ``--queries`` (default 20) proteins with lengths spaced logarithmically from
+  100 to 5,000, drawn like the database.
+
+Scoring: BLOSUM62, BLAST gap costs 11 / 1 (a gap of length k costs 11 + k; Biopython
+-12 / -1; parasail open 12, extend 1), local.
+
+* **bioplug**: ``search(queries, DB.fa, top=10)`` (scan, 32-bit rescue, traceback of the
+  hits, statistics) with the index already built, wall time; the index build is timed
+  separately (``first search`` = build + search).
+* **parasail**: ``sw_striped_profile_sat`` over ``--processes`` worker processes (default 16)
+  on a random subset of ``--parasail-seqs`` database sequences, every query; its GCUPS on the
+  subset are extrapolated *by cells* to the whole database (the table says so). A sample of
+  parasail's scores is checked against bioplug's scan first.
+
+GCUPS = (sum of query lengths) x (database residues) / seconds / 1e9.
+
+Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--json out.json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import multiprocessing as mp
+import platform
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("benchmarks.search")
+
+AMINO = "ARNDCQEGHILKMFPSTWYV"
+#: Swiss-Prot amino-acid composition (%, UniProtKB/Swiss-Prot release statistics), AMINO order.
+COMPOSITION = np.array([8.25, 5.53, 4.06, 5.45, 1.37, 3.93, 6.75, 7.07, 2.27, 5.96, 9.66,
+                        5.84, 2.42, 3.86, 4.70, 6.56, 5.34, 1.08, 2.92, 6.87])
+MEDIAN, SIGMA, SHORTEST, LONGEST = 282.0, 0.70, 5, 35213
+
+
+def lengths(n: int, rng) -> np.ndarray:
+    drawn = rng.lognormal(np.log(MEDIAN), SIGMA, n)
+    return np.clip(np.rint(drawn), SHORTEST, LONGEST).astype(np.int64)
+
+
+def proteins(lens: np.ndarray, rng) -> tuple[bytes, np.ndarray]:
+    """All residues in one byte string, and the start of each protein."""
+    p = COMPOSITION / COMPOSITION.sum()
+    letters = np.frombuffer(AMINO.encode(), dtype=np.uint8)
+    codes = letters[rng.choice(len(AMINO), int(lens.sum()), p=p)]
+    starts = np.concatenate([[0], np.cumsum(lens)])
+    return codes.tobytes(), starts
+
+
+def write_database(path: Path, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    lens = lengths(n, rng)
+    text, starts = proteins(lens, rng)
+    with open(path, "wb") as out:
+        for k in range(n):
+            out.write(b">db%d\n%b\n" % (k, text[starts[k]:starts[k + 1]]))
+    return lens
+
+
+def make_queries(count: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed + 1)
+    lens = np.rint(np.geomspace(100, 5000, count)).astype(np.int64)
+    text, starts = proteins(lens, rng)
+    return [text[starts[k]:starts[k + 1]].decode() for k in range(count)]
+
+
+# -- parasail ----------------------------------------------------------------------------------
+_WORK: dict = {}
+
+
+def _parasail_init(queries, subjects):
+    import parasail
+
+    _WORK.update(queries=queries, subjects=subjects, matrix=parasail.blosum62)
+
+
+def _parasail_task(task):
+    import parasail
+
+    q, a, b = task
+    profile = parasail.profile_create_sat(_WORK["queries"][q], _WORK["matrix"])
+    return q, a, [parasail.sw_striped_profile_sat(profile, s, 12, 1).score
+                  for s in _WORK["subjects"][a:b]]
+
+
+def parasail_scores(queries, subjects, processes: int, block: int = 500) -> np.ndarray:
+    tasks = [(q, a, min(a + block, len(subjects))) for q in range(len(queries))
+             for a in range(0, len(subjects), block)]
+    out = np.zeros((len(queries), len(subjects)), dtype=np.int64)
+    with mp.get_context("fork").Pool(processes, _parasail_init, (queries, subjects)) as pool:
+        for q, a, scores in pool.imap_unordered(_parasail_task, tasks, chunksize=1):
+            out[q, a:a + len(scores)] = scores
+    return out
+
+
+# -- the run -----------------------------------------------------------------------------------
+def check_against_parasail(args, queries, subjects, scanner_scores) -> None:
+    ref = parasail_scores(queries[:3], subjects[:2000], args.processes)
+    got = scanner_scores[:3, :2000]
+    assert np.array_equal(np.where(ref > 0, ref, 0), got), "parasail and bioplug disagree"
+    log.info("parasail and bioplug agree on %d pairs", ref.size)
+
+
+def scan_scores(device, queries, subjects) -> np.ndarray:
+    """Every score of queries x subjects from the scan (no traceback)."""
+    from bioplug.pairwise.search import Scanner, _as_database, _scheme
+    from bioplug.progress import Progress
+    from bioplug.runtime import get_runtime
+
+    scoring = _scheme(None, "BLOSUM62", 11, 1, None)[0]
+    db = _as_database(subjects, scoring)
+    scanner = Scanner(get_runtime(device), scoring)
+    best = scanner.scan([scoring.encode(q) for q in queries], db, len(subjects), None,
+                        Progress())
+    out = np.zeros((len(queries), len(subjects)), dtype=np.int64)
+    for q, (scores, numbers) in enumerate(best):
+        out[q, numbers] = scores
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default=None)
+    parser.add_argument("--n", type=int, default=500_000, help="database proteins")
+    parser.add_argument("--queries", type=int, default=20)
+    parser.add_argument("--parasail-seqs", type=int, default=20_000)
+    parser.add_argument("--processes", type=int, default=16)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    from bioplug.pairwise.search import search
+    from bioplug.runtime import get_runtime
+
+    rt = get_runtime(args.device)
+    queries = make_queries(args.queries, args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="bioplug-search-"))
+    fasta = tmp / "db.fa"
+    t0 = time.perf_counter()
+    lens = write_database(fasta, args.n, args.seed)
+    log.info("database: %d proteins, %d residues (mean %.0f, max %d), written in %.1f s",
+             args.n, lens.sum(), lens.mean(), lens.max(), time.perf_counter() - t0)
+    cells = float(sum(map(len, queries))) * float(lens.sum())
+    search(queries[:2], ["MKWVTFISLL", "ACDEFGHIKLMNPQ"], device=rt)  # kernel builds
+    t0 = time.perf_counter()
+    first = search(queries, fasta, top=10, device=rt)
+    t_first = time.perf_counter() - t0
+    walls, clocks = [], []
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        res = search(queries, fasta, top=10, device=rt)
+        walls.append(time.perf_counter() - t0)
+        clocks.append(res.seconds)
+    assert res.tabular() == first.tabular()
+    wall = float(np.median(walls))
+    scan = float(np.median([c["scan"] for c in clocks]))
+    result = {"device": str(rt), "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
+              "host": platform.node(), "n": args.n, "residues": int(lens.sum()),
+              "query_residues": sum(map(len, queries)), "cells": cells,
+              "first_search_s": t_first, "wall_s": wall, "scan_s": scan,
+              "stages_s": clocks[-1], "gcups_wall": cells / wall / 1e9,
+              "gcups_scan": cells / scan / 1e9}
+    log.info("bioplug: first search (index build) %.1f s; search %.2f s wall (scan %.2f s): "
+             "%.0f GCUPS wall, %.0f GCUPS scan stage", t_first, wall, scan,
+             result["gcups_wall"], result["gcups_scan"])
+    result.update(run_parasail(args, queries, rt))
+    if "parasail_gcups" in result:
+        result["speedup_wall"] = result["gcups_wall"] / result["parasail_gcups"]
+        log.info("parasail (%d processes, %d-sequence subset): %.1f GCUPS -> whole database "
+                 "%.0f s (extrapolated by cells); bioplug x%.0f", args.processes,
+                 args.parasail_seqs, result["parasail_gcups"],
+                 cells / result["parasail_gcups"] / 1e9, result["speedup_wall"])
+    print(json.dumps(result, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+
+
+def run_parasail(args, queries, rt) -> dict:
+    try:
+        import parasail  # noqa: F401
+    except ImportError:
+        log.info("parasail is not installed: skipped")
+        return {}
+    rng = np.random.default_rng(args.seed + 2)
+    sub_lens = lengths(args.parasail_seqs, rng)
+    text, starts = proteins(sub_lens, rng)
+    subjects = [text[starts[k]:starts[k + 1]].decode() for k in range(len(sub_lens))]
+    check_against_parasail(args, queries, subjects, scan_scores(rt, queries[:3],
+                                                                subjects[:2000]))
+    t0 = time.perf_counter()
+    parasail_scores(queries, subjects, args.processes)
+    t = time.perf_counter() - t0
+    sub_cells = float(sum(map(len, queries))) * float(sub_lens.sum())
+    return {"parasail_s": t, "parasail_cells": sub_cells,
+            "parasail_gcups": sub_cells / t / 1e9, "parasail_processes": args.processes}
+
+
+if __name__ == "__main__":
+    main()
