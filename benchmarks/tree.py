@@ -23,6 +23,11 @@ Medians of ``--repeats`` runs after a warm-up (kernel builds); sizes above 4,000
 k-tuple distances: ``--ktuple-sizes`` random proteins of ~300 residues (250-350), k = 2,
 shared k-tuples of all pairs counted on the device (``bioplug.tree.ktuple_distances``).
 
+Bootstrap: ``--bootstrap R`` replicates of NJ on ``--bootstrap-n`` simulated aligned proteins
+(``bioplug.tree.bootstrap``, after a warm-up), then the first ``--bootstrap-skbio-sample`` of
+the same replicates (same column draws) through numpy p-distances and ``skbio.tree.nj``, whose
+time per replicate is extrapolated to R.
+
 Run: ``python benchmarks/tree.py [--device gpu] [--sizes 1000,4000,10000,50000]
 [--ktuple-sizes 1000,10000] [--clustalw-sizes 1000,10000] [--json out.json]``
 
@@ -239,6 +244,99 @@ def time_sets(sizes, repeats: int, fn):
         yield n, seqs, t
 
 
+def simulated_alignment(n: int, length: int, seed: int = 0) -> list[str]:
+    """n aligned proteins, each a mutated copy of an earlier one (a random tree), 3 % gaps."""
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(AMINO.encode(), dtype=np.uint8)
+    rows = np.empty((n, length), dtype=np.uint8)
+    rows[0] = rng.choice(letters, length)
+    for i in range(1, n):
+        rows[i] = rows[rng.integers(0, i)]
+        hit = rng.random(length) < 0.08
+        rows[i, hit] = rng.choice(letters, int(hit.sum()))
+    rows[rng.random((n, length)) < 0.03] = ord("-")
+    return [r.tobytes().decode() for r in rows]
+
+
+def skbio_replicate(enc: np.ndarray, cols: np.ndarray, ids: list[str]):
+    """One replicate through numpy p-distances (one-hot products) and ``skbio.tree.nj``."""
+    from skbio import DistanceMatrix
+    from skbio.tree import nj
+
+    sub = enc[:, cols]
+    ok = (sub != ord("-")).astype(np.float64)
+    both = ok @ ok.T
+    same = np.zeros_like(both)
+    for c in np.frombuffer(AMINO.encode(), dtype=np.uint8):
+        hot = (sub == c).astype(np.float64)
+        same += hot @ hot.T
+    d = np.where(both > 0, 1.0 - same / np.maximum(both, 1), 1.0)
+    np.fill_diagonal(d, 0.0)
+    return nj(DistanceMatrix(d, ids))
+
+
+def run_bootstrap(args, rt) -> dict:
+    """1,000 replicates (``--bootstrap``) of NJ on ``--bootstrap-n`` sequences, and a sample
+    of the same replicates through scikit-bio, extrapolated to all of them."""
+    from bioplug.progress import Cancelled
+    from bioplug.tree.bootstrap import bootstrap, draw_columns
+
+    n, length, reps = args.bootstrap_n, args.bootstrap_length, args.bootstrap
+    rows = simulated_alignment(n, length)
+    ids = [f"s{i}" for i in range(n)]
+    records = list(zip(ids, rows, strict=True))
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    records = [SeqRecord(Seq(r), id=i) for i, r in records]
+    t0 = time.perf_counter()
+    bootstrap(records, replicates=4, seed=1, device=rt)  # warm-up (kernel builds)
+    print(f"bootstrap warm-up (4 replicates, builds) {time.perf_counter() - t0:.2f} s",
+          flush=True)
+    best = (float("inf"), None)
+    for streams in args.bootstrap_streams:  # replicates in flight: a short probe each
+        t0 = time.perf_counter()
+        bootstrap(records, replicates=32, seed=2, device=rt, streams=streams)
+        t = time.perf_counter() - t0
+        print(f"bootstrap probe: 32 replicates, {streams} streams: {t:.2f} s", flush=True)
+        best = min(best, (t, streams))
+    done = [0]
+    start = time.perf_counter()
+
+    def budget(stage, k, total):
+        done[0] = k
+        if time.perf_counter() - start > args.bootstrap_budget:
+            raise Cancelled(stage)
+
+    stats: dict = {}
+    try:
+        bootstrap(records, replicates=reps, seed=0, device=rt, progress=budget, stats=stats,
+                  streams=best[1])
+        finished = reps
+    except Cancelled:
+        finished = done[0]
+    t_dev = time.perf_counter() - start
+    per_rep = t_dev / max(finished, 1)
+    row = {"n": n, "length": length, "replicates": reps, "finished": finished,
+           "streams": best[1],
+           "bioplug_s": t_dev if finished == reps else per_rep * reps,
+           "bioplug_measured_s": t_dev, **stats}
+    print(f"bootstrap N={n} L={length}: {finished}/{reps} replicates in {t_dev:.2f} s "
+          f"({per_rep * 1e3:.1f} ms each){'' if finished == reps else ' (budget hit)'}",
+          flush=True)
+    enc = np.frombuffer("".join(rows).encode(), np.uint8).reshape(n, length)
+    cols = draw_columns(length, args.bootstrap_skbio_sample, seed=0)
+    t1 = time.perf_counter()
+    for c in cols:  # the first replicates of the same draws
+        skbio_replicate(enc, c, ids)
+    per_skbio = (time.perf_counter() - t1) / len(cols)
+    row.update(skbio_per_replicate_s=per_skbio, skbio_s=per_skbio * reps,
+               skbio_sampled=len(cols), speedup_vs_skbio=per_skbio * reps / row["bioplug_s"])
+    print(f"bootstrap scikit-bio: {per_skbio:.3f} s per replicate ({len(cols)} sampled) -> "
+          f"~{per_skbio * reps:.1f} s for {reps}; x{row['speedup_vs_skbio']:.1f}", flush=True)
+    return row
+
+
 def run_ktuple(args, rt) -> list[dict]:
     from bioplug.tree import ktuple_distances
 
@@ -341,6 +439,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tail-cells", type=int, default=None,
                         help="tuning: single-work-group tail from this many cells per "
                              "work-item (default 32; 0: no tail)")
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="R",
+                        help="bootstrap case: R replicates of NJ (0: skip; issue 14: 1000)")
+    parser.add_argument("--bootstrap-n", type=int, default=1000, help="bootstrap: sequences")
+    parser.add_argument("--bootstrap-length", type=int, default=300,
+                        help="bootstrap: alignment columns")
+    parser.add_argument("--bootstrap-skbio-sample", type=int, default=3,
+                        help="bootstrap: replicates timed through scikit-bio (extrapolated)")
+    parser.add_argument("--bootstrap-streams", type=lambda v: [int(x) for x in v.split(",")],
+                        default=[], help="bootstrap: replicates in flight to probe first "
+                        "(comma list; the fastest runs the case; default: the library's)")
+    parser.add_argument("--bootstrap-budget", type=float, default=75.0,
+                        help="bootstrap: stop after this many seconds and extrapolate")
     args = parser.parse_args(argv)
     import bioplug.tree.device as tree_device
 
@@ -363,6 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     nj_rows = run_nj(args, rt) if args.sizes else []
     kt_rows = run_ktuple(args, rt) if args.ktuple_sizes else []
     cw_rows = run_clustalw_fast(args, rt) if args.clustalw_sizes else []
+    boot = run_bootstrap(args, rt) if args.bootstrap else None
     print("\nsummary (seconds; x = peer time / bioplug end-to-end time)")
     print(f"{'n':>7} {'bioplug':>9} {'loop':>9} {'GB/s':>7} {'skbio':>10} {'x':>7} "
           f"{'quicktree':>10} {'x':>7}")
@@ -378,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"info": info, "nj": nj_rows, "ktuple": kt_rows,
-                       "clustalw_fast": cw_rows}, handle, indent=2)
+                       "clustalw_fast": cw_rows, "bootstrap": boot}, handle, indent=2)
         print(f"wrote {args.json}")
     return 0
 

@@ -9,6 +9,9 @@
  *                 p = 1 - shared / min(total_x, total_y).
  *   msa_pdist   : rows are aligned sequences (uchar codes, GAP = 255); over columns where
  *                 both have a residue, p = 1 - identical / compared.
+ *   msa_pdist_resampled : msa_pdist of a batch of bootstrap replicates (group id 2), each a
+ *                 list of column indices into the alignment; writes each replicate's packed
+ *                 strict lower triangle (the NJ loop's layout) at out + b * stride.
  * The distance is CORRECT(p): 0 none, 1 Kimura protein (-ln(1 - p - p^2/5)), 2 Jukes-Cantor
  * (-3/4 ln(1 - 4p/3)); each capped at MAX_DISTANCE where undefined.  p = 1 when nothing
  * can be compared.
@@ -123,6 +126,59 @@ void msa_pdist(__global const uchar *S, uint n, uint width, __global real *out) 
             real d = i == j ? (real)0 : correct(p);
             out[(ulong)i * n + j] = d;
             out[(ulong)j * n + i] = d;
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LS, LS, 1)))
+void msa_pdist_resampled(__global const uchar *S, uint n, uint width,
+                         __global const uint *cols, uint ncols, ulong stride,
+                         __global real *out) {
+    uint bi = get_group_id(1), bj = get_group_id(0);
+    if (bi > bj) return;
+    uint b = get_group_id(2);
+    __global const uint *pick = cols + (ulong)b * ncols;
+    __global real *tri = out + (ulong)b * stride;
+    uint tx = get_local_id(0), ty = get_local_id(1);
+    uint lid = ty * LS + tx;
+    __local uchar As[T][TK + 1];
+    __local uchar Bs[T][TK + 1];
+    uint same[RB][RB], both[RB][RB];
+    for (uint r = 0; r < RB; r++)
+        for (uint c = 0; c < RB; c++) same[r][c] = both[r][c] = 0;
+    uint row0 = bi * T, col0 = bj * T;
+    /* ncols is a multiple of TK: the padding indices name an all-gap column */
+    for (uint k0 = 0; k0 < ncols; k0 += TK) {
+        for (uint e = lid; e < T * TK; e += LS * LS) {
+            uint rr = e / TK, kk = e % TK;
+            uint ra = row0 + rr, rb = col0 + rr;
+            ulong col = pick[k0 + kk];
+            As[rr][kk] = ra < n ? S[(ulong)ra * width + col] : GAP;
+            Bs[rr][kk] = rb < n ? S[(ulong)rb * width + col] : GAP;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint kk = 0; kk < TK; kk++) {
+            uint a[RB], c2[RB];
+            for (uint r = 0; r < RB; r++) a[r] = As[ty + r * LS][kk];
+            for (uint c = 0; c < RB; c++) c2[c] = Bs[tx + c * LS][kk];
+            for (uint r = 0; r < RB; r++)
+                for (uint c = 0; c < RB; c++) {
+                    uint ok = (a[r] != GAP) & (c2[c] != GAP);
+                    both[r][c] += ok;
+                    same[r][c] += ok & (a[r] == c2[c]);
+                }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint r = 0; r < RB; r++) {
+        uint i = row0 + ty + r * LS;
+        if (i >= n) continue;
+        for (uint c = 0; c < RB; c++) {
+            uint j = col0 + tx + c * LS;
+            if (j >= n || j <= i) continue;
+            uint m = both[r][c];
+            real p = m ? (real)1 - (real)same[r][c] / (real)m : (real)1;
+            tri[(ulong)j * (j - 1) / 2 + i] = correct(p);
         }
     }
 }

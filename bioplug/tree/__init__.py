@@ -12,6 +12,9 @@ Front doors
     Distances from sequences (k-tuple, ClustalW's fast pairwise, alignment identity) or an
     alignment (p-distance), as
     :class:`Distances` (``to_skbio``, ``to_biopython``, ``to_numpy``, ``write_phylip``).
+``bootstrap(alignment, replicates=100, seed=0, method="nj")``
+    The NJ (or UPGMA) tree of an alignment with bootstrap support on every branch: the
+    replicates' distances a batch per launch, their trees on the device loop.
 ``to_newick(tree)``, ``to_biophylo(tree, rooted)``
     Tree output.
 """
@@ -24,7 +27,7 @@ import importlib
 # phylo.py (Bio.Phylo.TreeConstruction loads ~30 substitution matrices) or the distance
 # modules up front costs every command-line call tens of milliseconds.
 _FRONT_DOORS = {
-    "linkage": "build", "nj": "build", "upgma": "build",
+    "bootstrap": "bootstrap", "linkage": "build", "nj": "build", "upgma": "build",
     "clustalw_fast_distances": "clustalw",
     "Distances": "distance", "distance_matrix": "distance", "identity_distances": "distance",
     "ktuple_distances": "distance", "msa_distances": "distance",

@@ -56,6 +56,12 @@ def add_parser(sub) -> None:
                    help="also write the distance matrix (PHYLIP)")
     p.add_argument("--keep-negative", action="store_true",
                    help="keep negative NJ branch lengths (default: set to zero)")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="alignment input: support of every branch from N bootstrap "
+                   "replicates (columns resampled, distances and tree rebuilt on the device); "
+                   "written as Newick internal labels (percent)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="random seed of the bootstrap replicates (default 0)")
     add_device_option(p)
     p.set_defaults(func=run)
 
@@ -111,6 +117,28 @@ def load_distances(args: argparse.Namespace, progress):
     return distance_matrix(records, method, correction, args.device, progress=progress)
 
 
+def run_bootstrap(args: argparse.Namespace, progress):
+    """The tree with bootstrap support of an alignment input (``--bootstrap N``)."""
+    from bioplug.io import check_unique_ids, guess_format, read_records
+    from bioplug.tree.bootstrap import bootstrap
+
+    path = Path(args.input)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if args.method == "wpgma":
+        raise InputError("--bootstrap takes --method nj or upgma")
+    if args.distance not in (None, "identity", "kimura"):
+        raise InputError("--bootstrap uses alignment distances: --distance identity or kimura")
+    records = read_records(path, args.format or guess_format(path))
+    check_unique_ids(records)
+    if len({len(r.seq) for r in records}) != 1:
+        raise InputError(f"{path}: --bootstrap needs an alignment (rows of equal length)")
+    return bootstrap(records, replicates=args.bootstrap, seed=args.seed, method=args.method,
+                     device=args.device, progress=progress,
+                     correction="auto" if args.distance == "kimura" else "none",
+                     neg_as_zero=not args.keep_negative)
+
+
 def run(args: argparse.Namespace) -> int:
     """Read, compute distances, build the tree, write Newick atomically."""
     from bioplug.io import atomic_output
@@ -119,6 +147,15 @@ def run(args: argparse.Namespace) -> int:
     from bioplug.tree.phylo import to_newick
 
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
+    if args.bootstrap:
+        try:
+            tree = run_bootstrap(args, bar)
+        finally:
+            bar.close()
+        with atomic_output(args.output, [args.input]) as handle:
+            handle.write(to_newick(tree))
+        log.info("wrote %s (%d replicates)", args.output, args.bootstrap)
+        return 0
     try:
         dist = load_distances(args, bar)
         if args.distances_out:

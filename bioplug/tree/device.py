@@ -317,6 +317,56 @@ def run_agglomerative(
         host = np.ascontiguousarray(packed, dtype=dtype)
         cl.enqueue_copy(q, d_buf, host, is_blocking=True)
         del host
+    finish = launch_agglomerative(kern, q, d_buf, n, progress, report_every, stats, tail,
+                                  t_start)
+    return finish()
+
+
+def launch_agglomerative(
+    kern: TreeKernels,
+    q: cl.CommandQueue,
+    d_buf: cl.Buffer,
+    n: int,
+    progress: Progress | None = None,
+    report_every: int = 256,
+    stats: dict | None = None,
+    tail: int | None = None,
+    t_start: float | None = None,
+):
+    """Enqueue one whole run on ``q`` over a packed triangle already on the device.
+
+    Nothing waits for the device here (unless ``stats`` asks for timings), so several runs
+    can be in flight on several queues at once: bootstrap replicates are latency-bound, one
+    alone leaves most compute units idle.
+
+    Parameters
+    ----------
+    kern : TreeKernels
+        Built programs (method, precision, work-group sizes).
+    q : pyopencl.CommandQueue
+        In-order queue of the run.
+    d_buf : pyopencl.Buffer
+        The packed strict lower triangle (consumed: the joins overwrite it).
+    n : int
+        Number of taxa.
+    progress, report_every, stats, tail
+        As for :func:`run_agglomerative`.
+    t_start : float, optional
+        ``perf_counter`` at the start of the upload (``stats["upload_s"]``).
+
+    Returns
+    -------
+    callable
+        ``finish() -> link``: waits for the run and returns the rows
+        :func:`run_agglomerative` returns.
+    """
+    rt = kern.rt
+    ctx = rt.context
+    mf = cl.mem_flags
+    dtype = kern.dtype
+    method = kern.method
+    cells = packed_size(n)
+    wg = kern.wg
     r_buf = rt.empty(n * dtype.itemsize)
     is_nj = method == "nj"
     if is_nj:
@@ -365,7 +415,7 @@ def run_agglomerative(
                       parts_buf, pick_buf, seed_buf, seed_ij, seed_q)
     if stats is not None:
         q.finish()
-        stats["upload_s"] = time.perf_counter() - t_start
+        stats["upload_s"] = time.perf_counter() - (t_start or time.perf_counter())
         stats["shadow"] = kern.shadow
         stats["iterations"] = total_iters
         stats["tail_r"] = min(tail_r, n)
@@ -396,24 +446,35 @@ def run_agglomerative(
         tail_knl = cl.Kernel(kern.tail_prog, "iterate_tail")
         tail_parts = rt.empty(max(1, -(-n // (4 * kern.tail_wg))) * dtype.itemsize)
         tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *args, np.uint32(stop), tail_parts)
+        keep_tail = [tail_parts]
+    else:
+        keep_tail = []
     q.flush()
     if stats is not None:
         q.finish()
         stats["loop_s"] = time.perf_counter() - t_loop
     link = np.empty((max(n - 1, 1), 4), dtype=dtype)
-    cl.enqueue_copy(q, link, link_buf)
+    cl.enqueue_copy(q, link, link_buf, is_blocking=False)
+    ids = np.empty(3, np.uint32)
+    tail3 = np.empty(3, dtype)
     if is_nj:
-        ids = np.empty(3, np.uint32)
-        tail3 = np.empty(3, dtype)
-        cl.enqueue_copy(q, ids, ids_buf)
-        cl.enqueue_copy(q, tail3, d_buf)  # d(1,0), d(2,0), d(2,1)
+        cl.enqueue_copy(q, ids, ids_buf, is_blocking=False)
+        cl.enqueue_copy(q, tail3, d_buf, is_blocking=False)  # d(1,0), d(2,0), d(2,1)
+    q.flush()
+    # the buffers stay referenced by this closure until the run is read back
+    keep = [d_buf, f_buf, r_buf, ids_buf, sizes_buf, state_buf, parts_buf, pick_buf,
+            link_buf, cand_q, cand_ij, seed_buf, seed_ij, seed_q, *keep_tail]
+
+    def finish() -> np.ndarray:
         q.finish()
-        d01, d02, d12 = (float(x) for x in tail3)
-        l0 = (d01 + d02 - d12) / 2
-        link[n - 3] = ids[1], ids[2], d01 - l0, d02 - l0
-        link[n - 2] = ids[0], 2 * n - 3, l0, 0.0
-    else:
-        q.finish()
-    if progress is not None:
-        progress.report("tree", total_iters, total_iters)
-    return link.astype(np.float64)
+        keep.clear()
+        if is_nj:
+            d01, d02, d12 = (float(x) for x in tail3)
+            l0 = (d01 + d02 - d12) / 2
+            link[n - 3] = ids[1], ids[2], d01 - l0, d02 - l0
+            link[n - 2] = ids[0], 2 * n - 3, l0, 0.0
+        if progress is not None:
+            progress.report("tree", total_iters, total_iters)
+        return link.astype(np.float64)
+
+    return finish
