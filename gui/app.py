@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 
@@ -15,6 +16,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", help="sequence or alignment files to open")
     parser.add_argument("--device", default=None,
                         help="OpenCL device to choose at start (P:D, as `bioplug devices`)")
+    parser.add_argument("--platform", default=None,
+                        help="Qt platform plugin (xcb, wayland, offscreen, ...; default: "
+                        "QT_QPA_PLATFORM, else the session's, after checking its libraries)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     return parser
 
@@ -24,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2),
                         format="%(levelname)s: %(message)s")
+    if not _platform_ready(args.platform):
+        return 2
     try:
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QApplication
@@ -47,6 +53,18 @@ def main(argv: list[str] | None = None) -> int:
         window.open_file(path)
     window.show()
     return int(app.exec())
+
+
+def _platform_ready(requested: str | None) -> bool:
+    """Check the platform plugin's libraries before Qt loads it (Qt would abort)."""
+    from .platform_check import choose_platform
+
+    choice = choose_platform(requested=requested)
+    if choice.message:
+        print(choice.message, file=sys.stderr)
+    if choice.ok and choice.platform:
+        os.environ["QT_QPA_PLATFORM"] = choice.platform
+    return choice.ok
 
 
 if __name__ == "__main__":  # pragma: no cover
