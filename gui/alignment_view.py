@@ -15,18 +15,21 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +38,7 @@ from bioplug.errors import InputError
 
 from . import colors
 from .documents import AlignmentData
+from .editing import AlignmentEditor
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +54,8 @@ NSYM = len(SYMBOLS)
 #: part. SVG keeps one text element per residue, so it gets the smaller limit (~10 MB).
 MAX_EXPORT_CELLS = {".png": 400_000, ".svg": 60_000}
 HIGHLIGHT = QColor(255, 200, 0, 90)
+SELECTION = QColor(40, 90, 220, 70)
+SELECTION_EDGE = QColor(40, 90, 220)
 MARK = QColor(220, 0, 0)
 RULER_STEPS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 
@@ -134,6 +140,7 @@ class AlignmentCanvas(QAbstractScrollArea):
 
     viewChanged = Signal()
     cellClicked = Signal(int, int)
+    blockSelected = Signal(int, int, int, int)
 
     ZOOM_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18)
 
@@ -148,6 +155,11 @@ class AlignmentCanvas(QAbstractScrollArea):
         self.palette_rgb: list[tuple[int, int, int]] = [colors.WHITE]
         self.highlighted = np.zeros(0, dtype=bool)
         self.marked_column: int | None = None
+        self.sel_columns: tuple[int, int] | None = None
+        self.cursor: tuple[int, int] | None = None
+        self.key_handler = None  # editing keys (AlignmentEditor.handle_key)
+        self._anchor: tuple[int, int] | None = None
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._zoom = 8
         self._atlas: GlyphAtlas | None = None
         self.horizontalScrollBar().valueChanged.connect(self._scrolled)
@@ -293,12 +305,31 @@ class AlignmentCanvas(QAbstractScrollArea):
                 for r in rows:
                     painter.fillRect(QRect(0, oy + int(r) * h, self.viewport().width(), h),
                                      HIGHLIGHT)
+            self._paint_selection(painter, r0, r1, oy)
             if self.marked_column is not None and c0 <= self.marked_column < c1:
                 painter.setPen(QPen(MARK, 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 x = self.marked_column * w - x0
                 painter.drawRect(QRect(x, oy, w, (r1 - r0) * h))
         painter.end()
+
+    def _paint_selection(self, painter: QPainter, r0: int, r1: int, oy: int) -> None:
+        """The selected block (selected rows x selected columns) in translucent blue."""
+        if self.sel_columns is None:
+            return
+        w, h = self.cell.width(), self.cell.height()
+        x = self.sel_columns[0] * w - self.horizontalScrollBar().value()
+        width = (self.sel_columns[1] - self.sel_columns[0] + 1) * w
+        rows = np.flatnonzero(self.highlighted[r0:r1])
+        if rows.size == 0:  # columns alone: the whole height
+            rows = np.arange(r1 - r0)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for r in rows:
+            painter.fillRect(QRect(x, oy + int(r) * h, width, h), SELECTION)
+        painter.setPen(QPen(SELECTION_EDGE, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        top = oy + int(rows[0]) * h
+        painter.drawRect(QRect(x, top, width, (int(rows[-1]) - int(rows[0]) + 1) * h))
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -312,12 +343,39 @@ class AlignmentCanvas(QAbstractScrollArea):
             return
         super().wheelEvent(event)
 
+    def _clamped_cell(self, pos: QPoint) -> tuple[int, int]:
+        n, length = self.codes.shape
+        r, c = self.cell_at(pos)
+        return int(min(max(r, 0), n - 1)), int(min(max(c, 0), length - 1))
+
     def mousePressEvent(self, event) -> None:  # noqa: N802
         r, c = self.cell_at(event.position().toPoint())
         n, length = self.codes.shape
         if 0 <= r < n and 0 <= c < length:
+            if event.button() == Qt.MouseButton.LeftButton:
+                self._anchor = self.cursor = (int(r), int(c))
+                self.blockSelected.emit(int(r), int(r), int(c), int(c))
             self.cellClicked.emit(int(r), int(c))
         super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        """A drag selects the block between the press and the pointer."""
+        if self._anchor is not None and event.buttons() & Qt.MouseButton.LeftButton \
+                and self.codes.size:
+            r, c = self._clamped_cell(event.position().toPoint())
+            (ar, ac) = self._anchor
+            self.blockSelected.emit(min(ar, r), max(ar, r), min(ac, c), max(ac, c))
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._anchor = None
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if self.key_handler is not None and self.key_handler(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _scrolled(self, _value: int) -> None:
         self.viewport().update()
@@ -340,20 +398,48 @@ class _Strip(QWidget):
 class NamesColumn(_Strip):
     """Row names for the visible rows; a click selects the row."""
 
-    rowClicked = Signal(int)
+    rowClicked = Signal(int, object)  # row, Qt.KeyboardModifiers
+    rowDoubleClicked = Signal(int)
+    #: Pixels at the right edge where a drag resizes the column.
+    GRIP = 5
 
     def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
         super().__init__(canvas, parent)
         self.names: list[str] = []
+        self.user_width: int | None = None
+        self._resizing = False
         self.setMinimumWidth(60)
+        self.setMouseTracking(True)  # the resize cursor shows on hover
 
     def set_names(self, names: list[str]) -> None:
-        """Row labels; the column widens to the longest (at most 240 pixels)."""
+        """Row labels; the column widens to the longest (at most 240 pixels unless the
+        user dragged it wider)."""
         self.names = list(names)
-        fm = QFontMetrics(self.font())
-        width = max((fm.horizontalAdvance(n) for n in self.names), default=40) + 14
-        self.setFixedWidth(min(max(width, 60), 240))
+        if self.user_width is None:
+            fm = QFontMetrics(self.font())
+            width = max((fm.horizontalAdvance(n) for n in self.names), default=40) + 14
+            self.setFixedWidth(min(max(width, 60), 240))
         self.update()
+
+    def set_column_width(self, width: int) -> None:
+        """The user's width (kept across new data)."""
+        self.user_width = int(min(max(width, 40), 1000))
+        self.setFixedWidth(self.user_width)
+
+    def row_at(self, y: int) -> int:
+        """Row under a widget y coordinate (-1: none)."""
+        row = (y + self.canvas.verticalScrollBar().value()) // self.canvas.cell.height()
+        return int(row) if 0 <= row < len(self.names) else -1
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip:  # the full id, however narrow the column
+            row = self.row_at(event.pos().y())
+            if row >= 0:
+                QToolTip.showText(event.globalPos(), self.names[row], self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
@@ -376,18 +462,60 @@ class NamesColumn(_Strip):
         painter.end()
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
-        y = event.position().toPoint().y() + self.canvas.verticalScrollBar().value()
-        row = y // self.canvas.cell.height()
-        if 0 <= row < len(self.names):
-            self.rowClicked.emit(int(row))
+        pos = event.position().toPoint()
+        if pos.x() >= self.width() - self.GRIP:
+            self._resizing = True
+            return
+        row = self.row_at(pos.y())
+        if row >= 0:
+            self.rowClicked.emit(row, event.modifiers())
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        x = event.position().toPoint().x()
+        if self._resizing:
+            self.set_column_width(x)
+        edge = x >= self.width() - self.GRIP
+        self.setCursor(Qt.CursorShape.SplitHCursor if edge or self._resizing
+                       else Qt.CursorShape.ArrowCursor)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._resizing = False
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802
+        row = self.row_at(event.position().toPoint().y())
+        if row >= 0:
+            self.rowDoubleClicked.emit(row)
 
 
 class Ruler(_Strip):
     """Column numbers (1-based) with ticks every 10 columns."""
 
+    columnsSelected = Signal(int, int)
+
     def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
         super().__init__(canvas, parent)
         self.setFixedHeight(20)
+        self._anchor: int | None = None
+
+    def column_at(self, x: int) -> int:
+        """Column under a widget x coordinate, clamped to the alignment."""
+        c = self.canvas
+        col = (x + c.horizontalScrollBar().value()) // c.cell.width()
+        return int(min(max(col, 0), max(c.codes.shape[1] - 1, 0)))
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        """Click or drag on the ruler: select whole columns."""
+        if self.canvas.codes.size:
+            self._anchor = self.column_at(event.position().toPoint().x())
+            self.columnsSelected.emit(self._anchor, self._anchor)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._anchor is not None:
+            col = self.column_at(event.position().toPoint().x())
+            self.columnsSelected.emit(min(self._anchor, col), max(self._anchor, col))
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._anchor = None
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
@@ -565,13 +693,36 @@ class AlignmentView(QWidget):
         outer.addLayout(bar)
         outer.addLayout(grid, 1)
         self.names.rowClicked.connect(self._row_clicked)
+        self.names.rowDoubleClicked.connect(self.ask_rename)
+        self.ruler.columnsSelected.connect(self.select_columns)
+        self.canvas.blockSelected.connect(
+            lambda r0, r1, c0, c1: self.select_block(range(r0, r1 + 1), c0, c1))
         self.canvas.cellClicked.connect(self._cell_clicked)
+        self.editor = AlignmentEditor(self)
+        self.canvas.key_handler = self._edit_key
+        self.canvas.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.canvas.customContextMenuRequested.connect(self._context_menu)
         self.canvas.viewChanged.connect(self._update_status)
         self.track.getPlotItem().vb.sigResized.connect(self.track.follow)
 
     # -- content ------------------------------------------------------------------------
     def set_data(self, data: AlignmentData) -> None:
-        """Show sequences or an alignment."""
+        """Show sequences or an alignment (a new document: the undo history is cleared)."""
+        self.editor.stack.clear()
+        self.clear_selection()
+        self._show(data)
+        self.canvas.scroll_to(0, 0)
+        self._update_status()
+
+    def show_edited(self, data: AlignmentData) -> None:
+        """Show the result of an edit, keeping the scroll position and the selection."""
+        keep = self.canvas.highlighted
+        self._show(data)
+        if keep.size == data.shape[0]:
+            self.canvas.highlighted = keep
+        self._update_status()
+
+    def _show(self, data: AlignmentData) -> None:
         self.data = data
         palette, classify = colors.SCHEMES[self.scheme]
         self.canvas.set_rows(data.codes, classify(data.codes), palette)
@@ -580,8 +731,6 @@ class AlignmentView(QWidget):
         self.consensus_row.set_consensus(letters, share)
         self.track.set_values(colors.conservation(data.codes))
         self.column_box.setRange(1, max(1, data.shape[1]))
-        self.canvas.scroll_to(0, 0)
-        self._update_status()
 
     def set_scheme(self, name: str) -> None:
         """Colour with one of :data:`colors.SCHEMES`."""
@@ -695,8 +844,108 @@ class AlignmentView(QWidget):
         r0, r1, _, _ = self.canvas.visible_cells()
         return self.data.names[r0:r1] if self.data else []
 
-    def _row_clicked(self, row: int) -> None:
-        self.highlight_rows([row])
+    def _row_clicked(self, row: int, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+        """Click: that row; Ctrl+click: toggle it; Shift+click: the range from the last."""
+        current = self.selected_rows()
+        self.canvas.sel_columns = None
+        if modifiers & Qt.KeyboardModifier.ShiftModifier and current:
+            lo, hi = sorted((current[-1], row))
+            self.highlight_rows(sorted(set(current) | set(range(lo, hi + 1))))
+        elif modifiers & Qt.KeyboardModifier.ControlModifier:
+            self.highlight_rows(sorted(set(current) ^ {row}))
+        else:
+            self.highlight_rows([row])
+
+    # -- selection ----------------------------------------------------------------------
+    def selected_rows(self) -> list[int]:
+        """Selected rows; every row when whole columns are selected."""
+        rows = np.flatnonzero(self.canvas.highlighted).tolist()
+        if not rows and self.canvas.sel_columns is not None and self.data is not None:
+            return list(range(self.data.shape[0]))
+        return rows
+
+    def select_block(self, rows, first: int, last: int) -> None:
+        """Select ``rows`` x columns ``first .. last``."""
+        if self.data is None:
+            return
+        length = self.data.shape[1]
+        first, last = max(0, min(first, length - 1)), max(0, min(last, length - 1))
+        self.canvas.sel_columns = (min(first, last), max(first, last))
+        self.highlight_rows(list(rows))
+
+    def select_columns(self, first: int, last: int) -> None:
+        """Select whole columns (every row)."""
+        self.canvas.sel_columns = (first, last)
+        self.highlight_rows([])
+
+    def clear_selection(self) -> None:
+        """No rows, no columns selected."""
+        self.canvas.sel_columns = None
+        self.canvas.cursor = None
+        self.highlight_rows([])
+
+    # -- editing ------------------------------------------------------------------------
+    def _edit_key(self, event) -> bool:
+        try:
+            return self.editor.handle_key(event)
+        except InputError as exc:
+            self.status.setText(str(exc))
+            return True
+
+    def ask_rename(self, row: int) -> None:
+        """Rename a sequence (double-click on its name)."""
+        if self.data is None:
+            return
+        name, ok = QInputDialog.getText(self, "Rename sequence", "New name:",
+                                        text=self.data.names[row])
+        if ok:
+            self._guarded(self.editor.rename, row, name)
+
+    def _guarded(self, fn, *args) -> None:
+        try:
+            fn(*args)
+        except InputError as exc:
+            self.status.setText(str(exc))
+
+    def edit_menu(self) -> QMenu:
+        """The editing actions (context menu of the residues)."""
+        menu = QMenu(self)
+        ed = self.editor
+        for text, fn in [("Insert gap (Space)", ed.insert_gap),
+                         ("Delete gap (Backspace)", ed.delete_gap),
+                         ("Move sequences up (Alt+Up)", lambda: ed.move_sequences(-1)),
+                         ("Move sequences down (Alt+Down)", lambda: ed.move_sequences(1)),
+                         ("Delete sequences (Delete)", ed.delete_sequences),
+                         ("Delete columns", ed.delete_columns),
+                         ("Trim to selected columns", ed.trim),
+                         ("Remove gap-only columns", ed.remove_gap_columns)]:
+            menu.addAction(text, lambda fn=fn: self._guarded(fn))
+        return menu
+
+    def _context_menu(self, pos: QPoint) -> None:
+        self.edit_menu().exec(self.canvas.mapToGlobal(pos))
+
+    def sort_rows(self, by: str, reference: int | None = None,
+                  order: list[str] | None = None) -> None:
+        """Sort the rows (undoable): ``by`` is ``"name"``, ``"identity"`` (to the row
+        ``reference``, most similar first) or ``"names"`` (the given ``order``, e.g. the
+        tree's leaves; rows it does not name keep their order, after it)."""
+        if self.data is None:
+            return
+        names = self.data.names
+        if by == "name":
+            perm = sorted(range(len(names)), key=lambda i: names[i].lower())
+        elif by == "identity":
+            from .edit_ops import identity_to
+
+            ident = identity_to(self.data.codes, int(reference or 0))
+            perm = sorted(range(len(names)), key=lambda i: (-ident[i], i))
+        elif by == "names":
+            rank = {name: k for k, name in enumerate(order or [])}
+            perm = sorted(range(len(names)), key=lambda i: (rank.get(names[i], len(rank)), i))
+        else:
+            raise InputError(f"unknown row order {by!r}")
+        self.editor.reorder(perm, f"sort by {by}")
 
     def _cell_clicked(self, row: int, column: int) -> None:
         if self.data is not None:
