@@ -31,6 +31,7 @@ from .alignment_view import AlignmentView
 from .benchmark_page import BenchmarkPage, BenchSizes, benchmark_task
 from .devices_panel import DevicesPanel
 from .documents import AlignmentData, load_file, write_alignment
+from .edit_menu import build_edit_menu
 from .heatmap_view import HeatMapView
 from .progress_view import ProgressView
 from .tree_view import TreeView
@@ -315,6 +316,7 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.act_cancel)
         menu = self.menuBar().addMenu("&View")
+        self.edit_menu = build_edit_menu(self)
         menu.addAction(self.act_find)
         menu.addAction(self.act_zoom_in)
         menu.addAction(self.act_zoom_out)
