@@ -269,6 +269,29 @@ def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=N
                disallow_negative_branch_length=disallow_negative_branch_length)
 
 
+__all__.append("upgma")
+
+
+def upgma(dm, weighted=False, *, device=None):
+    """UPGMA / WPGMA with :func:`skbio.tree.upgma`'s interface, on an OpenCL device.
+
+    See :func:`bioplug.tree.skbio_api.upgma`: scipy's nearest-neighbour chain on the device,
+    so the tree is scikit-bio's, ties included, with its errors.
+
+    Examples
+    --------
+    >>> from skbio import DistanceMatrix
+    >>> from bioplug.skbio import upgma
+    >>> dm = DistanceMatrix([[0, 1, 2], [1, 0, 3], [2, 3, 0]], list('abc'))
+    >>> print(upgma(dm, device="cpu"))
+    (c:1.25,(a:0.5,b:0.5):0.75);
+    <BLANKLINE>
+    """
+    from bioplug.tree.skbio_api import upgma as _upgma
+
+    return _upgma(dm, weighted, device=device)
+
+
 # -- multiple alignment (bioplug.progressive.skbio_method) ------------------------------------
 __all__ += ["multi_align", "multi_align_nucl", "multi_align_prot"]
 

@@ -10,16 +10,18 @@ profiles by the same DP, a column pair scoring the mean substitution score of it
 pairs, existing gaps neutral.
 
 Here every DP (fill, scikit-bio's stop and tie-breaking traceback), the distance formula up to
-its logarithm, the profile score matrices, the profile merges and the UPGMA nearest-neighbour
-chain run in ``kernels/progressive_skbio.cl``. Results are scikit-bio's bit for bit: the DP in
-scikit-bio's precision (float32, or float64 for float64 matrices) and operation order, float64
-elsewhere, no fused multiply-adds. scikit-bio forms two sums with BLAS (profile scores
-``counts1 @ submat @ counts2.T`` and the substitution sums of ``S_rand``), whose rounding depends
-on BLAS's summation order; the device forms them itself only where :func:`exact_sums` proves
-every partial sum exact (integer and dyadic scores: every named matrix, match/mismatch pairs
-such as ``(2, -3)`` or ``(1.5, -0.5)``, while the sums stay below 2**24 in float32). Other
-scores (``(1.1, -0.9)``, float64 matrices of arbitrary reals) take scikit-bio's own numpy
-products for those sums, everything else staying on the device.
+its logarithm, the profile score matrices and the profile merges run in
+``kernels/progressive_skbio.cl``, and the UPGMA nearest-neighbour chain in
+``kernels/tree_chain.cl`` (shared with ``bioplug.skbio.upgma``). Results are scikit-bio's bit
+for bit: the DP in scikit-bio's precision (float32, or float64 for float64 matrices) and
+operation order, float64 elsewhere, no fused multiply-adds. scikit-bio forms two sums with
+BLAS (profile scores ``counts1 @ submat @ counts2.T`` and the substitution sums of
+``S_rand``), whose rounding depends on BLAS's summation order; the device forms them itself
+only where :func:`exact_sums` proves every partial sum exact (integer and dyadic scores:
+every named matrix, match/mismatch pairs such as ``(2, -3)`` or ``(1.5, -0.5)``, while the
+sums stay below 2**24 in float32). Other scores (``(1.1, -0.9)``, float64 matrices of
+arbitrary reals) take scikit-bio's own numpy products for those sums, everything else staying
+on the device.
 
 Reading order: :func:`multi_align` (stages) -> :class:`SkbioEngine` (buffers and launches) ->
 ``kernels/progressive_skbio.cl``. :func:`merge_align` and :func:`score_dists` are scikit-bio's
@@ -379,25 +381,11 @@ class SkbioEngine:
 
     # -- stage 2: UPGMA as scipy's nearest-neighbour chain ----------------------------------
     def average_linkage(self, dm: np.ndarray) -> np.ndarray:
-        """``scipy.cluster.hierarchy.linkage(dm, "average")`` of a condensed matrix, the chain
-        on the device (bioplug.tree's UPGMA joins the global minimum first, which orders
-        ties, and so the merges, differently from scipy)."""
-        from bioplug.tree.build import scipy_relabel
+        """``scipy.cluster.hierarchy.linkage(dm, "average")`` of a condensed matrix: scipy's
+        nearest-neighbour chain on the device (:func:`bioplug.tree.chain.chain_linkage`)."""
+        from bioplug.tree.chain import chain_linkage
 
-        dm = np.ascontiguousarray(dm, dtype=np.float64)
-        if not np.isfinite(dm).all():
-            raise ValueError("The condensed distance matrix must contain only finite values.")
-        rt = self.rt
-        n = int(round((1 + np.sqrt(1 + 8 * dm.size)) / 2))
-        knl = self.kernel("nn_chain_average")
-        wg = rt.preferred_group(knl, 256)
-        wg = 1 << (wg.bit_length() - 1)  # the reductions halve it
-        merges = rt.empty((n - 1) * 4 * 8)
-        knl(self.queue, (wg,), (wg,), rt.to_device(dm), np.int32(n), rt.empty(n * 4),
-            rt.empty(n * 4), merges, cl.LocalMemory(wg * 8), cl.LocalMemory(wg * 4))
-        raw = np.empty((n - 1, 4), dtype=np.float64)
-        cl.enqueue_copy(self.queue, raw, merges)
-        return scipy_relabel(raw, n)
+        return chain_linkage(dm, self.rt)
 
     # -- stage 3: profile merges ------------------------------------------------------------
     def upload_profile(self, counts: np.ndarray, size: int) -> Profile:

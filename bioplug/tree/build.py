@@ -226,7 +226,10 @@ def upgma(
     Returns
     -------
     skbio.TreeNode
-        Rooted ultrametric tree.
+        Rooted ultrametric tree. In float64 (default, on devices with float64) the merges
+        follow scipy's nearest-neighbour chain (:mod:`bioplug.tree.chain`), so tied distances
+        give scikit-bio's tree; float32 joins the global minimum first (ties on the smallest
+        slot pair).
     """
     data, names = as_matrix(dm, ids)
     if len(names) == 0:
@@ -234,6 +237,22 @@ def upgma(
     if len(names) < 2:
         return small_tree(data, names)
     method = "weighted" if weighted else "average"
+    if np.dtype(dtype) == np.float64 and _has_fp64(device):
+        # scipy's nearest-neighbour chain: scikit-bio's merge order when distances tie
+        from bioplug.tree.chain import chain_linkage
+
+        Progress(progress).report("tree", 0, 1)
+        iu = np.triu_indices(len(names), k=1)
+        link = chain_linkage(data[iu], device, weighted=weighted)
+        Progress(progress).report("tree", 1, 1)
+        return treenode_from_linkage(link, names)
     raw = run_agglomerative(data, len(names), method, device, Progress(progress),
                             dtype=dtype)
     return treenode_from_linkage(scipy_relabel(raw, len(names)), names)
+
+
+def _has_fp64(device) -> bool:
+    from bioplug.runtime import get_runtime
+
+    rt = device if hasattr(device, "kernel") else get_runtime(device)
+    return bool(rt.info.fp64)

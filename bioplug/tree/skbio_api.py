@@ -150,3 +150,56 @@ def nj(dm, neg_as_zero: bool = True, result_constructor=None, inplace: bool = Fa
     if result_constructor is not None:
         return result_constructor(str(tree))
     return tree
+
+
+def upgma(dm, weighted=False, *, device=None):
+    """UPGMA / WPGMA with :func:`skbio.tree.upgma`'s interface, on an OpenCL device.
+
+    scikit-bio's ``upgma`` is scipy's average (or weighted) linkage, computed by scipy's
+    nearest-neighbour chain; here the chain runs on the device
+    (:func:`bioplug.tree.chain.chain_linkage`), so merges on tied distances come in scipy's
+    order and the tree is scikit-bio's, ties included.
+
+    Parameters
+    ----------
+    dm : skbio.DistanceMatrix
+        Distances among at least 3 taxa (numpy and Biopython matrices are accepted too).
+    weighted : bool
+        WPGMA instead of UPGMA. As in scikit-bio, only the object ``False`` selects UPGMA
+        (scikit-bio tests ``weighted is False``).
+    device : optional
+        OpenCL device specification (a device with float64).
+
+    Returns
+    -------
+    skbio.TreeNode
+        The rooted ultrametric tree ``skbio.tree.upgma`` returns.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 3 taxa (scikit-bio's message), non-finite distances (scipy's message), or
+        an invalid numpy / Biopython matrix (:class:`~bioplug.errors.InputError`).
+
+    Examples
+    --------
+    >>> from skbio import DistanceMatrix
+    >>> from bioplug.skbio import upgma
+    >>> dm = DistanceMatrix([[0, 1, 2], [1, 0, 3], [2, 3, 0]], list('abc'))
+    >>> print(upgma(dm, device="cpu"))
+    (c:1.25,(a:0.5,b:0.5):0.75);
+    <BLANKLINE>
+    """
+    from skbio import TreeNode
+
+    from bioplug.tree.chain import chain_linkage
+
+    if _taxon_count(dm) < 3:
+        raise InputError("Distance matrix must be at least 3x3 to generate a tree.")
+    if _is_skbio_matrix(dm):
+        condensed, names = dm.condensed_form(), list(dm.ids)
+    else:
+        data, names = build.as_matrix(dm)
+        condensed = data[np.triu_indices(len(names), k=1)]
+    link = chain_linkage(condensed, device, weighted=weighted is not False)
+    return TreeNode.from_linkage_matrix(link, names)
