@@ -676,7 +676,10 @@ class AlignmentView(QWidget):
         grid = QGridLayout()
         grid.setSpacing(0)
         grid.addWidget(self.ruler, 0, 1)
-        grid.addWidget(self.names, 1, 0)
+        self.side = QHBoxLayout()  # panels left of the names (the row-aligned tree)
+        self.side.setSpacing(0)
+        self.side.addWidget(self.names)
+        grid.addLayout(self.side, 1, 0)
         grid.addWidget(self.canvas, 1, 1)
         cons_label = QLabel(" Consensus")
         cons_label.setStyleSheet("background: rgb(235,235,245)")
@@ -704,6 +707,10 @@ class AlignmentView(QWidget):
         self.canvas.customContextMenuRequested.connect(self._context_menu)
         self.canvas.viewChanged.connect(self._update_status)
         self.track.getPlotItem().vb.sigResized.connect(self.track.follow)
+
+    def add_side_panel(self, widget: QWidget) -> None:
+        """Put ``widget`` left of the names column, rows aligned (it follows the canvas)."""
+        self.side.insertWidget(0, widget)
 
     # -- content ------------------------------------------------------------------------
     def set_data(self, data: AlignmentData) -> None:

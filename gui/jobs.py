@@ -299,3 +299,36 @@ def tree_task(data, device: str | None, method: str = "nj", distance: str = "aut
         return TreeResult(tree, method, kind, list(dist.ids))
 
     return fn
+
+
+def bootstrap_task(data, device: str | None, replicates: int = 100, seed: int = 0,
+                   method: str = "nj") -> TaskFn:
+    """Tree of an alignment with bootstrap support (:func:`bioplug.tree.bootstrap`) ->
+    :class:`TreeResult`; stages "full tree" (distances and the tree of the whole alignment)
+    then "bootstrap" (``done`` replicates of ``replicates``), cancellable between batches."""
+
+    def fn(progress: ProgressFn):
+        from bioplug.tree import bootstrap
+
+        if method not in TREE_METHODS:
+            raise InputError(f"unknown tree method {method!r}; use nj or upgma")
+        if not data.aligned:
+            raise InputError("bootstrap resamples alignment columns: run a multiple "
+                             "alignment first")
+        if progress("full tree", 0, 1) is False:
+            raise Cancelled("bootstrap")
+        alignment = data.to_alignment()
+        first = [True]
+
+        def forward(stage: str, done: int, total: int) -> bool:
+            if first[0]:  # the tree of the full alignment is built before replicate 0
+                first[0] = False
+                if progress("full tree", 1, 1) is False:
+                    return False
+            return progress(stage, done, total)
+
+        tree = bootstrap(alignment, replicates=int(replicates), seed=int(seed), method=method,
+                         device=device, progress=forward)
+        return TreeResult(tree, method, "msa", [t.name for t in tree.tips()])
+
+    return fn

@@ -34,6 +34,7 @@ from .documents import AlignmentData, load_file, write_alignment
 from .edit_menu import build_edit_menu
 from .heatmap_view import HeatMapView
 from .progress_view import ProgressView
+from .tree_menu import TreeFeatures
 from .tree_view import TreeView
 
 log = logging.getLogger(__name__)
@@ -248,6 +249,7 @@ class MainWindow(QMainWindow):
         self.benchmark_page.set_devices(self.devices_panel.devices,
                                         self.devices_panel.current_spec())
         self._build_actions()
+        self.tree_features = TreeFeatures(self)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:

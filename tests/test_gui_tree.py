@@ -1,0 +1,179 @@
+"""Tree features of the desktop app, offscreen: reroot, ladderize, collapse, support, the tree
+beside the alignment (same order, selection linked both ways) and the bootstrap job."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from Bio.Seq import Seq  # noqa: E402
+from Bio.SeqRecord import SeqRecord  # noqa: E402
+from bioplug.gui import tree_ops  # noqa: E402
+from bioplug.gui.documents import AlignmentData  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from skbio import TreeNode  # noqa: E402
+
+from bioplug.errors import InputError  # noqa: E402
+
+NEWICK = "((a:1,b:2)80:1,(c:1,(d:3,f:1)60:1)70:2,e:1);"
+ROWS = {"a": "ACGTACGTAAGT", "b": "ACGTACGTTAGT", "c": "TCGAACGGAAGA",
+        "d": "TCGAACGGTAGA", "e": "ACCTACGTAAGC", "f": "TCGTACGGTTGA"}
+
+
+def tree():
+    t = TreeNode.read([NEWICK])
+    for node in t.non_tips():  # as bootstrap sets them (skbio reads them as names)
+        node.support, node.name = float(node.name), None
+    return t
+
+
+# -- pure edits ---------------------------------------------------------------------------
+def test_midpoint_root_keeps_leaves_and_support_on_branches():
+    rooted = tree_ops.midpoint_root(tree())
+    assert sorted(t.name for t in rooted.tips()) == sorted(ROWS)
+    # the longest path is d .. b (3 + 1 + 2 + 1 + 2 = 9): the root sits 4.5 from each end
+    d = rooted.find("d")
+    assert d.accumulate_to_ancestor(rooted) == pytest.approx(4.5)
+    support = tree_ops.support_values(rooted)
+    assert support["a,b"] == 80 and support["d,f"] == 60 and support["c,d,f"] == 70
+
+
+def test_root_on_branch_and_errors():
+    rooted = tree_ops.root_on_branch(tree(), ["c", "d", "f"])
+    assert sorted(len(list(c.tips(include_self=True))) for c in rooted.children) == [3, 3]
+    with pytest.raises(InputError, match="whole tree"):
+        tree_ops.root_on_branch(tree(), list(ROWS))
+    with pytest.raises(InputError, match="no leaf called 'zz'"):
+        tree_ops.root_on_branch(tree(), ["zz"])
+
+
+def test_ladderize_orders_by_clade_size():
+    lad = tree_ops.ladderize(tree())
+    assert tree_ops.leaf_order(lad) == ["e", "a", "b", "c", "d", "f"]
+    assert tree_ops.leaf_order(tree_ops.ladderize(tree(), ascending=False))[0] in "cdf"
+    assert tree_ops.support_values(lad) == tree_ops.support_values(tree())
+
+
+# -- the main window ----------------------------------------------------------------------
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from bioplug.gui import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
+    w.show_dialogs = False
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    records = [SeqRecord(Seq(t), id=k) for k, t in ROWS.items()]
+    w.set_data(AlignmentData.from_records(records, aligned=True))
+    return w
+
+
+def test_tree_view_draws_support_and_collapses(window):
+    tv = window.tree_view
+    tv.set_tree(tree())
+    texts = {i.text() for i in tv.scene().items() if hasattr(i, "text")}
+    assert {"80", "60", "70"} <= texts
+    tv.set_show_support(False)
+    assert "80" not in {i.text() for i in tv.scene().items() if hasattr(i, "text")}
+    tv.select_leaves(["d", "f"])
+    tv.toggle_collapse()
+    assert set(tv.labels) == {"a", "b", "c", "e"}
+    assert any("2 leaves" in i.text() for i in tv.scene().items() if hasattr(i, "text"))
+    tv.toggle_collapse(tv.tree.find("d").parent)
+    assert set(tv.labels) == set(ROWS)
+
+
+def test_branch_click_selects_clade_then_reroot_and_ladderize(window):
+    tv = window.tree_view
+    tv.set_tree(tree())
+    tv.select_branch(tv.tree.find("a").parent)
+    assert tv.selected_leaves() == ["a", "b"]
+    assert window.alignment_view.highlighted_names() == ["a", "b"]
+    tv.reroot_selected()
+    assert sorted(len(list(c.tips(include_self=True))) for c in tv.tree.children) == [2, 4]
+    tv.ladderize()
+    assert tree_ops.leaf_order(tv.tree)[:2] in (["a", "b"], ["b", "a"])
+    tv.reroot_midpoint()
+    assert tv.tree.count(tips=True) == 6
+
+
+def test_tree_beside_alignment_same_order_linked_both_ways(window, qtbot):
+    feats = window.tree_features
+    with qtbot.waitSignal(window.errorShown):
+        feats.act_beside.trigger()  # no tree yet
+    assert feats.panel.isHidden()
+    window.tree_view.set_tree(tree())
+    feats.act_beside.trigger()
+    assert not feats.panel.isHidden()
+    assert window.data.names == tree_ops.leaf_order(window.tree_view.tree)
+    window.tree_view.ladderize()  # the rows follow the edited tree
+    assert window.data.names == tree_ops.leaf_order(window.tree_view.tree)
+    # panel click on the (d, f) node: those rows, and the tree tab's leaves
+    x, y, depth = feats.panel.positions()
+    node = window.tree_view.tree.find("d").parent
+    p = feats.panel._to_px(x[id(node)], y[id(node)], depth)
+    assert feats.panel.node_at(p.x(), p.y()) is node
+    feats.panel.view.highlight_names(["d", "f"])
+    assert window.tree_view.selected_leaves() == ["d", "f"]
+    window.tree_view.select_leaves(["c"])
+    assert window.alignment_view.highlighted_names() == ["c"]
+    feats.panel.grab()  # paints without error
+    feats.act_beside.trigger()
+    assert feats.panel.isHidden()
+
+
+def cpu_spec():
+    from bioplug.runtime import list_devices
+
+    cpus = [d for d in list_devices() if d.kind == "CPU"]
+    if not cpus:
+        pytest.skip("no CPU (PoCL) OpenCL device")
+    return cpus[0].spec
+
+
+def run_job(qtbot, window, start, *args):
+    events = []
+    hook = lambda job: job.signals.stage.connect(lambda *e: events.append(e))  # noqa: E731
+    window.jobStarted.connect(hook)
+    with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+        assert start(*args) is not None
+    window.jobStarted.disconnect(hook)
+    qtbot.wait(10)
+    return blocker.args[1], events
+
+
+def test_bootstrap_job_support_equals_library_and_is_deterministic(window, qtbot):
+    from bioplug.tree import bootstrap
+
+    window.devices_panel.select_spec(cpu_spec())
+    run = window.tree_features.run_bootstrap
+    status, events = run_job(qtbot, window, run, 30, 7, "nj")
+    assert status == "done", window.last_error
+    stages = list(dict.fromkeys(e[0] for e in events))
+    assert stages == ["full tree", "bootstrap"]
+    assert events[-1] == ("bootstrap", 30, 30)
+    got = tree_ops.support_values(window.tree_view.tree)
+    want = tree_ops.support_values(bootstrap(window.data.to_alignment(), 30, seed=7,
+                                             device=cpu_spec()))
+    assert got == want and got
+    texts = {i.text() for i in window.tree_view.scene().items() if hasattr(i, "text")}
+    assert {tree_ops.tree_view_text(v) for v in got.values()} <= texts
+    status, _ = run_job(qtbot, window, run, 30, 7, "nj")
+    assert tree_ops.support_values(window.tree_view.tree) == got
+
+
+def test_bootstrap_job_cancel(window, qtbot):
+    window.devices_panel.select_spec(cpu_spec())
+
+    def start():
+        job = window.tree_features.run_bootstrap(2000, 1, "nj")
+        job.cancel()
+        return job
+
+    status, _ = run_job(qtbot, window, start)
+    assert status == "cancelled"
