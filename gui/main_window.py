@@ -243,6 +243,7 @@ class MainWindow(QMainWindow):
         self.progress_view.cancelRequested.connect(self.cancel_job)
         self.tree_view.leavesSelected.connect(self._tree_selected)
         self.alignment_view.rowsHighlighted.connect(self._rows_highlighted)
+        self.heatmap.pairClicked.connect(self.align_pair_by_name)
         self.benchmark_page.runRequested.connect(self.run_benchmarks)
         self.benchmark_page.export_button.clicked.connect(self._ask_export_csv)
         self.devices_panel.deviceChanged.connect(self._device_changed)
@@ -673,6 +674,15 @@ class MainWindow(QMainWindow):
 
         return self._start_job("Pairwise alignment",
                                jobs.pairwise_task(a, b, self.device, mode, matrix), done)
+
+    def align_pair_by_name(self, first: str, second: str) -> jobs.Job | None:
+        """Pairwise alignment of two open sequences named ``first`` and ``second`` (a heat
+        map click)."""
+        names = self.data.names if self.data is not None else []
+        if first not in names or second not in names:
+            self.show_error(f"{first} or {second} is no longer open")
+            return None
+        return self.run_pairwise(names.index(first), names.index(second))
 
     def run_three(self, rows: list[int] | None = None) -> jobs.Job | None:
         """Exact alignment of three sequences (``rows``; default: the three highlighted rows,

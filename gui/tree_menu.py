@@ -125,6 +125,7 @@ class TreeFeatures:
 
     def _tree_changed(self, tree) -> None:
         self.panel.set_tree(tree)
+        self.window.heatmap.set_tree(tree)
         if not self.panel.isHidden() and self.window.alignment_view.data is not None:
             self.sort_rows_by_tree()
 
