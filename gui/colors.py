@@ -14,8 +14,16 @@ Schemes
     Fixed colour per residue (physico-chemical groups / Taylor 1997).
 ``Nucleotide``
     A, C, G, T/U.
-``Identity``
-    Cells equal to the column consensus, shaded by how conserved the column is.
+``Purine/Pyrimidine``
+    A, G (and R) one colour, C, T, U (and Y) another.
+``Percent identity``
+    Jalview's: cells equal to the column consensus, shaded by the share of the column that
+    holds it (above 80, 60, 40 %). ``Identity`` is the same scheme under its old name.
+``BLOSUM62``
+    Jalview's: the consensus residue dark blue, residues scoring above zero against it in
+    BLOSUM62 light blue.
+``Hydrophobicity``
+    Kyte-Doolittle (1982) index in eight steps from blue (hydrophilic) to red (hydrophobic).
 ``None``
     No background colour.
 """
@@ -231,6 +239,72 @@ def identity_classes(codes: np.ndarray) -> np.ndarray:
     return np.where(same, shade[None, :], 0).astype(np.uint8)
 
 
+def blosum62_classes(codes: np.ndarray) -> np.ndarray:
+    """Jalview's BLOSUM62 scheme: 2 for the column's consensus residue, 1 for residues that
+    score above zero against it, 0 otherwise (gaps and all-gap columns)."""
+    codes = np.asarray(codes, dtype=np.uint8)
+    letters, _ = consensus(codes)
+    up = upper_codes(codes)
+    table = _blosum62_positive()
+    positive = table[up, letters[None, :]] if codes.size else np.zeros(codes.shape, bool)
+    same = (up == letters[None, :]) & (letters[None, :] != ord("-"))
+    return np.where(same, 2, np.where(positive, 1, 0)).astype(np.uint8)
+
+
+_BLOSUM_POS: np.ndarray | None = None
+
+
+def _blosum62_positive() -> np.ndarray:
+    """``(256, 256)`` bool: BLOSUM62 score above zero for a pair of upper-case codes."""
+    global _BLOSUM_POS
+    if _BLOSUM_POS is None:
+        from Bio.Align import substitution_matrices
+
+        matrix = substitution_matrices.load("BLOSUM62")
+        table = np.zeros((256, 256), dtype=bool)
+        for a in matrix.alphabet:
+            for b in matrix.alphabet:
+                table[ord(a), ord(b)] = matrix[a][b] > 0
+        table[ord("-"), :] = table[:, ord("-")] = False
+        _BLOSUM_POS = table
+    return _BLOSUM_POS
+
+
+BLOSUM62_PALETTE: list[RGB] = [WHITE, _hex("ccccff"), _hex("9999ff")]
+
+#: Kyte & Doolittle (1982) hydropathy index.
+KYTE_DOOLITTLE = {
+    "I": 4.5, "V": 4.2, "L": 3.8, "F": 2.8, "C": 2.5, "M": 1.9, "A": 1.8, "G": -0.4,
+    "T": -0.7, "S": -0.8, "W": -0.9, "Y": -1.3, "P": -1.6, "H": -3.2, "E": -3.5, "Q": -3.5,
+    "D": -3.5, "N": -3.5, "K": -3.9, "R": -4.5,
+}
+HYDRO_STEPS = 8
+HYDROPHOBICITY_PALETTE: list[RGB] = [WHITE] + [
+    (int(255 * k / (HYDRO_STEPS - 1)), 0, int(255 * (1 - k / (HYDRO_STEPS - 1))))
+    for k in range(HYDRO_STEPS)
+]
+
+
+def _hydro_lut() -> np.ndarray:
+    lut = np.zeros(256, dtype=np.uint8)
+    lo, hi = min(KYTE_DOOLITTLE.values()), max(KYTE_DOOLITTLE.values())
+    for letter, value in KYTE_DOOLITTLE.items():
+        step = int(round((value - lo) / (hi - lo) * (HYDRO_STEPS - 1))) + 1
+        lut[ord(letter)] = lut[ord(letter.lower())] = step
+    return lut
+
+
+_HYDRO_LUT = _hydro_lut()
+
+
+def hydrophobicity_classes(codes: np.ndarray) -> np.ndarray:
+    """Kyte-Doolittle step of each residue (1 most hydrophilic .. 8 most hydrophobic)."""
+    return _HYDRO_LUT[np.asarray(codes, dtype=np.uint8)]
+
+
+PURINE_PALETTE, purine_classes = _table_scheme({"AGR": "ff83fa", "CTUY": "40e0d0"})
+
+
 def no_classes(codes: np.ndarray) -> np.ndarray:
     """Every cell uncoloured."""
     return np.zeros(np.shape(codes), dtype=np.uint8)
@@ -242,6 +316,10 @@ SCHEMES: dict[str, tuple[list[RGB], Callable[[np.ndarray], np.ndarray]]] = {
     "Zappo": (ZAPPO_PALETTE, zappo_classes),
     "Taylor": (TAYLOR_PALETTE, taylor_classes),
     "Nucleotide": (NUCLEOTIDE_PALETTE, nucleotide_classes),
+    "Purine/Pyrimidine": (PURINE_PALETTE, purine_classes),
+    "Percent identity": (IDENTITY_PALETTE, identity_classes),
+    "BLOSUM62": (BLOSUM62_PALETTE, blosum62_classes),
+    "Hydrophobicity": (HYDROPHOBICITY_PALETTE, hydrophobicity_classes),
     "Identity": (IDENTITY_PALETTE, identity_classes),
     "None": ([WHITE], no_classes),
 }

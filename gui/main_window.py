@@ -33,6 +33,7 @@ from .devices_panel import DevicesPanel
 from .documents import AlignmentData, load_file, write_alignment
 from .edit_menu import build_edit_menu
 from .heatmap_view import HeatMapView
+from .overview import install_overview
 from .progress_view import ProgressView
 from .tree_menu import TreeFeatures
 from .tree_view import TreeView
@@ -251,6 +252,7 @@ class MainWindow(QMainWindow):
                                         self.devices_panel.current_spec())
         self._build_actions()
         self.tree_features = TreeFeatures(self)
+        self.overview_dock = install_overview(self)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
