@@ -35,6 +35,8 @@ from .edit_menu import build_edit_menu
 from .heatmap_view import HeatMapView
 from .overview import install_overview
 from .progress_view import ProgressView
+from .project import SUFFIX as PROJECT_SUFFIX
+from .project import install_project_actions, open_project, save_project
 from .tree_menu import TreeFeatures
 from .tree_view import TreeView
 
@@ -57,7 +59,8 @@ FORMAT_FILTERS = {
 }
 OPEN_FILTER = ";;".join(
     ["Sequences and alignments (*.fa *.fasta *.faa *.fna *.fas *.tfa *.aln *.clustal *.sto "
-     "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m)"]
+     "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m "
+     "*.bioplug)"]
     + list(FORMAT_FILTERS) + ["All files (*)"]
 )
 #: Alignments larger than this are exported on a worker thread.
@@ -253,6 +256,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.tree_features = TreeFeatures(self)
         self.overview_dock = install_overview(self)
+        install_project_actions(self)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
@@ -381,6 +385,8 @@ class MainWindow(QMainWindow):
         bool
             Whether it was opened.
         """
+        if Path(path).suffix.lower() == PROJECT_SUFFIX:
+            return self.open_project(path)
         try:
             data = load_file(path, fmt)
         except BioplugError as exc:
@@ -393,6 +399,26 @@ class MainWindow(QMainWindow):
         self._add_recent(str(Path(path).resolve()))
         self.set_data(data)
         return True
+
+    def open_project(self, path: str | os.PathLike) -> bool:
+        """Open a saved project (alignment, tree, heat map, colours, selection)."""
+        try:
+            open_project(self, path)
+        except (BioplugError, OSError) as exc:
+            self.show_error(str(exc), "Cannot open project")
+            return False
+        self.inputs.append(Path(path).resolve())
+        self._add_recent(str(Path(path).resolve()))
+        return True
+
+    def save_project(self, path: str | os.PathLike) -> Path | None:
+        """Save the session as one ``.bioplug`` file, atomically (see :mod:`.project`)."""
+        inputs = [p for p in self.inputs if p.suffix.lower() != PROJECT_SUFFIX]
+        saved, self.inputs = self.inputs, inputs  # a project may be saved over itself
+        try:
+            return self._guarded(save_project, self, path)
+        finally:
+            self.inputs = saved
 
     def set_data(self, data: AlignmentData) -> None:
         """Show sequences or an alignment (from a file or a job)."""

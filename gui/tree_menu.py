@@ -67,6 +67,9 @@ class TreeFeatures:
         tree_view = window.tree_view
         tree_view.treeChanged.connect(self._tree_changed)
         tree_view.errorShown.connect(window.show_error)
+        self._names: list[str] = []
+        window.dataLoaded.connect(lambda data: setattr(self, "_names", list(data.names)))
+        window.alignment_view.editor.edited.connect(self._follow_renames)
         self.menu = self._build_menu()
 
     def _build_menu(self) -> QMenu:
@@ -128,6 +131,21 @@ class TreeFeatures:
         self.window.heatmap.set_tree(tree)
         if not self.panel.isHidden() and self.window.alignment_view.data is not None:
             self.sort_rows_by_tree()
+
+    def _follow_renames(self, data) -> None:
+        """A renamed sequence (or an undone rename) renames its leaf, so the tree, the
+        panel and the heat map's tree order keep finding it."""
+        before, self._names = self._names, list(data.names)
+        tree = self.window.tree_view.tree
+        if tree is None or len(before) != len(data.names) or sorted(before) == sorted(
+                data.names):
+            return  # not a rename: a sort, a move, a deletion, a gap edit
+        renamed = {old: new for old, new in zip(before, data.names, strict=True) if old != new}
+        tips = {t.name: t for t in tree.tips()}
+        if renamed and all(old in tips for old in renamed):
+            for old, new in renamed.items():
+                tips[old].name = new
+            self.window.tree_view._replace(tree)
 
     # -- bootstrap ----------------------------------------------------------------------
     def ask_bootstrap(self) -> None:
