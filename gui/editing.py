@@ -83,6 +83,10 @@ class AlignmentEditor(QObject):
         self.stack.push(SnapshotCommand(text, before, after, self._apply))
         return after
 
+    def apply_edit(self, text: str, names: list[str], codes: np.ndarray) -> AlignmentData:
+        """Show new rows as one undoable step called ``text`` (a realignment, added rows)."""
+        return self._push(text, names, codes)
+
     def _need(self, aligned: bool = True) -> AlignmentData:
         data = self.view.data
         if data is None:

@@ -37,6 +37,7 @@ from .overview import install_overview
 from .progress_view import ProgressView
 from .project import SUFFIX as PROJECT_SUFFIX
 from .project import install_project_actions, open_project, save_project
+from .realign import install_realign
 from .tree_menu import TreeFeatures
 from .tree_view import TreeView
 
@@ -257,6 +258,7 @@ class MainWindow(QMainWindow):
         self.tree_features = TreeFeatures(self)
         self.overview_dock = install_overview(self)
         install_project_actions(self)
+        self.realigner = install_realign(self)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:

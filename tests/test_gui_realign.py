@@ -1,0 +1,115 @@
+"""Realign a block / selected sequences and add sequences (ProgressiveAligner on PoCL), each
+one undo step; splice_block against hand-worked cases."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from Bio.Seq import Seq  # noqa: E402
+from Bio.SeqRecord import SeqRecord  # noqa: E402
+from bioplug.gui.documents import AlignmentData  # noqa: E402
+from bioplug.gui.edit_ops import is_gap  # noqa: E402
+from bioplug.gui.realign import block_segments, splice_block  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+ROWS = {"a": "MKV-LAGHWE--QR", "b": "MKVALAG-WEKLQR", "c": "MR-VLSGHW-ELQK",
+        "d": "MKVAL-GHWEKLQR"}
+
+
+def rows(*texts):
+    return np.frombuffer("".join(texts).encode(), dtype=np.uint8).reshape(len(texts), -1)
+
+
+def text(codes):
+    return [r.tobytes().decode() for r in codes]
+
+
+def test_splice_block_pads_and_keeps_outside_columns():
+    codes = rows("AB-CD", "A-BCD", "AXXCD")
+    out = splice_block(codes, [0, 1], 1, 2, rows("BQ-", "-BQ"))  # wider: others padded
+    assert text(out) == ["ABQ-CD", "A-BQCD", "AXX-CD"]
+    out = splice_block(codes, [0, 1], 1, 2, rows("B--", "-B-"))  # gap-only column dropped
+    assert text(out) == ["AB-CD", "A-BCD", "AXXCD"]
+    out = splice_block(codes, [0, 1], 1, 2, rows("B", "B"))
+    assert text(out) == ["AB-CD", "AB-CD", "AXXCD"]
+    assert block_segments(codes, [0, 1, 2], 1, 2) == ["B", "B", "XX"]
+
+
+def cpu_spec():
+    from bioplug.runtime import list_devices
+
+    cpus = [d for d in list_devices() if d.kind == "CPU"]
+    if not cpus:
+        pytest.skip("no CPU (PoCL) OpenCL device")
+    return cpus[0].spec
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from bioplug.gui import MainWindow
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, data_dir=tmp_path / "d")
+    w.show_dialogs = False
+    qtbot.addWidget(w)
+    w.devices_panel.select_spec(cpu_spec())
+    w.set_data(AlignmentData.from_records([SeqRecord(Seq(t), id=k) for k, t in ROWS.items()],
+                                          aligned=True))
+    return w
+
+
+def finish(qtbot, window, start):
+    with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+        assert start() is not None
+    assert blocker.args[1] == "done", window.last_error
+
+
+def ungapped(codes):
+    return ["".join(c for c in t if c not in "-. ") for t in text(codes)]
+
+
+def test_realign_block_is_one_undo_step(window, qtbot):
+    before = window.data.codes.copy()
+    window.alignment_view.select_block([0, 1, 2], 2, 9)
+    finish(qtbot, window, window.realigner.realign_block)
+    after = window.data.codes
+    assert ungapped(after) == ungapped(before)  # residues never change
+    assert (after[:, :2] == before[:, :2]).all()  # columns left of the block stay
+    assert text(after[:, -4:]) == text(before[:, -4:])  # and right of it
+    assert window.alignment_view.editor.stack.undoText() == "realign block"
+    window.alignment_view.editor.stack.undo()
+    assert (window.data.codes == before).all()
+
+
+def test_add_sequences_keeps_the_columns(window, qtbot):
+    before = window.data.codes.copy()
+    new = [SeqRecord(Seq("MKVALAGHWELQR"), id="e"), SeqRecord(Seq("MRVLSGHWKLQK"), id="f")]
+    finish(qtbot, window, lambda: window.realigner.add_sequences(new))
+    data = window.data
+    assert data.names == list(ROWS) + ["e", "f"]
+    assert ungapped(data.codes[4:]) == ["MKVALAGHWELQR", "MRVLSGHWKLQK"]
+    old = data.codes[:4]
+    kept = ~is_gap(old).all(axis=0)
+    assert (old[:, kept] == before[:, ~is_gap(before).all(axis=0)]).all()
+    assert window.alignment_view.highlighted_names() == ["e", "f"]
+    window.alignment_view.editor.stack.undo()
+    assert window.data.names == list(ROWS)
+
+
+def test_realign_selected_sequences_and_errors(window, qtbot):
+    window.alignment_view.highlight_rows([2])
+    finish(qtbot, window, window.realigner.realign_sequences)
+    assert sorted(window.data.names) == sorted(ROWS)
+    assert ungapped(window.data.codes[[window.data.names.index(k) for k in ROWS]]) == [
+        t.replace("-", "") for t in ROWS.values()]
+    window.alignment_view.clear_selection()
+    with qtbot.waitSignal(window.errorShown):
+        window.edit_menu.actions()[-3].trigger()  # Realign selected block, nothing selected
+    with pytest.raises(Exception, match="already in the alignment"):
+        window.realigner.add_sequences([SeqRecord(Seq("MKV"), id="a")])
