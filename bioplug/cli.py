@@ -8,8 +8,13 @@ import logging
 import os
 import sys
 
-from bioplug.errors import BioplugError
+from bioplug.errors import BioplugError, KernelBuildError
 from bioplug.progress import Cancelled
+
+log = logging.getLogger("bioplug")
+
+#: Exit codes (README, "Exit codes"): scripts tell bad input from a failed run by them.
+EXIT_OK, EXIT_FAILURE, EXIT_INPUT = 0, 1, 2
 
 # Modules with ``add_parser(subparsers)``; each sub-parser sets ``func(args) -> int``.
 COMMAND_MODULES = [
@@ -40,10 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--version", action="version", version=_version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
     return parser
+
+
+def _version_text() -> str:
+    from bioplug import __version__
+
+    return f"bioplug {__version__}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,19 +134,28 @@ def _run(argv: list[str] | None) -> int:
         level=logging.WARNING - 10 * min(args.verbose, 2), format="%(levelname)s: %(message)s"
     )
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+        parser.print_help(sys.stderr)
+        return EXIT_INPUT
     try:
         return int(args.func(args) or 0)
+    except KernelBuildError as exc:  # the device failed, not the input
+        print(f"bioplug {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except BioplugError as exc:
         print(f"bioplug {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
     except Cancelled:
         print(f"bioplug {args.command}: cancelled", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
         print(f"bioplug {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - a runtime failure: one line, exit code 1
+        # scripts read one line on stderr; the traceback is for bug reports (-v)
+        log.debug("traceback", exc_info=True)
+        print(f"bioplug {args.command}: failed: {type(exc).__name__}: {exc}"
+              f"{'' if args.verbose else ' (run with -v for the traceback)'}", file=sys.stderr)
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":  # pragma: no cover

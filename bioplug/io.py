@@ -151,6 +151,28 @@ def check_ascii(records: Iterable[SeqRecord], source: str) -> None:
         )
 
 
+def check_letters(records: Iterable[SeqRecord], source: str, empty_ok: bool = False) -> None:
+    """The command-line tools' one letter check: every character a sequence letter
+    (:func:`bioplug.alphabet.check_sequence_letters`) and, unless ``empty_ok``, no record
+    that is empty or only gaps.
+
+    Raises
+    ------
+    InputError
+        ``"<source>: <id>: letter '#' at position 4 is not a sequence letter ..."`` or
+        ``"<source>: <id>: the sequence is empty (record 2)"``.
+    """
+    from bioplug.alphabet import check_sequence_letters
+
+    for index, record in enumerate(records):
+        name = f"{source}: {record.id or f'record {index + 1}'}"
+        text = str(record.seq)
+        check_sequence_letters(text, name)
+        if not empty_ok and not text.replace("-", "").replace(".", ""):
+            shown = "the sequence is empty" if not text else "the sequence is only gaps"
+            raise InputError(f"{name}: {shown} (record {index + 1})")
+
+
 def as_record(item, index: int = 0) -> SeqRecord:
     """A SeqRecord from str, Bio.Seq.Seq, SeqRecord or skbio.Sequence (ids kept)."""
     if isinstance(item, SeqRecord):

@@ -7,11 +7,36 @@ from bioplug.runtime.devices import list_devices, select_device
 
 def add_parser(sub) -> None:
     p = sub.add_parser("devices", help="list OpenCL devices and their properties")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object (version, default device, every device's limits)")
     p.set_defaults(func=run)
+
+
+def as_json(default) -> str:
+    """The device list as JSON, for scripts and bug reports."""
+    import json
+    import platform
+
+    import pyopencl as cl
+
+    from bioplug import __version__
+
+    devices = [{
+        "index": d.index, "spec": d.spec, "name": d.name, "platform": d.platform,
+        "type": d.kind, "compute_units": d.compute_units, "clock_mhz": d.clock_mhz,
+        "global_mem": d.global_mem, "local_mem": d.local_mem, "max_alloc": d.max_alloc,
+        "max_work_group": d.max_work_group, "fp64": bool(d.fp64),
+        "default": d.index == default.index,
+    } for d in list_devices()]
+    return json.dumps({"bioplug": __version__, "python": platform.python_version(),
+                       "pyopencl": cl.VERSION_TEXT, "devices": devices}, indent=2)
 
 
 def run(args) -> int:
     default = select_device(None)
+    if getattr(args, "json", False):
+        print(as_json(default))
+        return 0
     print(f"{'#':>2} {'P:D':<5} {'type':<4} {'CUs':>4} {'MHz':>5} {'global':>9} {'local':>7} "
           f"{'max WG':>6} {'fp64':<4}  name [platform]")
     for d in list_devices():

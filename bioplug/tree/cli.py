@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
         "FASTA file of sequences, an alignment (aligned FASTA, Clustal, Stockholm, PHYLIP, ...) "
         "or a PHYLIP distance matrix.",
     )
-    p.add_argument("input", metavar="IN", help="sequences, alignment or PHYLIP distance matrix")
+    p.add_argument("input", metavar="IN",
+                   help="sequences, alignment or PHYLIP distance matrix (- for standard input)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.nwk",
                    help="Newick output (- for standard output)")
     p.add_argument("--method", choices=["nj", "upgma", "wpgma"], default="nj",
@@ -80,7 +81,7 @@ def _is_phylip_distances(path: Path) -> bool:
 
 def load_distances(args: argparse.Namespace, progress):
     """The :class:`~bioplug.tree.distance.Distances` for the command's input."""
-    from bioplug.io import check_unique_ids, guess_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, guess_format, read_records
     from bioplug.tree.distance import Distances, distance_matrix
     from bioplug.tree.matrix import read_phylip
 
@@ -97,6 +98,7 @@ def load_distances(args: argparse.Namespace, progress):
     fmt = args.format or guess_format(path)
     records = read_records(path, fmt)
     check_unique_ids(records)
+    check_letters(records, args.source)
     texts = [str(r.seq) for r in records]
     aligned = fmt in ALIGNMENT_FORMATS or (
         len({len(t) for t in texts}) == 1 and any("-" in t or "." in t for t in texts)
@@ -119,7 +121,7 @@ def load_distances(args: argparse.Namespace, progress):
 
 def run_bootstrap(args: argparse.Namespace, progress):
     """The tree with bootstrap support of an alignment input (``--bootstrap N``)."""
-    from bioplug.io import check_unique_ids, guess_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, guess_format, read_records
     from bioplug.tree.bootstrap import bootstrap
 
     path = Path(args.input)
@@ -131,6 +133,7 @@ def run_bootstrap(args: argparse.Namespace, progress):
         raise InputError("--bootstrap uses alignment distances: --distance identity or kimura")
     records = read_records(path, args.format or guess_format(path))
     check_unique_ids(records)
+    check_letters(records, args.source)
     if len({len(r.seq) for r in records}) != 1:
         raise InputError(f"{path}: --bootstrap needs an alignment (rows of equal length)")
     return bootstrap(records, replicates=args.bootstrap, seed=args.seed, method=args.method,
@@ -140,26 +143,55 @@ def run_bootstrap(args: argparse.Namespace, progress):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, compute distances, build the tree, write Newick atomically."""
+    """Read (``-``: standard input), compute distances, build the tree, write Newick
+    atomically."""
+    args.source = args.input
+    if args.input != "-":
+        return _run(args)
+    import os
+    import sys
+    import tempfile
+
+    # the input is sniffed (distance matrix or sequences) before it is parsed: standard
+    # input is spooled to a private file so that it can be read twice
+    args.source = "standard input"
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise InputError("standard input is empty")
+    suffix = {None: ".txt"}.get(args.format, f".{args.format}")
+    fd, spooled = tempfile.mkstemp(prefix="bioplug-tree-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        args.input = spooled
+        if args.format is None:
+            args.format = None if _is_phylip_distances(Path(spooled)) else "fasta"
+        return _run(args, inputs=[])
+    finally:
+        os.unlink(spooled)
+
+
+def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
     from bioplug.io import atomic_output
     from bioplug.progress import TerminalBar
     from bioplug.tree import build
     from bioplug.tree.phylo import to_newick
 
+    inputs = [args.input] if inputs is None else inputs
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     if args.bootstrap:
         try:
             tree = run_bootstrap(args, bar)
         finally:
             bar.close()
-        with atomic_output(args.output, [args.input]) as handle:
+        with atomic_output(args.output, inputs) as handle:
             handle.write(to_newick(tree))
         log.info("wrote %s (%d replicates)", args.output, args.bootstrap)
         return 0
     try:
         dist = load_distances(args, bar)
         if args.distances_out:
-            dist.write_phylip(args.distances_out, [args.input])
+            dist.write_phylip(args.distances_out, inputs)
         if args.method == "nj":
             tree = build.nj(dist, neg_as_zero=not args.keep_negative, device=args.device,
                             progress=bar)
@@ -168,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
                                progress=bar)
     finally:
         bar.close()
-    with atomic_output(args.output, [args.input]) as handle:
+    with atomic_output(args.output, inputs) as handle:
         handle.write(to_newick(tree))
     log.info("wrote %s (%d taxa)", args.output, len(dist.ids))
     return 0
