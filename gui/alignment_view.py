@@ -743,6 +743,9 @@ class AlignmentView(QWidget):
         """Colour with one of :data:`colors.SCHEMES`."""
         if name not in colors.SCHEMES:
             raise InputError(f"unknown colour scheme {name!r}")
+        if name == self.scheme and self.data is not None \
+                and self.canvas.classes.shape == self.data.codes.shape:
+            return  # already coloured so (a 10,000 x 5,000 recolouring takes a second)
         self.scheme = name
         if self.scheme_box.currentText() != name:
             self.scheme_box.setCurrentText(name)
