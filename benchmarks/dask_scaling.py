@@ -11,7 +11,7 @@ hits (Parquet) or the score matrix (``--matrix``, Zarr; 20 GB for 50,000) and th
 families: reading, aligning and writing one Clustal file per family. The ratio printed is
 time on one worker / time on two.
 
-Run: ``python benchmarks/distributed.py [--n 20000,50000] [--families 1000] [--top 10]
+Run: ``python benchmarks/dask_scaling.py [--n 20000,50000] [--families 1000] [--top 10]
 [--json out.json]`` (``--n 0`` or ``--families 0`` skips a part).
 """
 
