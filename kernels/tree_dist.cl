@@ -82,6 +82,23 @@ void ktuple_dist(__global const ushort *C, uint n, uint width, __global const ui
     }
 }
 
+/* One staged slab of TK columns into each item's RB x RB counts of residue pairs (both)
+ * and identical pairs (same): shared by the plain and the resampled (bootstrap) kernels. */
+inline void count_slab(__local const uchar (*As)[TK + 1], __local const uchar (*Bs)[TK + 1],
+                       uint tx, uint ty, uint same[RB][RB], uint both[RB][RB]) {
+    for (uint kk = 0; kk < TK; kk++) {
+        uint a[RB], b[RB];
+        for (uint r = 0; r < RB; r++) a[r] = As[ty + r * LS][kk];
+        for (uint c = 0; c < RB; c++) b[c] = Bs[tx + c * LS][kk];
+        for (uint r = 0; r < RB; r++)
+            for (uint c = 0; c < RB; c++) {
+                uint ok = (a[r] != GAP) & (b[c] != GAP);
+                both[r][c] += ok;
+                same[r][c] += ok & (a[r] == b[c]);
+            }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(LS, LS, 1)))
 void msa_pdist(__global const uchar *S, uint n, uint width, __global real *out) {
     uint bi = get_group_id(1), bj = get_group_id(0);
@@ -102,17 +119,7 @@ void msa_pdist(__global const uchar *S, uint n, uint width, __global real *out) 
             Bs[rr][kk] = rb < n ? S[(ulong)rb * width + k0 + kk] : GAP;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint kk = 0; kk < TK; kk++) {
-            uint a[RB], b[RB];
-            for (uint r = 0; r < RB; r++) a[r] = As[ty + r * LS][kk];
-            for (uint c = 0; c < RB; c++) b[c] = Bs[tx + c * LS][kk];
-            for (uint r = 0; r < RB; r++)
-                for (uint c = 0; c < RB; c++) {
-                    uint ok = (a[r] != GAP) & (b[c] != GAP);
-                    both[r][c] += ok;
-                    same[r][c] += ok & (a[r] == b[c]);
-                }
-        }
+        count_slab(As, Bs, tx, ty, same, both);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (uint r = 0; r < RB; r++) {
@@ -157,17 +164,7 @@ void msa_pdist_resampled(__global const uchar *S, uint n, uint width,
             Bs[rr][kk] = rb < n ? S[(ulong)rb * width + col] : GAP;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint kk = 0; kk < TK; kk++) {
-            uint a[RB], c2[RB];
-            for (uint r = 0; r < RB; r++) a[r] = As[ty + r * LS][kk];
-            for (uint c = 0; c < RB; c++) c2[c] = Bs[tx + c * LS][kk];
-            for (uint r = 0; r < RB; r++)
-                for (uint c = 0; c < RB; c++) {
-                    uint ok = (a[r] != GAP) & (c2[c] != GAP);
-                    both[r][c] += ok;
-                    same[r][c] += ok & (a[r] == c2[c]);
-                }
-        }
+        count_slab(As, Bs, tx, ty, same, both);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (uint r = 0; r < RB; r++) {
