@@ -1,12 +1,17 @@
-"""Simulated protein family: evolve a random root along a random tree, align it, score it.
+"""Simulated protein or DNA family: evolve a random root along a random tree, align it, score it.
 
 Usage::
 
     python benchmarks/simulate.py --k 1000 --length 300 [--device gpu] [--seed 1] [--out DIR]
+    python benchmarks/simulate.py --nucleotide --k 100 --length 500 [--scale 0.04]
 
-The root is drawn from the ProbCons background frequencies; every branch applies substitutions
-(from the ProbCons pair-emission table, i.e. P(b | a)), insertions and deletions in proportion to
-its length. Residues carry their ancestral column, so the true alignment is known: the script
+Proteins: the root is drawn from the ProbCons background frequencies; every branch applies
+substitutions (from the ProbCons pair-emission table, i.e. P(b | a)) with probability equal to its
+length. DNA (``--nucleotide``): a uniform random root, and along every branch the Kimura
+two-parameter (K2P) model with transition/transversion rate ratio ``--kappa`` (default 2), the
+branch length being the expected substitutions per site. Either way insertions (uniform /
+background letters) and deletions come in proportion to the branch length, with geometric
+lengths. Residues carry their ancestral column, so the true alignment is known: the script
 writes ``family.fa`` (unaligned) and ``true.fa`` (the true alignment) into ``--out`` (a temporary
 folder by default), times ``MultipleSequenceAligner`` (total and stages I-IV, peak host memory)
 and prints SP/TC against the true alignment (every column scored). The target on one H100 is
@@ -51,21 +56,50 @@ def random_tree(k: int, rng: np.random.Generator, scale: float) -> list[tuple[in
     return edges, leaves
 
 
-def evolve(k: int, length: int, seed: int, scale: float = 0.12, indel: float = 0.08):
-    """(names, sequences, true aligned rows) of a simulated family."""
+def k2p_substitute(s: np.ndarray, blen: float, kappa: float,
+                   rng: np.random.Generator) -> np.ndarray:
+    """Bases (codes 0..3 = A, C, G, T) after ``blen`` expected substitutions per site under
+    Kimura's two-parameter model (transitions A<->G, C<->T at ``kappa`` times the rate of each
+    transversion)."""
+    beta = 1.0 / (kappa + 2.0)          # per-transversion rate; alpha + 2 beta = 1
+    alpha = kappa * beta
+    e4 = np.exp(-4.0 * beta * blen)
+    e2 = np.exp(-2.0 * (alpha + beta) * blen)
+    p_same = 0.25 + 0.25 * e4 + 0.5 * e2
+    p_ts = 0.25 + 0.25 * e4 - 0.5 * e2
+    u = rng.random(s.size)
+    out = s.copy()
+    ts = (u >= p_same) & (u < p_same + p_ts)
+    tv = u >= p_same + p_ts
+    out[ts] = s[ts] ^ 2                  # A(0)<->G(2), C(1)<->T(3)
+    out[tv] = s[tv] ^ rng.choice(np.array([1, 3], dtype=s.dtype), size=int(tv.sum()))
+    return out
+
+
+def evolve(k: int, length: int, seed: int, scale: float = 0.12, indel: float = 0.08,
+           nucleotide: bool = False, kappa: float = 2.0):
+    """(names, sequences, true aligned rows) of a simulated family (DNA when ``nucleotide``)."""
     rng = np.random.default_rng(seed)
-    single, cond_cum = _tables()
+    if nucleotide:
+        nletters, alphabet = 4, "ACGT"
+        single, cond_cum = np.full(4, 0.25), None
+    else:
+        nletters, alphabet = 20, ALPHABET
+        single, cond_cum = _tables()
     edges, leaves = random_tree(k, rng, scale)
-    root = rng.choice(20, size=length, p=single)
+    root = rng.choice(nletters, size=length, p=single)
     keys = {0: np.arange(length, dtype=np.float64)}
     seqs = {0: root}
     for parent, child, blen in edges:
         s, key = seqs[parent].copy(), keys[parent].copy()
         # substitutions
-        hit = rng.random(s.size) < blen
-        if hit.any():
-            u = rng.random(int(hit.sum()))
-            s[hit] = (u[:, None] > cond_cum[s[hit]]).sum(axis=1).clip(0, 19)
+        if nucleotide:
+            s = k2p_substitute(s, blen, kappa, rng)
+        else:
+            hit = rng.random(s.size) < blen
+            if hit.any():
+                u = rng.random(int(hit.sum()))
+                s[hit] = (u[:, None] > cond_cum[s[hit]]).sum(axis=1).clip(0, 19)
         # indels: a few events per branch, geometric lengths
         for _ in range(rng.poisson(indel * blen * s.size / 10 + 1e-9)):
             glen = int(rng.geometric(0.4))
@@ -77,10 +111,10 @@ def evolve(k: int, length: int, seed: int, scale: float = 0.12, indel: float = 0
                 lo = key[pos - 1] if pos > 0 else key[0] - 1.0
                 hi = key[pos] if pos < key.size else key[-1] + 1.0
                 new = lo + (hi - lo) * (np.arange(1, glen + 1) / (glen + 1))
-                s = np.insert(s, pos, rng.choice(20, size=glen, p=single))
+                s = np.insert(s, pos, rng.choice(nletters, size=glen, p=single))
                 key = np.insert(key, pos, new)
         seqs[child], keys[child] = s, key
-    letters = np.frombuffer(ALPHABET.encode(), dtype=np.uint8)
+    letters = np.frombuffer(alphabet.encode(), dtype=np.uint8)
     allkeys = np.unique(np.concatenate([keys[n] for n in leaves]))
     names, texts, rows = [], [], []
     for i, n in enumerate(leaves):
@@ -100,13 +134,20 @@ def main(argv=None) -> int:
     ap.add_argument("--device", default=None)
     ap.add_argument("--out", default=None, help="folder for family.fa / true.fa / bioplug.fa")
     ap.add_argument("--no-align", action="store_true", help="only write the family")
+    ap.add_argument("--nucleotide", action="store_true",
+                    help="DNA family under K2P (see the module docstring)")
+    ap.add_argument("--kappa", type=float, default=2.0, help="K2P transition/transversion ratio")
+    ap.add_argument("--scale", type=float, default=None,
+                    help="mean branch length (default 0.12 protein, 0.04 DNA)")
     ap.add_argument("--fast-distances", action="store_true",
                     help="anchor mode: tree distances from the pair-HMM posterior only")
     args = ap.parse_args(argv)
     out = Path(args.out or tempfile.mkdtemp(prefix="bioplug_sim_"))
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    names, texts, rows = evolve(args.k, args.length, args.seed)
+    scale = args.scale if args.scale is not None else (0.04 if args.nucleotide else 0.12)
+    names, texts, rows = evolve(args.k, args.length, args.seed, scale=scale,
+                                nucleotide=args.nucleotide, kappa=args.kappa)
     with open(out / "family.fa", "w") as fh:
         fh.writelines(f">{n}\n{t}\n" for n, t in zip(names, texts, strict=True))
     with open(out / "true.fa", "w") as fh:
@@ -124,8 +165,9 @@ def main(argv=None) -> int:
     aligner = MultipleSequenceAligner(device=rt, fast_distances=args.fast_distances)
     from bioplug.msa.posterior import prebuild
 
-    prebuild(rt, 1024)
-    prebuild(rt, 1024, hmm_only=True)
+    seqtype = "dna" if args.nucleotide else "protein"
+    prebuild(rt, 1024, seqtype=seqtype)
+    prebuild(rt, 1024, hmm_only=True, seqtype=seqtype)
     aligner.align(texts[:3])  # warm-up: kernel builds
     t0 = time.perf_counter()
     aln = aligner.align(str(out / "family.fa"))

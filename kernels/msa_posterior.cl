@@ -1,4 +1,4 @@
-/* QuickProbs stage I: posterior matrices for pairs of protein sequences.
+/* QuickProbs stage I: posterior matrices for pairs of protein or nucleotide sequences.
  *
  * One work-group per pair (task). The pair is oriented so that the shorter sequence runs along
  * the columns (m residues, m+1 columns) and the longer one along the rows (n residues, n+1 rows).
@@ -17,14 +17,16 @@
  * Storage of full matrices uses the jagged layout of the paper (blocks of J columns, skewed so
  * that one anti-diagonal inside a block is J consecutive words).
  *
- * Defines: WG (work-group size), J (jag width), optional ROLL_LOCAL with MAXCOLS, optional
- * HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
+ * Defines: WG (work-group size), J (jag width), NA (codes of the model's alphabet: 21 protein,
+ * 15 nucleotide; bioplug/msa/model.py), optional ROLL_LOCAL with MAXCOLS, optional HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
  */
 #include "common.h"
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#define NA 21            /* 20 amino acids + wildcard */
+#ifndef NA
+#error "NA (alphabet size of the model) must be defined"
+#endif
 #define LNEG (-INFINITY)
 
 inline long jidx(int i, int j, int rows)
@@ -70,9 +72,9 @@ inline float lse5f(float a, float b, float c, float d, float e)
  * offs (long4 per task): s0 = offset (in doubles) of the task's scratch in `scratch`,
  *                        s1 = offset of its row counts (n ints), s2 = of its column counts (m ints).
  * scratch layout per task (in doubles): zbuf [delta], pbuf [delta/2 rounded up], roll [15*(m+1)].
- * hmm (float): [0..4] log init, [5..29] log transitions 5x5 (from*5+to), [30..50] log single
- *              emissions (21), [51..51+441) log pair emissions (21x21).
- * pf (double): [0..440] beta*score (21x21), [441] beta*gap_open, [442] beta*gap_extend.
+ * hmm (float): [0..4] log init, [5..29] log transitions 5x5 (from*5+to), [30..30+NA) log single
+ *              emissions (NA), [30+NA..30+NA+NA*NA) log pair emissions (NA x NA).
+ * pf (double): [0..NA*NA) beta*score (NA x NA), [NA*NA] beta*gap_open, [NA*NA+1] beta*gap_extend.
  */
 __kernel void posterior(__global const uchar *codes,
                         __global const int4 *tasks,
@@ -108,7 +110,7 @@ __kernel void posterior(__global const uchar *codes,
     __global int *rowcount = counts + of.s1;
     __global int *colcount = counts + of.s2;
 
-    const double bgo = pf[441], bge = pf[442];
+    const double bgo = pf[NA * NA], bge = pf[NA * NA + 1];
     const int ndiag = n + m + 1;
 
 #ifndef HMM_ONLY
@@ -202,7 +204,7 @@ __kernel void posterior(__global const uchar *codes,
     __constant float *li = hmm;          /* log init */
     __constant float *lt = hmm + 5;      /* log transitions from*5+to */
     __constant float *les = hmm + 30;    /* log single emission */
-    __constant float *lep = hmm + 51;    /* log pair emission */
+    __constant float *lep = hmm + 30 + NA;  /* log pair emission */
     for (int t = 0; t < ndiag; ++t) {
         const int c0 = t % 3, c1 = (t + 2) % 3, c2 = (t + 1) % 3;
         for (int j = lid; j < cols; j += WG) {

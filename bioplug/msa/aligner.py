@@ -6,10 +6,13 @@ Example
 >>> aln = MultipleSequenceAligner(seed=0).align("family.fasta")      # doctest: +SKIP
 >>> print(format(aln, "fasta"))                                     # doctest: +SKIP
 
-Inputs are protein sequences: a FASTA path, or a list of ``SeqRecord``, ``str``, ``Bio.Seq.Seq``
-or ``skbio.Sequence``. Gap characters (``-``, ``.``) in the input are removed before aligning
-(the input is treated as unaligned). Ids must be unique; empty sequences, nucleotide input and
-letters that are not amino acids raise :class:`~bioplug.errors.InputError`.
+Inputs are protein, DNA or RNA sequences: a FASTA path, or a list of ``SeqRecord``, ``str``,
+``Bio.Seq.Seq`` or ``skbio.Sequence``. Gap characters (``-``, ``.``) in the input are removed
+before aligning (the input is treated as unaligned). The model follows the alphabet
+(``seqtype="auto"``: :func:`bioplug.alphabet.is_nucleotide` decides; see
+:mod:`bioplug.msa.model`); the rows keep the input's letters (case, U or T, ambiguity codes).
+Ids must be unique; empty sequences and letters outside the alphabet raise
+:class:`~bioplug.errors.InputError`.
 
 Many families: ``align_many([path1, path2, ...])`` (or ``align_each`` to get each result as it
 is done) keeps one device context and its built programs, and reads and checks the next input
@@ -23,6 +26,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 from Bio.Align import Alignment
 from Bio.SeqRecord import SeqRecord
@@ -30,28 +34,30 @@ from Bio.SeqRecord import SeqRecord
 from bioplug.errors import BioplugError, InputError
 from bioplug.io import alignment_from_rows, read_sequences, ungapped
 from bioplug.msa import pipeline
-from bioplug.msa.model import check_protein, encode
+from bioplug.msa.model import encode, load_model, molecule_type, resolve_seqtype
 from bioplug.progress import Cancelled, Progress, ProgressCallback
 
 log = logging.getLogger(__name__)
 
 
-def prepare_records(sequences) -> list[SeqRecord]:
-    """Validated, gap-free SeqRecords from any supported input (see module docstring)."""
+def prepare_records(sequences, seqtype: str = "auto") -> list[SeqRecord]:
+    """Validated, gap-free SeqRecords from any supported input (see module docstring);
+    letters are checked against the alphabet of ``seqtype`` (resolved from the input when
+    "auto")."""
     out = ungapped(read_sequences(sequences))
+    model = load_model(resolve_seqtype([str(r.seq) for r in out], seqtype))
     for i, rec in enumerate(out):
-        encode(str(rec.seq), rec.id or f"sequence {i + 1}")  # raises on unknown letters
-    check_protein([str(r.seq) for r in out], [r.id for r in out])
+        encode(str(rec.seq), rec.id or f"sequence {i + 1}", model)  # raises on unknown letters
     return out
 
 
-def rows_to_alignment(records: list[SeqRecord], rows) -> Alignment:
-    """A ``Bio.Align.Alignment`` of gap-free protein records from equal-length gapped rows.
+def rows_to_alignment(records: list[SeqRecord], rows, seqtype: str = "protein") -> Alignment:
+    """A ``Bio.Align.Alignment`` of gap-free records from equal-length gapped rows.
 
-    Kept for callers of the earlier name: :func:`bioplug.io.alignment_from_rows` with
-    ``molecule_type="protein"``.
+    Kept for callers of the earlier name: :func:`bioplug.io.alignment_from_rows` with the
+    ``molecule_type`` of ``seqtype``.
     """
-    return alignment_from_rows(records, rows, molecule_type="protein")
+    return alignment_from_rows(records, rows, molecule_type=molecule_type(seqtype))
 
 
 def input_name(item, index: int) -> str:
@@ -130,6 +136,10 @@ class MultipleSequenceAligner:
     fast_distances : bool, keyword-only
         Anchor mode only: guide-tree distances from the pair-HMM posterior alone (skips the
         partition function for the all-pairs pass; off by default).
+    seqtype : {"auto", "protein", "dna", "rna"}, keyword-only
+        Alphabet and model (as ``ProgressiveAligner``'s ``seqtype``): "auto" (default) takes the
+        nucleotide model (ProbConsRNA pair-HMM, HOXD70 partition function) when
+        :func:`bioplug.alphabet.is_nucleotide` says so, else the protein one.
 
     Attributes
     ----------
@@ -137,6 +147,8 @@ class MultipleSequenceAligner:
         Seconds per stage ("I".."IV") of the last ``align`` call.
     last_mode : str
         "full", or "anchor" for large families (see :mod:`bioplug.msa.pipeline`).
+    last_seqtype : str
+        "protein", "dna" or "rna": the model of the last alignment.
     last_errors : list of FamilyResult
         Failed families of the last ``align_many`` / ``align_each`` with ``keep_going``.
     """
@@ -144,9 +156,12 @@ class MultipleSequenceAligner:
     def __init__(self, consistency: int = 2, refinement: int = 10, accurate: bool = False,
                  seed: int = 0, device=None, *, anchors: int = 32, node_pairs: int = 128,
                  max_full: int = 300, host_budget_gb: float = 4.0,
-                 fast_distances: bool = False):
+                 fast_distances: bool = False, seqtype: str = "auto"):
         if consistency < 0 or refinement < 0:
             raise InputError("consistency and refinement must be >= 0")
+        resolve_seqtype([], seqtype)  # raises for an unknown name now, not at align time
+        self.seqtype = seqtype
+        self.last_seqtype = "protein"
         self.consistency = int(consistency)
         self.refinement = int(refinement)
         self.accurate = bool(accurate)
@@ -162,10 +177,10 @@ class MultipleSequenceAligner:
     def __repr__(self) -> str:
         return (f"MultipleSequenceAligner(consistency={self.consistency}, "
                 f"refinement={self.refinement}, accurate={self.accurate}, seed={self.seed}, "
-                f"device={self.device!r})")
+                f"seqtype={self.seqtype!r}, device={self.device!r})")
 
     def align(self, sequences, progress: ProgressCallback | None = None) -> Alignment:
-        """Align protein sequences.
+        """Align protein, DNA or RNA sequences.
 
         Parameters
         ----------
@@ -180,17 +195,22 @@ class MultipleSequenceAligner:
         Bio.Align.Alignment
             Rows in input order, record ids kept.
         """
-        return self._align_records(prepare_records(sequences), Progress(progress))
+        return self._align_records(prepare_records(sequences, self.seqtype), Progress(progress))
 
     def _align_records(self, records: list[SeqRecord], progress: Progress) -> Alignment:
+        texts = [str(r.seq) for r in records]
+        seqtype = resolve_seqtype(texts, self.seqtype)
+        log.info("msa: %s model (%s)", load_model(seqtype).name, seqtype)
         result = pipeline.run(
-            [str(r.seq) for r in records], [r.id for r in records],
+            texts, [r.id for r in records],
             consistency=self.consistency, refinement=self.refinement, accurate=self.accurate,
-            seed=self.seed, device=self.device, progress=progress, **self.options,
+            seed=self.seed, device=self.device, progress=progress, seqtype=seqtype,
+            **self.options,
         )
         self.last_times = result.times
         self.last_mode = result.mode
-        return rows_to_alignment(records, result.rows)
+        self.last_seqtype = seqtype
+        return rows_to_alignment(records, result.rows, seqtype)
 
     def align_many(self, inputs, progress: ProgressCallback | None = None,
                    keep_going: bool = False) -> list[Alignment | None]:
@@ -233,7 +253,11 @@ class MultipleSequenceAligner:
             alignment = self._align_records(records, report)
             return alignment, self.last_times, self.last_mode
 
-        yield from align_families(inputs, prepare_records, align, Progress(progress),
+        # the module-level name is looked up here (tests replace it); an explicit seqtype
+        # must reach the reader thread's letter check
+        prepare = (prepare_records if self.seqtype == "auto"
+                   else partial(prepare_records, seqtype=self.seqtype))
+        yield from align_families(inputs, prepare, align, Progress(progress),
                                   keep_going, self.last_errors)
 
 

@@ -1,9 +1,10 @@
 """``bioplug msa`` (QuickProbs or progressive multiple alignment) and ``bioplug score``.
 
 ``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed)
-and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default). Proteins
-go through the QuickProbs pipeline; nucleotides and families of more than 2,000 sequences
-through the ClustalW-style progressive pipeline (``--method`` chooses).
+and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default). Proteins,
+DNA and RNA go through the QuickProbs pipeline (nucleotides with the ProbConsRNA / HOXD70 model;
+--seqtype overrides the detected alphabet); families of more than 2,000 sequences through the
+ClustalW-style progressive pipeline (``--method`` chooses).
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
@@ -35,8 +36,8 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("input", metavar="IN", nargs="+",
-                   help="unaligned protein sequences (FASTA, ...); several files or folders "
-                        "with --outdir")
+                   help="unaligned protein, DNA or RNA sequences (FASTA, ...); several files "
+                        "or folders with --outdir")
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output", metavar="OUT",
                      help="alignment file (one input; - for standard output)")
@@ -56,9 +57,9 @@ def add_parser(sub) -> None:
                    help="refinement passes (default 10; progressive: 16 rounds below 100 "
                         "sequences, none from 100)")
     p.add_argument("--method", choices=("auto", "quickprobs", "progressive"), default="auto",
-                   help="quickprobs (accurate, proteins), progressive (ClustalW-style, big "
-                        "families and nucleotides); auto (default) takes progressive for "
-                        "nucleotides and above 2,000 sequences, and says so")
+                   help="quickprobs (accurate; proteins and nucleotides), progressive "
+                        "(ClustalW-style, big families); auto (default) takes progressive "
+                        "above 2,000 sequences, and says so")
     from bioplug.progressive.cli import add_options
 
     add_options(p)
@@ -75,6 +76,39 @@ def add_parser(sub) -> None:
     s.add_argument("test", metavar="TEST", help="test alignment (FASTA, MSF, ...)")
     s.add_argument("ref", metavar="REF", help="reference: BAliBASE .xml (core blocks) or MSA")
     s.set_defaults(func=run_score)
+
+
+#: What ``--method auto`` takes for nucleotide families of up to AUTO_PROGRESSIVE_K sequences.
+#: Measured with ``benchmarks/nucleotide.py`` (simulated K2P families of 20-200 sequences x
+#: 200-1,000 nt, scored against the true alignment; benchmarks/RESULTS.md): the QuickProbs
+#: nucleotide model is the more accurate on every family, so it is the default; the progressive
+#: pipeline stays the choice above AUTO_PROGRESSIVE_K, where QuickProbs takes minutes.
+NUCLEOTIDE_AUTO = "quickprobs"
+
+
+def choose_method(args, source) -> tuple[str, object]:
+    """(method, input) for ``bioplug msa``: ``args.method``, or for "auto" the pipeline that
+    suits the input (said on stderr when it is not QuickProbs). The input is read once and its
+    records handed on (standard input cannot be read twice)."""
+    from bioplug.progressive import cli as progressive
+
+    if args.method != "auto" or args.guide_tree or args.tree_out:
+        return progressive.choose_method(args, source)
+    from bioplug.io import read_records
+    from bioplug.msa.model import resolve_seqtype
+
+    records = read_records(source)
+    texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
+    if len(records) > progressive.AUTO_PROGRESSIVE_K:
+        log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
+                    "pipeline is for families up to %d; --method quickprobs forces it)",
+                    len(records), progressive.AUTO_PROGRESSIVE_K)
+        return "progressive", records
+    seqtype = resolve_seqtype(texts, getattr(args, "seqtype", "auto"))
+    if seqtype != "protein" and NUCLEOTIDE_AUTO == "progressive":
+        log.warning("nucleotide input: aligning with --method progressive")
+        return "progressive", records
+    return "quickprobs", records
 
 
 def _write(alignment, output, source, fmt: str) -> None:
@@ -102,7 +136,7 @@ def run_msa(args) -> int:
     single = args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0])
     given = args.input[0]
     if single:
-        method, given = progressive.choose_method(args, args.input[0])
+        method, given = choose_method(args, args.input[0])
         if method == "progressive":
             try:
                 alignment = progressive.align_one(args, given, bar, args.input[0])
@@ -116,7 +150,7 @@ def run_msa(args) -> int:
         aligner = MultipleSequenceAligner(
             consistency=args.consistency,
             refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
-            seed=args.seed, device=args.device,
+            seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
         )
     if args.outdir is not None:
         from bioplug.msa import batch
@@ -139,8 +173,8 @@ def run_msa(args) -> int:
         bar.close()
     _write(alignment, args.output, source, args.format)
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
-    log.info("aligned %d sequences (%s mode): %s", len(alignment.sequences),
-             aligner.last_mode, times)
+    log.info("aligned %d sequences (%s mode, %s model): %s", len(alignment.sequences),
+             aligner.last_mode, getattr(aligner, "last_seqtype", "protein"), times)
     return 0
 
 

@@ -1,17 +1,26 @@
 """Model parameters and input checks for the QuickProbs pipeline.
 
-The numbers come from the JSON tables shipped in ``bioplug/msa/params`` (ProbCons 1.12 protein
-pair-HMM, Gonnet 160 partition-function scores). Residues are encoded as ``uint8`` codes 0..19 in
-the order ``ARNDCQEGHILKMFPSTWYV``; the ambiguity letters B, Z, J, X, U, O and ``*`` map to the
-wildcard code 20, whose pair emissions are those of independent residues (no evidence either way)
-and whose Gonnet scores are 0.
+Two models ship as JSON tables in ``bioplug/msa/params``:
+
+- protein (:func:`load_model`, the default): the ProbCons 1.12 pair-HMM and Gonnet 160
+  partition-function scores. Residues are ``uint8`` codes 0..19 in the order
+  ``ARNDCQEGHILKMFPSTWYV``; the ambiguity letters B, Z, J, X, U, O and ``*`` map to the wildcard
+  code 20, whose pair emissions are those of independent residues (no evidence either way) and
+  whose Gonnet scores are 0.
+- nucleotide (``load_model("dna")`` or ``"rna"``): the ProbConsRNA 1.1 pair-HMM and HOXD70
+  partition-function scores of QuickProbs 2's nucleotide mode. Codes 0..3 are A, C, G, T (U is
+  read as T); codes 4.. are the IUPAC ambiguity letters R Y S W K M B D H V N, whose emissions
+  and scores are the means over the letters they stand for.
+
+Letters of either case are accepted; the pipeline aligns codes and writes the input's own
+letters. The kernels take the alphabet size from :attr:`Model.ncodes` (``-D NA``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -27,13 +36,31 @@ WILDCARD = 20
 NCODES = 21
 AMBIGUOUS = "BZJXUO*"
 
-_TABLE = np.full(256, 255, dtype=np.uint8)
-for _i, _c in enumerate(ALPHABET):
-    _TABLE[ord(_c)] = _i
-    _TABLE[ord(_c.lower())] = _i
-for _c in AMBIGUOUS:
-    _TABLE[ord(_c)] = WILDCARD
-    _TABLE[ord(_c.lower())] = WILDCARD
+#: Nucleotide codes: the four bases, then the IUPAC ambiguity letters with their meaning.
+NUCLEOTIDES = "ACGT"
+IUPAC = {"R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC",
+         "B": "CGT", "D": "AGT", "H": "ACT", "V": "ACG", "N": "ACGT"}
+SEQTYPES = ("auto", "protein", "dna", "rna")
+
+
+def _protein_table() -> np.ndarray:
+    table = np.full(256, 255, dtype=np.uint8)
+    for i, c in enumerate(ALPHABET):
+        table[ord(c)] = table[ord(c.lower())] = i
+    for c in AMBIGUOUS:
+        table[ord(c)] = table[ord(c.lower())] = WILDCARD
+    return table
+
+
+def _nucleotide_table() -> np.ndarray:
+    table = np.full(256, 255, dtype=np.uint8)
+    for i, c in enumerate(NUCLEOTIDES + "".join(IUPAC)):
+        table[ord(c)] = table[ord(c.lower())] = i
+    table[ord("U")] = table[ord("u")] = NUCLEOTIDES.index("T")
+    return table
+
+
+_TABLE = _protein_table()
 
 
 def _load(name: str) -> dict:
@@ -42,31 +69,35 @@ def _load(name: str) -> dict:
 
 @dataclass(frozen=True)
 class Model:
-    """Device-ready parameter arrays.
+    """Device-ready parameter arrays of one alphabet (K = ``ncodes`` codes).
 
     Attributes
     ----------
     hmm : numpy.ndarray
         float32: log initial distribution (5), log transitions (5x5, from*5+to), log single
-        emissions (21), log pair emissions (21x21).
+        emissions (K), log pair emissions (KxK).
     pf : numpy.ndarray
-        float64: beta*score (21x21), beta*gap_open, beta*gap_extend.
+        float64: beta*score (KxK), beta*gap_open, beta*gap_extend.
+    name : str
+        "protein" or "nucleotide".
+    ncodes : int
+        K, the number of codes (21 protein, 15 nucleotide); the kernels' ``NA``.
+    table : numpy.ndarray
+        (256,) uint8 code of every byte (255: not in the alphabet).
+    letters : str
+        What :func:`encode` accepts, for messages.
     """
 
     hmm: np.ndarray
     pf: np.ndarray
+    name: str = "protein"
+    ncodes: int = NCODES
+    table: np.ndarray = field(default_factory=_protein_table, repr=False)
+    letters: str = f"an amino-acid letter ({ALPHABET}, or {AMBIGUOUS} as wildcards)"
 
 
-@lru_cache(maxsize=1)
-def load_model() -> Model:
-    """The ProbCons/MSAProbs protein defaults as kernel arrays (cached)."""
-    h = _load("probcons_protein_hmm5.json")
-    g = _load("gonnet160_partition.json")
-    if h["alphabet"] != ALPHABET or g["alphabet"] != ALPHABET:
-        raise ValueError("parameter tables use an unexpected alphabet order")
-    init = np.asarray(h["init_distribution"], dtype=np.float64)
-    go = np.asarray(h["gap_open"], dtype=np.float64)
-    ge = np.asarray(h["gap_extend"], dtype=np.float64)
+def _transitions(go: np.ndarray, ge: np.ndarray) -> np.ndarray:
+    """The ProbCons 5-state transition matrix from the short/long gap open and extend."""
     trans = np.zeros((5, 5))
     trans[0, 0] = 1.0 - 2.0 * (go[0] + go[1])
     for k in range(2):
@@ -74,6 +105,31 @@ def load_model() -> Model:
             trans[0, s] = go[k]
             trans[s, s] = ge[k]
             trans[s, 0] = 1.0 - ge[k]
+    return trans
+
+
+def _pack(init, trans, single, pairs, beta_scores, beta, gap_open, gap_extend):
+    with np.errstate(divide="ignore"):
+        hmm = np.concatenate([np.log(init), np.log(trans).ravel(), np.log(single),
+                              np.log(pairs).ravel()]).astype(np.float32)
+    pf = np.concatenate([(beta * beta_scores).ravel(), [beta * gap_open, beta * gap_extend]])
+    return hmm, pf.astype(np.float64)
+
+
+@lru_cache(maxsize=4)
+def load_model(seqtype: str = "protein") -> Model:
+    """Kernel arrays of the model for ``seqtype`` ("protein", "dna" or "rna"; cached).
+
+    DNA and RNA share one model (U is read as T).
+    """
+    if seqtype in ("dna", "rna", "nucleotide"):
+        return _nucleotide_model()
+    if seqtype != "protein":
+        raise InputError(f"seqtype must be protein, dna or rna, not {seqtype!r}")
+    h = _load("probcons_protein_hmm5.json")
+    g = _load("gonnet160_partition.json")
+    if h["alphabet"] != ALPHABET or g["alphabet"] != ALPHABET:
+        raise ValueError("parameter tables use an unexpected alphabet order")
     single = np.empty(NCODES)
     single[:20] = h["emit_single"]
     single[20] = 1.0 / 20.0
@@ -82,34 +138,66 @@ def load_model() -> Model:
     pairs[20, :20] = single[20] * single[:20]
     pairs[:20, 20] = single[20] * single[:20]
     pairs[20, 20] = single[20] ** 2
-    with np.errstate(divide="ignore"):
-        hmm = np.concatenate([np.log(init), np.log(trans).ravel(), np.log(single),
-                              np.log(pairs).ravel()]).astype(np.float32)
     d = g["partition_function_defaults"]
-    beta = 1.0 / float(d["temperature"])
     scores = np.zeros((NCODES, NCODES))
     scores[:20, :20] = np.asarray(g["scores"], dtype=np.float64)
-    pf = np.concatenate([(beta * scores).ravel(),
-                         [beta * float(d["gap_open"]), beta * float(d["gap_extend"])]])
-    return Model(hmm=hmm, pf=pf.astype(np.float64))
+    hmm, pf = _pack(np.asarray(h["init_distribution"], dtype=np.float64),
+                    _transitions(np.asarray(h["gap_open"]), np.asarray(h["gap_extend"])),
+                    single, pairs, scores, 1.0 / float(d["temperature"]),
+                    float(d["gap_open"]), float(d["gap_extend"]))
+    return Model(hmm=hmm, pf=pf)
 
 
-def encode(text: str, name: str) -> np.ndarray:
-    """Codes of a (gap-free) protein sequence; InputError naming an unknown letter."""
+@lru_cache(maxsize=1)
+def _nucleotide_model() -> Model:
+    """ProbConsRNA pair-HMM + HOXD70 partition function; ambiguity codes as letter means."""
+    h = _load("probconsrna_nucleotide_hmm5.json")
+    if h["alphabet"] != NUCLEOTIDES:
+        raise ValueError("nucleotide table uses an unexpected alphabet order")
+    # Membership matrix (codes x bases), rows normalised: an ambiguity code's emission or score
+    # is the plain mean over the bases it stands for (no base is favoured: IUPAC says which
+    # bases are possible, not how likely each is).
+    sets = [c for c in NUCLEOTIDES] + list(IUPAC.values())
+    member = np.array([[float(b in s) for b in NUCLEOTIDES] for s in sets])
+    member /= member.sum(axis=1, keepdims=True)
+    single = member @ np.asarray(h["emit_single"], dtype=np.float64)
+    pairs = member @ np.asarray(h["emit_pairs"], dtype=np.float64) @ member.T
+    p = h["partition_function"]
+    scores = member @ np.asarray(p["scores"], dtype=np.float64) @ member.T
+    hmm, pf = _pack(np.asarray(h["init_distribution"], dtype=np.float64),
+                    _transitions(np.asarray(h["gap_open"]), np.asarray(h["gap_extend"])),
+                    single, pairs, scores, 1.0 / float(p["temperature"]),
+                    float(p["gap_open"]), float(p["gap_extend"]))
+    letters = NUCLEOTIDES + "".join(IUPAC)
+    return Model(hmm=hmm, pf=pf, name="nucleotide", ncodes=len(letters),
+                 table=_nucleotide_table(),
+                 letters=f"a nucleotide letter ({letters}, U; any case)")
+
+
+def encode(text: str, name: str, model: Model | None = None) -> np.ndarray:
+    """Codes of a (gap-free) sequence in ``model``'s alphabet (default protein); InputError
+    naming an unknown letter."""
+    model = model or load_model()
     raw = np.frombuffer(text.encode("latin-1", errors="replace"), dtype=np.uint8)
-    codes = _TABLE[raw]
-    check_codes(codes, text, name,
-                f"an amino-acid letter ({ALPHABET}, or {AMBIGUOUS} as wildcards)")
+    codes = model.table[raw]
+    check_codes(codes, text, name, model.letters)
     return codes
 
 
-def check_protein(texts: list[str], names: list[str]) -> None:
-    """Refuse nucleotide input (:func:`bioplug.alphabet.is_nucleotide`): the QuickProbs
-    pipeline has a protein model only."""
-    if sum(len(t) for t in texts) >= 10 and is_nucleotide(texts):
-        raise InputError(
-            "the input looks like nucleotide sequences; the QuickProbs pipeline has a protein "
-            "model only (ProbCons pair-HMM, Gonnet 160): align them with "
-            "bioplug.ProgressiveAligner / bioplug msa --method progressive, or translate them "
-            f"first (first record: {names[0]})"
-        )
+def resolve_seqtype(texts: list[str], seqtype: str = "auto") -> str:
+    """"protein", "dna" or "rna" for ``seqtype`` ("auto": :func:`bioplug.alphabet.is_nucleotide`
+    decides, and RNA is nucleotide input with more U than T)."""
+    if seqtype not in SEQTYPES:
+        raise InputError(f"seqtype must be one of {', '.join(SEQTYPES)}, not {seqtype!r}")
+    if seqtype != "auto":
+        return seqtype
+    if not is_nucleotide(texts):
+        return "protein"
+    u = sum(t.count("U") + t.count("u") for t in texts)
+    t_ = sum(t.count("T") + t.count("t") for t in texts)
+    return "rna" if u > t_ else "dna"
+
+
+def molecule_type(seqtype: str) -> str:
+    """Biopython's ``molecule_type`` annotation for a resolved seqtype."""
+    return {"protein": "protein", "dna": "DNA", "rna": "RNA"}[seqtype]

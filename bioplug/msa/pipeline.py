@@ -27,7 +27,7 @@ import numpy as np
 
 from bioplug.msa.consistency import relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
-from bioplug.msa.model import encode
+from bioplug.msa.model import encode, load_model
 from bioplug.msa.posterior import compute_posteriors
 from bioplug.msa.progressive import ProfileAligner
 from bioplug.progress import Progress
@@ -123,8 +123,14 @@ def run(
     link: np.ndarray | None = None,
     max_full_k: int = 300,
     fast_distances: bool = False,
+    seqtype: str = "protein",
 ) -> PipelineResult:
-    """Align gap-free protein sequences; see the module docstring for the stages and modes.
+    """Align gap-free sequences; see the module docstring for the stages and modes.
+
+    ``seqtype`` ("protein", "dna" or "rna"; resolve "auto" first with
+    :func:`bioplug.msa.model.resolve_seqtype`) picks the stage I model; only stage I sees
+    residues, so stages II-IV are the same for every alphabet and the rows keep the input's
+    letters.
 
     ``link`` (a scipy-format linkage over the k sequences) replaces the UPGMA guide tree.
     Anchor mode is used when the estimated sparse storage exceeds ``host_budget`` bytes or
@@ -137,14 +143,15 @@ def run(
     if k == 1:
         return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
     rt = get_runtime(device)
-    codes = [encode(t, nm) for t, nm in zip(texts, names, strict=False)]
+    model = load_model(seqtype)
+    codes = [encode(t, nm, model) for t, nm in zip(texts, names, strict=False)]
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     times: dict[str, float] = {}
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
     full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
     mode = "full" if full else "anchor"
-    log.info("msa: %d sequences, mode %s, device %s", k, mode, rt)
+    log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
 
     def rep(stage):
         return lambda done, total: progress.report(stage, done, total)
@@ -154,7 +161,8 @@ def run(
     progress.report("I posteriors", 0, len(all_pairs))
     keep = np.full(len(all_pairs), full)
     dist, store = compute_posteriors(rt, codes, all_pairs, keep, keep, accurate,
-                                     rep("I posteriors"), hmm_only=fast_distances and not full)
+                                     rep("I posteriors"), hmm_only=fast_distances and not full,
+                                     model=model)
     times["I"] = time.perf_counter() - t0
 
     # ---- stage II ----------------------------------------------------------------------
@@ -182,7 +190,7 @@ def run(
         progress.report("I posteriors (kept pairs)", 0, len(need))
         ones = np.ones(len(need), bool)
         _, store = compute_posteriors(rt, codes, need, ones, ones, accurate,
-                                      rep("I posteriors (kept pairs)"))
+                                      rep("I posteriors (kept pairs)"), model=model)
         times["I"] += time.perf_counter() - t0
         log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
                  len(all_pairs))

@@ -17,7 +17,7 @@ import pyopencl as cl
 
 from bioplug.errors import KernelBuildError
 from bioplug.msa._kernels import kernel
-from bioplug.msa.model import load_model
+from bioplug.msa.model import Model, load_model
 from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
@@ -59,15 +59,16 @@ def _bucket(cols: int) -> int:
         b *= 2
 
 
-def build_options(rt, widest: int, hmm_only: bool = False) -> dict:
-    """-D defines of the stage I program for a batch whose widest task has ``widest`` columns.
+def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21) -> dict:
+    """-D defines of the stage I program for a batch whose widest task has ``widest`` columns
+    and a model of ``ncodes`` codes (:attr:`bioplug.msa.model.Model.ncodes`).
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
     exist per device; the rolling diagonals go to local memory when 72 bytes per column fit.
     """
     wg = group_size(rt, widest)
     bucket = _bucket(widest + 1)
-    defs: dict = {"WG": wg, "J": JAG}
+    defs: dict = {"WG": wg, "J": JAG, "NA": int(ncodes)}
     if hmm_only:
         defs["HMM_ONLY"] = 1
     if ROLL_LOCAL and 72 * bucket + 4 * wg + 1024 <= rt.local_mem:
@@ -75,11 +76,12 @@ def build_options(rt, widest: int, hmm_only: bool = False) -> dict:
     return defs
 
 
-def prebuild(rt, longest: int = 2048, hmm_only: bool = False) -> None:
+def prebuild(rt, longest: int = 2048, hmm_only: bool = False, seqtype: str = "protein") -> None:
     """Build every stage I program variant up to ``longest`` columns (benchmark warm-up)."""
+    ncodes = load_model(seqtype).ncodes
     cols = 64
     while True:
-        defs = build_options(rt, cols - 1, hmm_only)
+        defs = build_options(rt, cols - 1, hmm_only, ncodes)
         for name in ("posterior", "sparsify", "adaptive_threshold"):
             kernel(rt, "msa_posterior.cl", name, defs)
         if cols >= longest:
@@ -96,6 +98,7 @@ def compute_posteriors(
     accurate: bool = False,
     report: Callable[[int, int], None] | None = None,
     hmm_only: bool = False,
+    model: Model | None = None,
 ) -> tuple[np.ndarray, SparseStore]:
     """Posteriors of the given pairs on one device.
 
@@ -116,6 +119,9 @@ def compute_posteriors(
     hmm_only : bool
         Skip the partition function (P = pair-HMM posterior); a cheaper approximation used only
         for guide-tree distances of large families when asked for.
+    model : Model, optional
+        The pair-HMM and partition-function parameters the codes were encoded for (default
+        protein, :func:`bioplug.msa.model.load_model`).
 
     Returns
     -------
@@ -129,7 +135,7 @@ def compute_posteriors(
     starts = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
     allcodes = np.concatenate(codes) if k else np.zeros(1, np.uint8)
-    model = load_model()
+    model = model or load_model()
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     ntask = pairs.shape[0]
     a, b = pairs[:, 0], pairs[:, 1]
@@ -167,7 +173,7 @@ def compute_posteriors(
     done = 0
     for batch in batches:
         nb, mb = n[batch], m[batch]
-        defs = build_options(rt, int(mb.max()), hmm_only)
+        defs = build_options(rt, int(mb.max()), hmm_only, model.ncodes)
         wg = int(defs["WG"])
         tasks = np.zeros((batch.size, 4), dtype=np.int32)
         tasks[:, 0] = starts[row_seq[batch]]

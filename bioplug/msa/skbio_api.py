@@ -110,7 +110,7 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
     from skbio.alignment._multi import MultiAlignResult
 
     from bioplug.msa import pipeline
-    from bioplug.msa.model import check_protein, encode
+    from bioplug.msa.model import encode, load_model, resolve_seqtype
 
     sequences = list(sequences)
     if len(sequences) < 2:
@@ -124,11 +124,14 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
             raise InputError(f"{name}: empty sequence")
         if "-" in t or "." in t:
             raise InputError(f"{name}: sequences must be ungapped")
-        encode(t, name)
-    check_protein(texts, names)
+    seqtype = resolve_seqtype(texts)
+    model = load_model(seqtype)
+    for name, t in zip(names, texts, strict=True):
+        encode(t, name, model)
     link = _tree_to_linkage(guide_tree, names) if guide_tree is not None else None
     result = pipeline.run(texts, names, consistency=consistency, refinement=refinement,
-                          accurate=accurate, seed=seed, device=device, link=link)
+                          accurate=accurate, seed=seed, device=device, link=link,
+                          seqtype=seqtype)
     path = AlignPath.from_aligned(result.rows)
     tree = _linkage_to_tree(result.link, names) if keep_tree else None
     distmat = None
