@@ -60,12 +60,12 @@ class OverviewPanel(QWidget):
         self._image: QImage | None = None
         self._rgb = np.zeros((1, 1, 3), np.uint8)
         canvas.viewChanged.connect(self.update)
-        self.setMinimumHeight(60)
+        self.setMinimumHeight(40)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setToolTip("Whole alignment: click or drag to move the view")
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(400, 120)
+        return QSize(400, 80)
 
     def image(self) -> QImage:
         """The sampled picture for the current data, colours and size (cached)."""
@@ -120,6 +120,8 @@ def install_overview(window) -> QDockWidget:
     dock.setObjectName("overviewDock")
     dock.setWidget(OverviewPanel(window.alignment_view.canvas))
     window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, dock)
+    # a strip, not a pane: the residues keep most of the height
+    window.resizeDocks([dock], [80], Qt.Orientation.Vertical)
     view_menu = next(a.menu() for a in window.menuBar().actions()
                      if a.text().replace("&", "") == "View")
     view_menu.addAction(dock.toggleViewAction())

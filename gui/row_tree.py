@@ -11,7 +11,7 @@ tab's leaves). It paints only what is in view, so 10,000 rows cost what 50 do.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -116,6 +116,7 @@ class RowTree(QWidget):
         r0, r1, _, _ = self.canvas.visible_cells()
         chosen = self.canvas.highlighted
         normal, hot = QPen(QColor(30, 30, 30), 1), QPen(SELECTED, 2)
+        drawn: list[QRectF] = []  # support labels so far: a label that would overlap is left out
         for node in self.tree.preorder(include_self=True):
             if id(node) not in y:
                 continue
@@ -134,10 +135,22 @@ class RowTree(QWidget):
                 painter.setPen(normal)
                 painter.drawLine(self._to_px(x[id(node)], lo, depth),
                                  self._to_px(x[id(node)], hi, depth))
-                support = getattr(node, "support", None)
-                if support is not None and self.canvas.cell.height() >= 10:
-                    painter.setPen(QColor(0, 110, 0))
-                    painter.drawText(p + QPointF(2, -2), support_text(support))
+                self._paint_support(painter, node, p, drawn)
+
+    def _paint_support(self, painter: QPainter, node, p: QPointF, drawn: list) -> None:
+        """The node's support left of it, unless it would overlap one already drawn."""
+        support = getattr(node, "support", None)
+        if support is None or self.canvas.cell.height() < 10:
+            return
+        text = support_text(support)
+        fm = painter.fontMetrics()
+        rect = QRectF(p.x() - fm.horizontalAdvance(text) - 2, p.y() - fm.height(),
+                      fm.horizontalAdvance(text), fm.height())
+        if any(rect.intersects(other) for other in drawn):
+            return
+        drawn.append(rect)
+        painter.setPen(QColor(0, 110, 0))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
     def node_at(self, px: float, py: float):
         """The internal node (or leaf) nearest a point of the panel, within 8 pixels."""
