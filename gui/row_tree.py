@@ -146,6 +146,7 @@ class RowTree(QWidget):
         fm = painter.fontMetrics()
         rect = QRectF(p.x() - fm.horizontalAdvance(text) - 2, p.y() - fm.height(),
                       fm.horizontalAdvance(text), fm.height())
+        rect.moveLeft(max(rect.left(), 0.0))  # near the root: inside the panel
         if any(rect.intersects(other) for other in drawn):
             return
         drawn.append(rect)
