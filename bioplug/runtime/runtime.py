@@ -143,7 +143,8 @@ class Runtime:
                 except cl.RuntimeError as exc:  # build failure: show the compiler's log
                     raise KernelBuildError(
                         f"OpenCL build of {name} failed on {self.info.name} "
-                        f"(options: {options or 'none'}):\n{exc}"
+                        f"(options: {options or 'none'}); try another device, e.g. "
+                        f"--device cpu (device='cpu'):\n{exc}"
                     ) from exc
                 log.debug("built %s %s on %s", name, options, self.info.name)
                 self._programs[key] = prog
@@ -175,10 +176,11 @@ class Runtime:
     def kernel(self, name: str, kernel: str, defines: dict[str, object] | None = None):
         """A kernel of a cached program, itself cached (pyopencl warns on re-retrieval).
 
-        Kernels hold their arguments, so callers on several host threads of one device
-        must not share one; each engine runs one device per thread, which keeps this safe.
+        Kernels hold their arguments (``clSetKernelArg`` is the one OpenCL call that is not
+        thread-safe on a shared object), so each host thread gets its own kernel objects:
+        two aligners on one device in two threads cannot launch with each other's arguments.
         """
-        key = (name, kernel, tuple(sorted((defines or {}).items())))
+        key = (name, kernel, tuple(sorted((defines or {}).items())), threading.get_ident())
         knl = self._kernels.get(key)
         if knl is None:
             knl = cl.Kernel(self.program(name, defines), kernel)

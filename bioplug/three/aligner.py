@@ -62,12 +62,17 @@ def _inputs(seqs) -> tuple[list, list[str], list[str]]:
 
 
 def _engine(device, scheme: pipeline.Scheme, shape=None):
-    """One engine per (device, matrix, gaps, shape): the matrix is uploaded once."""
+    """One engine per (device, matrix, gaps, shape, host thread): the matrix is uploaded
+    once. Engines keep plans and face buffers between calls, so two threads sharing one
+    would overwrite each other's faces: each thread gets its own."""
+    import threading
+
     from bioplug.runtime import get_runtime
     from bioplug.three.device import ThreeEngine
 
     rt = get_runtime(device)
-    key = (id(rt), scheme.matrix.tobytes(), scheme.matrix.shape, scheme.gaps, shape)
+    key = (id(rt), scheme.matrix.tobytes(), scheme.matrix.shape, scheme.gaps, shape,
+           threading.get_ident())
     engine = _ENGINES.get(key)
     if engine is None:
         if len(_ENGINES) > 16:
