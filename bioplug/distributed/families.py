@@ -133,13 +133,12 @@ def align_family(source: str, target: str, method: str, options: dict,
     with the input's path).
     """
     from bioplug.msa.aligner import _named
-    from bioplug.msa.cli import _write
-    from bioplug.progressive import cli as progressive
+    from bioplug.msa.cli import _write, choose_method
 
     start = time.perf_counter()
     try:
-        chosen, given = progressive.choose_method(
-            SimpleNamespace(method=method, guide_tree=None, tree_out=None), source)
+        chosen, given = choose_method(SimpleNamespace(
+            method=method, guide_tree=None, tree_out=None, seqtype="auto"), source)
         opts = progressive_options if chosen == "progressive" else options
         alignment = _aligner(chosen, opts).align(given)
         _write(alignment, target, source, fmt)

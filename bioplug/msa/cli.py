@@ -94,8 +94,10 @@ def choose_method(args, source) -> tuple[str, object]:
     records handed on (standard input cannot be read twice)."""
     from bioplug.progressive import cli as progressive
 
-    if args.method != "auto" or args.guide_tree or args.tree_out:
-        return progressive.choose_method(args, source)
+    if args.method != "auto":
+        return args.method, source
+    if args.guide_tree or args.tree_out:      # options only the progressive method has
+        return "progressive", source
     from bioplug.io import read_records
     from bioplug.msa.model import resolve_seqtype
 

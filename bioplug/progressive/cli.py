@@ -59,32 +59,6 @@ def make_aligner(args):
         device=args.device)
 
 
-def choose_method(args, source) -> tuple[str, object]:
-    """(method, input): ``args.method``, or for "auto" the pipeline that suits the input
-    (said on stderr when it is not QuickProbs: users learn which method made their file).
-    "auto" reads the input once and hands the records on (standard input cannot be read
-    twice)."""
-    if args.method != "auto":
-        return args.method, source
-    if args.guide_tree or args.tree_out:
-        return "progressive", source
-    from bioplug.alphabet import is_nucleotide
-    from bioplug.io import read_records
-
-    records = read_records(source)
-    texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
-    if is_nucleotide(texts):
-        log.warning("nucleotide input: aligning with --method progressive (the QuickProbs "
-                    "pipeline is protein-only)")
-        return "progressive", records
-    if len(records) > AUTO_PROGRESSIVE_K:
-        log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
-                    "pipeline is for families up to %d; --method quickprobs forces it)",
-                    len(records), AUTO_PROGRESSIVE_K)
-        return "progressive", records
-    return "quickprobs", records
-
-
 def align_one(args, given, bar, source):
     """Align one input (a path or its records) with the progressive pipeline; writes
     ``--tree-out`` if asked (never over ``source``)."""
