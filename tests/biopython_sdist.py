@@ -1,9 +1,10 @@
 """Files of Biopython's own test suite, from the sdist of the installed version (cached).
 
 Other projects' tests are never copied into this repository: the suites that run Biopython's
-tests against bioplug (``test_tree_biopython_suite.py``) fetch the files they need at test time
-with ``pip download`` of ``biopython==<installed version>`` (the source distribution; the wheel
-has no tests) and keep them under ``platformdirs.user_cache_dir("bioplug")/biopython-VERSION/``.
+tests against bioplug (``test_pairwise_biopython_suite.py``, ``test_tree_biopython_suite.py``)
+fetch the files they need at test time with ``pip download`` of
+``biopython==<installed version>`` (the source distribution; the wheel has no tests) and keep
+them under ``platformdirs.user_cache_dir("bioplug")/biopython-VERSION/``.
 Files are extracted into a private temporary folder and renamed into place one by one, so
 concurrent test processes never read a half-written file.
 """
