@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 
-from bioplug.errors import BioplugError, KernelBuildError
+from bioplug.errors import BioplugError, DeviceError
 from bioplug.progress import Cancelled
 
 log = logging.getLogger("bioplug")
@@ -138,7 +138,7 @@ def _run(argv: list[str] | None) -> int:
         return EXIT_INPUT
     try:
         return int(args.func(args) or 0)
-    except KernelBuildError as exc:  # the device failed, not the input
+    except DeviceError as exc:  # the device failed (build, lost, resources), not the input
         print(f"bioplug {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except BioplugError as exc:
@@ -151,6 +151,13 @@ def _run(argv: list[str] | None) -> int:
         print(f"bioplug {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - a runtime failure: one line, exit code 1
+        from bioplug.faults import device_error
+
+        lost = device_error(exc)  # an OpenCL call failed outside a guarded front door
+        if lost is not None:
+            log.debug("traceback", exc_info=True)
+            print(f"bioplug {args.command}: error: {lost}", file=sys.stderr)
+            return EXIT_FAILURE
         # scripts read one line on stderr; the traceback is for bug reports (-v)
         log.debug("traceback", exc_info=True)
         print(f"bioplug {args.command}: failed: {type(exc).__name__}: {exc}"

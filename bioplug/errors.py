@@ -11,7 +11,13 @@ class NoOpenCLError(BioplugError):
     """No OpenCL platform or no device matching the request."""
 
 
-class KernelBuildError(BioplugError):
+class DeviceError(BioplugError):
+    """The OpenCL device failed, not the input: lost, reset or out of resources during a run
+    (see :mod:`bioplug.faults`). The message names the device and suggests another
+    (``--device cpu``); the command line exits with code 1."""
+
+
+class KernelBuildError(DeviceError):
     """An OpenCL program failed to build; the message carries the build log."""
 
 

@@ -82,7 +82,7 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     try:
         records = list(SeqIO.parse(str(path), fmt))
     except (ValueError, AssertionError) as exc:
-        raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
+        raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
     check_ascii(records, str(path))
@@ -90,17 +90,27 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
 
 
 def _read_stdin(fmt: str) -> list[SeqRecord]:
-    text = sys.stdin.read()
+    try:
+        text = sys.stdin.read()
+    except UnicodeDecodeError as exc:  # binary data piped in
+        raise InputError(f"standard input: not readable as {fmt}: not UTF-8 text "
+                         f"({exc.reason})") from exc
     if not text.strip():
         raise InputError("standard input is empty")
     try:
         records = list(SeqIO.parse(io.StringIO(text), fmt))
     except (ValueError, AssertionError) as exc:
-        raise InputError(f"standard input: not readable as {fmt}: {exc}") from exc
+        raise InputError(f"standard input: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"standard input: no {fmt} records found (is it {fmt}?)")
     check_ascii(records, "standard input")
     return records
+
+
+def _one_line(exc: BaseException) -> str:
+    """A parser's message on one line (Biopython's FASTA comment warning has 13): the command
+    line prints errors as one line."""
+    return " ".join(str(exc).split())
 
 
 def _first_non_ascii(raw: bytes) -> tuple[int, str]:

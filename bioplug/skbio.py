@@ -12,6 +12,8 @@ import logging
 
 import numpy as np
 
+from bioplug.faults import device_guard
+
 log = logging.getLogger(__name__)
 
 __all__ = ["pair_align"]
@@ -66,6 +68,7 @@ def _plain(seq) -> str | None:
     return None
 
 
+@device_guard
 def pair_align(
     seq1,
     seq2,
@@ -256,6 +259,7 @@ def _device_pair_result(aligner, t1: str, t2: str, max_paths, local: bool, atol,
 __all__.append("nj")
 
 
+@device_guard
 def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=None,
        disallow_negative_branch_length=None):
     """Neighbor joining with :func:`skbio.tree.nj`'s interface, on an OpenCL device.
@@ -272,6 +276,7 @@ def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=N
 __all__.append("upgma")
 
 
+@device_guard
 def upgma(dm, weighted=False, *, device=None):
     """UPGMA / WPGMA with :func:`skbio.tree.upgma`'s interface, on an OpenCL device.
 
@@ -296,6 +301,7 @@ def upgma(dm, weighted=False, *, device=None):
 __all__ += ["multi_align", "multi_align_nucl", "multi_align_prot"]
 
 
+@device_guard
 def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=True,
                 guide_tree=None, ids=None, atol=1e-5, keep_tree=False, keep_distmat=False,
                 *, device=None):

@@ -131,9 +131,13 @@ class Job(QRunnable):
             self.elapsed = time.perf_counter() - self.started_at
             self.signals.failed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - everything else reaches the user too
+            from bioplug.faults import device_error
+
             self.elapsed = time.perf_counter() - self.started_at
             log.error("job %s failed:\n%s", self.name, traceback.format_exc())
-            self.signals.failed.emit(f"{type(exc).__name__}: {exc}")
+            lost = device_error(exc)  # an OpenCL failure: name the device, suggest another
+            self.signals.failed.emit(str(lost) if lost is not None
+                                     else f"{type(exc).__name__}: {exc}")
         else:
             self.elapsed = time.perf_counter() - self.started_at
             self.signals.finished.emit(result)

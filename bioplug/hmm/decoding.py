@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.hmm import device as dev
 from bioplug.progress import Progress
 from bioplug.runtime import get_runtime
@@ -37,6 +38,7 @@ METHODS = ("auto", "steps", "chain")
 CHAIN_MIN_LENGTH = 4096
 
 
+@device_guard
 def viterbi(log_startprob, log_transmat, log_emissionprob, observations, *,
             method: str = "auto", dtype=np.float64, device=None, progress=None):
     """Most likely state paths of a categorical HMM, given log probabilities.
@@ -174,6 +176,7 @@ def libm_log(x) -> np.ndarray:
     return out.reshape(arr.shape)
 
 
+@device_guard
 def hmmlearn_viterbi(startprob, transmat, log_frameprob, *, device=None):
     """Drop-in for hmmlearn's ``_hmmc.viterbi(startprob, transmat, log_frameprob)``.
 
@@ -188,6 +191,7 @@ def hmmlearn_viterbi(startprob, transmat, log_frameprob, *, device=None):
     return float(logp[0]), paths[0]
 
 
+@device_guard
 def decode(model, X, lengths=None, *, method: str = "steps", device=None, progress=None):
     """``model.decode(X, lengths, algorithm="viterbi")`` of an hmmlearn model, on the device.
 

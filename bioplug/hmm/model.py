@@ -13,14 +13,19 @@ Example (the occasionally dishonest casino)::
 
 ``states``: unique names (strings). ``symbols``: unique single characters, as one string or a
 list; each letter of a sequence must be one of them (``"ignore_case": true`` matches letters
-regardless of case). ``startprob`` (l), ``transmat`` (l x l, row = from-state) and
-``emissionprob`` (l x m, row = state, column = symbol in ``symbols`` order) are probabilities;
+regardless of case; the value must be ``true`` or ``false``). State names are printable text
+(no tabs or line breaks; no commas when a name is longer than one character, as paths of
+such names are written comma-separated); other fields are ignored with a warning.
+``startprob`` (l), ``transmat`` (l x l, row = from-state) and ``emissionprob`` (l x m, row =
+state, column = symbol in ``symbols`` order) are probabilities;
 each row sums to 1 (to ``numpy.allclose``, as hmmlearn checks). Zeros are allowed (log -inf).
+Probabilities are JSON numbers: strings and booleans are refused.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +33,10 @@ import numpy as np
 
 from bioplug.errors import InputError
 
+log = logging.getLogger(__name__)
+
 REQUIRED = ("states", "symbols", "startprob", "transmat", "emissionprob")
+OPTIONAL = ("ignore_case",)
 
 
 @dataclass
@@ -51,6 +59,9 @@ class HMMModel:
         if missing:
             raise InputError(f"{source}: missing field(s) {', '.join(missing)} (needed: "
                              f"{', '.join(REQUIRED)})")
+        unknown = sorted(str(k) for k in data if k not in REQUIRED + OPTIONAL)
+        if unknown:  # most likely a misspelt option: say so, but the model is complete
+            log.warning("%s: unknown field(s) ignored: %s", source, ", ".join(unknown))
         states = _names(data["states"], source)
         symbols = _symbols(data["symbols"], source)
         ns, m = len(states), len(symbols)
@@ -60,7 +71,10 @@ class HMMModel:
         _check_sums(start[None, :], "startprob", ["(all)"], source)
         _check_sums(trans, "transmat", states, source)
         _check_sums(emit, "emissionprob", states, source)
-        ignore_case = bool(data.get("ignore_case", False))
+        ignore_case = data.get("ignore_case", False)
+        if not isinstance(ignore_case, bool):  # bool("false") would be True
+            raise InputError(f"{source}: ignore_case must be true or false, not "
+                             f"{_shown(ignore_case)}")
         if ignore_case and len({s.upper() for s in symbols}) != m:
             raise InputError(f"{source}: ignore_case is set but symbols differ only in case")
         return cls(states, symbols, start, trans, emit, ignore_case)
@@ -98,14 +112,29 @@ def read_model(path: str | Path) -> HMMModel:
     """Read and validate a model file (see the module notes)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read the model file: {exc.strerror or exc}") from exc
+    if not raw.strip():
+        raise InputError(f"{path}: the model file is empty")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not a JSON model file (byte {exc.start + 1} is not UTF-8 "
+                         "text)") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON: {exc}") from exc
+    except RecursionError as exc:  # json's parser recurses once per nesting level
+        raise InputError(f"{path}: not a model file: JSON nested too deeply") from exc
     return HMMModel.from_dict(data, str(path))
+
+
+def _shown(value, limit: int = 30) -> str:
+    """A JSON value as a message shows it (cut to ``limit`` characters)."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _names(value, source) -> list[str]:
@@ -115,6 +144,17 @@ def _names(value, source) -> list[str]:
     if len(set(value)) != len(value):
         dup = next(v for v in value if value.count(v) > 1)
         raise InputError(f"{source}: state {dup!r} is listed twice")
+    # names are written into a tab-separated table, joined by commas when longer than one
+    # character: a tab, line break or (there) a comma would make the output unreadable
+    bad = next((v for v in value if not v.isprintable()), None)
+    if bad is not None:
+        raise InputError(f"{source}: state name {bad!r} has a tab, line break or other "
+                         "control character")
+    if any(len(v) > 1 for v in value):
+        bad = next((v for v in value if "," in v), None)
+        if bad is not None:
+            raise InputError(f"{source}: state name {bad!r} has a comma (paths of names "
+                             "longer than one character are written comma-separated)")
     return list(value)
 
 
@@ -130,11 +170,25 @@ def _symbols(value, source) -> list[str]:
     return symbols
 
 
+def _check_numbers(value, field: str, source: str) -> None:
+    """Refuse anything but (nested lists of) JSON numbers: numpy would read the strings
+    ``"0.5"`` and the booleans ``true`` / ``false`` as probabilities."""
+    stack = [value]
+    while stack:  # no recursion: a hostile file may nest deeply
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))  # the first bad value is the one named
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            raise InputError(f"{source}: {field} must hold numbers, not {_shown(item)}")
+
+
 def _probabilities(value, shape, field, source) -> np.ndarray:
+    _check_numbers(value, field, source)
     try:
         arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{source}: {field} must hold numbers") from exc
+    except (TypeError, ValueError, OverflowError) as exc:  # ragged rows, 1e400 as an integer
+        raise InputError(f"{source}: {field} must be a list (of lists) of numbers with one "
+                         "row per state") from exc
     if arr.shape != shape:
         raise InputError(f"{source}: {field} has shape {arr.shape}, the model needs {shape} "
                          "(states x states / states x symbols)")

@@ -25,6 +25,7 @@ from bioplug.alphabet import (
     match_mismatch_letters,
 )
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.io import sequence_name
 
 log = logging.getLogger(__name__)
@@ -287,6 +288,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         return biggest * (la + lb + 1) < _INT_LIMIT
 
     # -- one pair -----------------------------------------------------------------------------
+    @device_guard
     def score(self, seqA, seqB, strand: str = "+") -> float:
         """The optimal alignment score of two sequences, exactly as Biopython computes it.
 
@@ -318,6 +320,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         b = scoring.encode(tb, _label(seqB, 0, "query"))
         return float(self._engine(scoring).score_pairs([a], [b])[0])
 
+    @device_guard
     def align(self, seqA, seqB, strand: str = "+"):
         """Optimal alignments of two sequences.
 
@@ -390,6 +393,7 @@ class PairwiseAligner(Align.PairwiseAligner):
                 scoring = None
         return seqs_a, seqs_b, ta, tb, scoring
 
+    @device_guard
     def score_many(
         self,
         seqs_a: Sequence,
@@ -429,6 +433,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         out = self._engine(scoring).score_pairs(a, b, progress=progress)
         return np.asarray(out, dtype=np.float64)
 
+    @device_guard
     def align_many(
         self,
         seqs_a: Sequence,
@@ -471,6 +476,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         triples = zip(seqs_a, seqs_b, results, strict=True)
         return [_make_alignment(x, y, s, c) for x, y, (s, c) in triples]
 
+    @device_guard
     def score_matrix(
         self, seqs: Sequence, progress: ProgressCallback | None = None
     ) -> np.ndarray:
@@ -516,6 +522,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         out = self._engine(scoring).score_all(codes, progress=progress)
         return np.asarray(out, dtype=np.float64)
 
+    @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,
                chunk_residues: int | None = None, progress: ProgressCallback | None = None):
         """Every query against every database sequence with this (local) aligner's scoring.

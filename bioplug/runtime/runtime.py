@@ -19,6 +19,7 @@ import numpy as np
 import pyopencl as cl
 
 from bioplug.errors import KernelBuildError
+from bioplug.faults import remember
 from bioplug.runtime.devices import DeviceInfo, select_device
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,7 @@ class Runtime:
         """Build (once) ``kernels/<name>`` with ``-D`` defines; raise with the build log."""
         options = " ".join(f"-D{k}={v}" for k, v in sorted((defines or {}).items()))
         key = (name, options)
+        remember(self)  # the device to name if a later call of this thread fails
         with self._lock:
             prog = self._programs.get(key)
             if prog is None:
@@ -181,6 +183,7 @@ class Runtime:
         two aligners on one device in two threads cannot launch with each other's arguments.
         """
         key = (name, kernel, tuple(sorted((defines or {}).items())), threading.get_ident())
+        remember(self)
         knl = self._kernels.get(key)
         if knl is None:
             knl = cl.Kernel(self.program(name, defines), kernel)
@@ -246,7 +249,14 @@ def get_runtime(device=None) -> Runtime:
             rt = Runtime(info)
             _runtimes[info.spec] = rt
             log.info("using OpenCL device %s [%s]", info.name, info.platform)
+    remember(rt)
     return rt
+
+
+def started_runtimes() -> list[Runtime]:
+    """Every :class:`Runtime` this process has started (the devices an error may name)."""
+    with _runtimes_lock:
+        return list(_runtimes.values())
 
 
 def get_runtimes(devices=None) -> list[Runtime]:

@@ -64,7 +64,7 @@ def run_lpt(
                     on_done(i, results[i])
             except BaseException as exc:  # surfaced in the caller's thread below
                 with lock:
-                    errors.append(exc)
+                    errors.append(_named_device(exc, worker))
                 return
 
     if len(workers) == 1:
@@ -78,6 +78,21 @@ def run_lpt(
     if errors:
         raise errors[0]
     return results
+
+
+def _named_device(exc: BaseException, worker: object) -> BaseException:
+    """An OpenCL failure as a :class:`~bioplug.errors.DeviceError` naming the worker's device
+    (with several devices, only this loop knows which one failed); anything else as it is."""
+    from bioplug.faults import device_error
+    from bioplug.runtime.runtime import Runtime
+
+    if not isinstance(exc, Exception):
+        return exc
+    lost = device_error(exc, [worker] if isinstance(worker, Runtime) else None)
+    if lost is None or lost is exc:
+        return exc
+    lost.__cause__ = exc
+    return lost
 
 
 def budget_batches(costs: Sequence[float], budget: float) -> list[tuple[int, int]]:

@@ -25,6 +25,7 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.alphabet import check_sequence_letters
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.io import as_record, sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.three import pipeline
@@ -96,6 +97,7 @@ def _prepare(a, b, c, keywords):
     return kept, texts, scheme, codes
 
 
+@device_guard
 def score_three(a, b, c, *, substitution_matrix=None, match_score: float = 1,
                 mismatch_score: float = 0, gap_score: float = -1,
                 open_gap_score: float | None = None, extend_gap_score: float | None = None,
@@ -122,6 +124,7 @@ def score_three(a, b, c, *, substitution_matrix=None, match_score: float = 1,
     return scheme.unscale(value)
 
 
+@device_guard
 def align_three(a, b, c, *, substitution_matrix=None, match_score: float = 1,
                 mismatch_score: float = 0, gap_score: float = -1,
                 open_gap_score: float | None = None, extend_gap_score: float | None = None,

@@ -27,6 +27,7 @@ import numpy as np
 import pyopencl as cl
 
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.runtime import Runtime, get_runtime
 from bioplug.tree import build
@@ -234,6 +235,7 @@ def full_tree(link: np.ndarray, names: Sequence[str], method: str, neg_as_zero: 
     return build.treenode_from_linkage(build.scipy_relabel(link, len(names)), names)
 
 
+@device_guard
 def bootstrap(
     alignment,
     replicates: int = 100,

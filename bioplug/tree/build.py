@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.tree.device import run_agglomerative
 from bioplug.tree.matrix import as_matrix
@@ -61,6 +62,7 @@ def _prepare(dm, ids) -> tuple[np.ndarray, list[str]]:
     return data, names
 
 
+@device_guard
 def linkage(
     dm,
     method: str = "average",
@@ -164,6 +166,7 @@ def small_tree(data: np.ndarray, names: Sequence[str]):
     return root
 
 
+@device_guard
 def nj(
     dm,
     neg_as_zero: bool = True,
@@ -204,6 +207,7 @@ def nj(
     return treenode_from_nj(link, names, neg_as_zero)
 
 
+@device_guard
 def upgma(
     dm,
     weighted: bool = False,

@@ -31,6 +31,7 @@ import numpy as np
 import pyopencl as cl
 
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.runtime import get_runtime
@@ -167,6 +168,7 @@ def _ktuple_tables(
             offsets[:-1].astype(np.uint64), lengths.astype(np.int32), limit + 1)
 
 
+@device_guard
 def clustalw_fast_distances(
     sequences,
     ktup: int | None = None,

@@ -31,6 +31,7 @@ import pyopencl as cl
 
 from bioplug.alphabet import is_nucleotide
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.runtime import get_runtime
@@ -206,6 +207,7 @@ def _check_output_fits(n: int, rt, per_cell: int = 8) -> None:
         )
 
 
+@device_guard
 def ktuple_distances(
     seqs,
     k: int | None = None,
@@ -279,6 +281,7 @@ def encode_alignment(rows: Sequence[str]) -> np.ndarray:
     return data
 
 
+@device_guard
 def msa_distances(
     alignment,
     correction: str = "none",
@@ -398,6 +401,7 @@ def pair_identity(
         return np.where(aligned > 0, 1.0 - ident / np.maximum(aligned, 1), 1.0)
 
 
+@device_guard
 def identity_distances(
     seqs,
     correction: str = "none",
@@ -468,6 +472,7 @@ def identity_distances(
     return Distances(data, names)
 
 
+@device_guard
 def distance_matrix(
     data,
     method: str = "ktuple",

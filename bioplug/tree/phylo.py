@@ -9,6 +9,7 @@ import numpy as np
 from Bio.Phylo.BaseTree import Clade, Tree
 from Bio.Phylo.TreeConstruction import DistanceTreeConstructor as _BioConstructor
 
+from bioplug.faults import device_guard
 from bioplug.tree import build
 from bioplug.tree.matrix import as_matrix
 
@@ -224,6 +225,7 @@ class DistanceTreeConstructor(_BioConstructor):
         super().__init__(distance_calculator, method)
         self.device = device
 
+    @device_guard
     def nj(self, distance_matrix) -> Tree:
         """Neighbor-joining tree (unrooted) from a Biopython ``DistanceMatrix``, as
         Biopython's ``nj`` builds it (other matrix types are accepted too)."""
@@ -233,6 +235,7 @@ class DistanceTreeConstructor(_BioConstructor):
         data, _ = as_matrix(bio)
         return biopython_nj(bio, build.nj_linkage(data, self.device))
 
+    @device_guard
     def upgma(self, distance_matrix) -> Tree:
         """Biopython's ``upgma`` tree (rooted) from a Biopython ``DistanceMatrix`` (other
         matrix types are accepted too)."""
@@ -241,6 +244,7 @@ class DistanceTreeConstructor(_BioConstructor):
             return super().upgma(bio)
         return biopython_upgma(bio, build.linkage(bio, "weighted", device=self.device))
 
+    @device_guard
     def build_tree(self, msa) -> Tree:
         """Distances from ``msa`` (the calculator, else device p-distance), then the tree."""
         if self.distance_calculator is not None:

@@ -8,6 +8,7 @@ import numpy as np
 import pyopencl as cl
 
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.tropical.device import check_fits, compute_dtype, engine
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ def result_dtype(a: np.ndarray, b: np.ndarray) -> np.dtype:
     return np.dtype(np.float64)
 
 
+@device_guard
 def matmul(A, B, semiring: str = "max-plus", return_indices: bool = False, *, device=None):
     """Tropical matrix product ``C[..., i, j] = max_k (A[..., i, k] + B[..., k, j])``.
 

@@ -23,6 +23,7 @@ from scipy.sparse.csgraph import NegativeCycleError as ScipyNegativeCycleError
 from scipy.sparse.csgraph import csgraph_to_dense
 
 from bioplug.errors import BioplugError, InputError
+from bioplug.faults import device_guard
 from bioplug.progress import Progress
 from bioplug.tropical.device import check_fits, compute_dtype, engine
 
@@ -48,6 +49,7 @@ class NegativeCycleError(BioplugError, ScipyNegativeCycleError):
                          "total weight, so their shortest paths are unbounded")
 
 
+@device_guard
 def shortest_paths(W, return_predecessors: bool = False, *, method: str = "auto",
                    dtype=np.float64, device=None, progress=None):
     """All-pairs shortest path lengths of a directed graph on the device.
