@@ -589,7 +589,7 @@ def test_large_family_ktuple() -> None:
 
 
 def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
-    """"auto" aligns all pairs while their cells fit the device's budget, else k-tuples."""
+    """"auto" aligns all pairs while their cells fit the device's budget, else LCS."""
     from bioplug.progressive import guide
     from bioplug.runtime import get_runtime
 
@@ -599,30 +599,35 @@ def test_auto_distances_follow_the_device_budget(monkeypatch) -> None:
     monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.5e5)
     assert guide.resolve_distances("auto", texts, rt) == "align"
     monkeypatch.setitem(guide.ALIGN_CELLS, kind, 4.4e5)
-    assert guide.resolve_distances("auto", texts, rt) == "ktuple"
+    assert guide.resolve_distances("auto", texts, rt) == "lcs"
     assert guide.resolve_distances("align", texts, rt) == "align"
+    assert guide.resolve_distances("ktuple", texts, rt) == "ktuple"
 
 
 def test_matrix_limit_follows_the_device(monkeypatch) -> None:
-    """max_matrix=None takes the device kind's limit; the bisecting tree starts above it."""
+    """max_matrix=None: the most sequences whose packed float32 triangle fits the device's
+    share; single linkage without a matrix starts above it."""
     from bioplug.progressive import guide
+    from bioplug.progressive.lcs import packed_bytes
     from bioplug.runtime import get_runtime
 
     rt = get_runtime(DEVICE)
-    kind = "gpu" if rt.is_gpu else "cpu"
-    assert guide.matrix_limit(None, rt) == guide.MAX_MATRIX[kind]
+    limit = guide.matrix_limit(None, rt)
+    budget = min(rt.max_alloc, rt.memory_budget(guide.MATRIX_SHARE))
+    assert packed_bytes(limit) <= budget < packed_bytes(limit + 1)
     assert guide.matrix_limit(7, rt) == 7
-    monkeypatch.setitem(guide.MAX_MATRIX, kind, 6)
+    monkeypatch.setattr(guide, "MATRIX_SHARE", 4 * 21 / rt.info.global_mem)   # 7 sequences
+    assert guide.matrix_limit(None, rt) == 7
     seen = []
-    monkeypatch.setattr(guide, "embedded_tree",
-                        lambda texts, *args: seen.append(len(texts)) or
-                        guide.matrix_tree(texts, False, rt, "ktuple"))
+    real = guide.lcs_tree
+    monkeypatch.setattr(guide, "lcs_tree", lambda texts, device, method="average":
+                        seen.append((len(texts), method)) or real(texts, device, method))
     texts = ["MKVLAAGIV", "MKVLAGIVW", "MRVLAAGIW", "WKVLAAGIV", "MKVPAAGIV", "MKVLAQGIV",
-             "MKWLAAGIV"]
+             "MKWLAAGIV", "MKVLAAGIW"]
     ProgressiveAligner(device=DEVICE, refinement=0).align(texts)
-    assert seen == [7]
-    ProgressiveAligner(device=DEVICE, refinement=0, max_matrix=7).align(texts)
-    assert seen == [7]
+    assert seen == [(8, "single")]
+    ProgressiveAligner(device=DEVICE, refinement=0, max_matrix=8, distances="lcs").align(texts)
+    assert seen == [(8, "single"), (8, "average")]
 
 
 def test_align_many_equals_align_and_names_a_bad_family(tmp_path) -> None:

@@ -94,24 +94,26 @@ class ProgressiveAligner:
         Constant added to every substitution score (default: 4 for protein families of 100
         sequences or more, else 0): it rewards aligning residues over leaving profiles
         unmatched.
-    distances : {"auto", "align", "ktuple"}
-        Guide-tree distances: local alignment scores of all pairs on the device (+4.7 SP
-        points over k-tuples on the HomFam dev families) or shared k-tuples (ClustalW's fast
-        mode). "auto" (default) aligns all pairs while that fits a per-device budget of cells
-        (:data:`bioplug.progressive.guide.ALIGN_CELLS`: a GPU always for families up to
-        ``max_matrix``, a CPU device for small ones) and takes k-tuples above it.
+    distances : {"auto", "align", "lcs", "ktuple"}
+        Guide-tree distances of all pairs, on the device: local alignment scores (+4.7 SP
+        points over k-tuples on the HomFam dev families), the longest common subsequence
+        (bit-parallel, about 60x cheaper a pair: what families of tens of thousands can
+        afford), or shared k-tuples (ClustalW's fast mode). "auto" (default) aligns all pairs
+        while that fits a per-device budget of cells
+        (:data:`bioplug.progressive.guide.ALIGN_CELLS`: about a second of a GPU) and takes
+        LCS distances above it.
     weights : {"clustalw", "equal"}
         Sequence weights in profiles: ClustalW's, from the guide tree (down-weighting close
         relatives), or all equal.
     max_matrix : int, optional
-        Most sequences for which the guide tree is made from one k x k distance matrix
-        (default 10,000 on GPUs, 4,000 on CPU devices:
-        :data:`bioplug.progressive.guide.MAX_MATRIX`); larger families get the embedded
-        bisecting tree (:mod:`bioplug.progressive.guide`).
-    embedding : {"spectrum", "mbed"}
-        Above ``max_matrix``: the space the bisecting tree splits, k-tuple spectra (default)
-        or Clustal Omega's mBed distances to log^2 k seed sequences (measured worse on a
-        simulated 10,000-sequence family: RESULTS.md).
+        Most sequences for which the guide tree is UPGMA on one k x k distance matrix
+        (default: as many as fit a packed float32 triangle in 40 % of the device's memory,
+        :func:`bioplug.progressive.guide.matrix_limit`, about 100,000 on an H100).
+    embedding : {"single", "spectrum", "mbed"}
+        The guide tree above ``max_matrix``: single linkage on LCS distances computed on the
+        fly, no matrix (default; FAMSA's tree), or a bisecting tree in k-tuple spectra or
+        Clustal Omega's mBed distances to log^2 k seed sequences (both aligned worse:
+        RESULTS.md).
     refinement : int, optional
         Rounds of iterative refinement (:mod:`bioplug.progressive.refine`: batches of tree
         splits realigned on the device, the best kept while the sum-of-pairs score grows);
@@ -128,7 +130,7 @@ class ProgressiveAligner:
                  end_gap_extend: float | None = None, seqtype: str = "auto",
                  shift: float | None = None, distances: str = "auto",
                  weights: str = "clustalw", max_matrix: int | None = None,
-                 embedding: str = "spectrum", refinement: int | None = None, seed: int = 0,
+                 embedding: str = "single", refinement: int | None = None, seed: int = 0,
                  device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
@@ -136,13 +138,14 @@ class ProgressiveAligner:
                         ("end_gap_open", end_gap_open), ("end_gap_extend", end_gap_extend)):
             if v is not None and not (np.isfinite(v) and v >= 0):
                 raise InputError(f"{name} must be a penalty >= 0, got {v!r}")
-        if distances not in ("auto", "ktuple", "align"):
-            raise InputError(f"distances must be 'auto', 'ktuple' or 'align', not "
+        if distances not in ("auto", "ktuple", "align", "lcs"):
+            raise InputError(f"distances must be 'auto', 'align', 'lcs' or 'ktuple', not "
                              f"{distances!r}")
         if weights not in ("clustalw", "equal"):
             raise InputError(f"weights must be 'clustalw' or 'equal', not {weights!r}")
-        if embedding not in ("spectrum", "mbed"):
-            raise InputError(f"embedding must be 'spectrum' or 'mbed', not {embedding!r}")
+        if embedding not in ("single", "spectrum", "mbed"):
+            raise InputError(f"embedding must be 'single', 'spectrum' or 'mbed', not "
+                             f"{embedding!r}")
         if max_matrix is not None and max_matrix < 2:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         if refinement is not None and not (int(refinement) == refinement and refinement >= 0):

@@ -1,13 +1,16 @@
 """Stages 1 and 2: distances and the guide tree, with and without a k x k matrix.
 
-Up to ``max_matrix`` sequences: distances of all pairs on the device (local alignment scores,
-or ClustalW's k-tuples: :func:`bioplug.tree.ktuple_distances`) and UPGMA on the device
-(:func:`bioplug.tree.linkage`). Above it no k x k matrix is made: every sequence is embedded
-as its normalised k-tuple spectrum (or its distances to O(log^2 k) seed sequences, Clustal
-Omega's mBed: measured worse here), the set is split by bisecting 2-means until the parts fit
-``max_matrix``, and each part gets its own UPGMA tree; the bisections form the tree above.
-The result is always a scipy-style linkage array, so the sequence weights and the progressive
-stage do not care which way it was made.
+Up to ``max_matrix`` sequences (by default as many as the device's memory holds as a packed
+float32 triangle): distances of all pairs on the device and UPGMA on the device by rounds of
+reciprocal nearest neighbours (:mod:`bioplug.tree.rnn`). The distances are local alignment
+scores while their cells fit a per-device budget (:data:`ALIGN_CELLS`), else LCS distances
+(:mod:`bioplug.progressive.lcs`, about 60x cheaper a pair), or ClustalW's k-tuples when asked.
+Above ``max_matrix`` no k x k matrix is made: by default the tree is single linkage from a
+minimum spanning tree of LCS distances computed on the fly (FAMSA's way); the older bisecting
+tree (2-means in k-tuple spectra or Clustal Omega's mBed space, UPGMA inside the parts) is
+still there on request and aligned worse (RESULTS.md). The result is always a scipy-style
+linkage array, so the sequence weights and the progressive stage do not care which way it was
+made.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import logging
 
 import numpy as np
 
-from bioplug.tree import ktuple_distances, linkage
+from bioplug.tree import ktuple_distances
 from bioplug.tree.distance import NUCLEOTIDE, PROTEIN, ktuple_counts
 
 log = logging.getLogger(__name__)
@@ -107,14 +110,18 @@ def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.n
     return dist
 
 
-#: Cells of all-pairs local alignment one guide tree may cost: about 3 s on an H100, 15 s
-#: on a 2-core PoCL device. Above it, "auto" distances are k-tuples.
-ALIGN_CELLS = {"gpu": 5e12, "cpu": 2e10}
+#: Cells of all-pairs local alignment one guide tree may cost: about 1 s on an H100, 15 s
+#: on a 2-core PoCL device. Above it, "auto" distances are LCS distances: on simulated
+#: families they align as well (2,000 x 300: SP / TC 93.0 / 51.4 against 93.0 / 51.0, at a
+#: thirtieth of the time), on real ones alignment scores are better (HomFam dev families of
+#: up to 700 sequences: 84.2 / 72.2 against 83.3 / 71.4), so they are kept where they are
+#: cheap: every HomFam family (<= 4.7e11 cells) on a GPU.
+ALIGN_CELLS = {"gpu": 1e12, "cpu": 2e10}
 
 
 def resolve_distances(distances: str, texts: list[str], rt) -> str:
-    """"align" or "ktuple"; "auto" takes "align" while all pairs' cells fit the device's
-    :data:`ALIGN_CELLS` budget (CPU devices get k-tuples on large families)."""
+    """"align", "lcs" or "ktuple"; "auto" takes "align" while all pairs' cells fit the
+    device's :data:`ALIGN_CELLS` budget, "lcs" above it."""
     if distances != "auto":
         return distances
     lengths = np.fromiter((len(t) for t in texts), dtype=np.float64, count=len(texts))
@@ -122,9 +129,32 @@ def resolve_distances(distances: str, texts: list[str], rt) -> str:
     budget = ALIGN_CELLS["gpu" if getattr(rt, "is_gpu", False) else "cpu"]
     if cells <= budget:
         return "align"
-    log.info("guide tree from k-tuples: alignment distances of all pairs would take %.1e cells "
-             "(budget %.0e on this device)", cells, budget)
-    return "ktuple"
+    log.info("guide tree from LCS distances: alignment distances of all pairs would take "
+             "%.1e cells (budget %.0e on this device)", cells, budget)
+    return "lcs"
+
+
+def lcs_tree(texts: list[str], device=None, method: str = "average") -> np.ndarray:
+    """Guide tree from LCS distances (:mod:`bioplug.progressive.lcs`): UPGMA on the device
+    over all pairs (``method="average"``), or single linkage from a minimum spanning tree built
+    without a k x k matrix (``"single"``)."""
+    from bioplug.progressive import lcs
+    from bioplug.runtime import get_runtime
+
+    rt = device if hasattr(device, "kernel") else get_runtime(device)
+    data = lcs.LcsData(lcs.letter_codes(texts), lcs.LETTERS, rt)
+    if method == "single":
+        return lcs.single_linkage(data)
+    return lcs.upgma(data)
+
+
+def upgma_tree(dist: np.ndarray, device=None) -> np.ndarray:
+    """UPGMA of a square distance matrix on the device (:func:`bioplug.tree.rnn.rnn_linkage`:
+    rounds of reciprocal nearest neighbours, about one pass over the matrix)."""
+    from bioplug.tree.device import pack_lower
+    from bioplug.tree.rnn import rnn_linkage
+
+    return rnn_linkage(pack_lower(dist, np.float32), dist.shape[0], device)
 
 
 def matrix_tree(texts: list[str], nucleotide: bool, device=None,
@@ -133,11 +163,14 @@ def matrix_tree(texts: list[str], nucleotide: bool, device=None,
     k = len(texts)
     if k < 2:
         return np.empty((0, 4))
-    if resolve_distances(distances, texts, device) == "align":
+    kind = resolve_distances(distances, texts, device)
+    if kind == "lcs":
+        return lcs_tree(texts, device, "average")
+    if kind == "align":
         dist = alignment_distances(texts, nucleotide, device)
     else:
         dist = ktuple_distances(texts, k=4 if nucleotide else 2, device=device).to_numpy()
-    return np.asarray(linkage(dist, method="average", device=device))
+    return upgma_tree(dist, device)
 
 
 def spectrum(texts: list[str], nucleotide: bool) -> np.ndarray:
@@ -191,7 +224,7 @@ def partition(points: np.ndarray, max_part: int, seed: int = 0) -> list:
 
 def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None,
                   seed: int = 0, distances: str = "align",
-                  embedding: str = "spectrum") -> np.ndarray:
+                  embedding: str = "single") -> np.ndarray:
     """Guide tree without a k x k matrix: bisecting 2-means in an embedding ("spectrum":
     normalised k-tuple counts, or "mbed": :func:`seed_embedding`), then UPGMA on
     ``distances`` inside the parts."""
@@ -230,32 +263,36 @@ def embedded_tree(texts: list[str], nucleotide: bool, max_part: int, device=None
     return np.asarray(rows, dtype=np.float64).reshape(-1, 4)
 
 
-#: Most sequences whose guide tree comes from one k x k matrix, per kind of device, when the
-#: caller does not say (``max_matrix=None``): on an H100 a 10,000 x 300 family's all-pairs
-#: alignment distances take about 3 s and the matrix 400 MB, and the one-matrix tree aligned
-#: a simulated 10,000-sequence family at SP / TC 83.9 / 40.1 against 76.8 / 24.2 with
-#: bisected parts of 4,000 (RESULTS.md).
-MAX_MATRIX = {"gpu": 10000, "cpu": 4000}
+#: Share of the device's memory the packed k x k matrix may take (``max_matrix=None``).
+MATRIX_SHARE = 0.4
 
 
 def matrix_limit(max_matrix: int | None, rt) -> int:
-    """``max_matrix``, or the device kind's default (:data:`MAX_MATRIX`)."""
+    """``max_matrix``, or the most sequences whose packed float32 distance triangle fits in
+    one buffer within :data:`MATRIX_SHARE` of the device's memory (about 100,000 on an H100,
+    where the buffer limit is a quarter of its 80 GB)."""
     if max_matrix is not None:
         return int(max_matrix)
-    return MAX_MATRIX["gpu" if getattr(rt, "is_gpu", False) else "cpu"]
+    budget = min(rt.max_alloc, rt.memory_budget(MATRIX_SHARE))
+    return int((1 + np.sqrt(1 + 2.0 * budget)) / 2)     # 4 n (n - 1) / 2 <= budget
 
 
 def guide_tree(texts: list[str], nucleotide: bool, max_matrix: int, device=None,
                seed: int = 0, distances: str = "auto",
-               embedding: str = "spectrum") -> np.ndarray:
+               embedding: str = "single") -> np.ndarray:
     """The guide tree as a (k-1, 4) linkage array (see the module docstring).
 
     ``distances`` is "ktuple" (shared k-tuples, ClustalW's fast mode), "align" (local
-    alignment scores of all pairs, :func:`alignment_distances`) or "auto" (the first while
-    it fits the device, :func:`resolve_distances`).
+    alignment scores of all pairs, :func:`alignment_distances`), "lcs" (:func:`lcs_tree`) or
+    "auto" (:func:`resolve_distances`). ``embedding``, above ``max_matrix``: "single" (single
+    linkage on LCS distances, no matrix), or the bisecting tree's "spectrum" / "mbed".
     """
     if len(texts) <= max_matrix:
         return matrix_tree(texts, nucleotide, device, distances)
+    if embedding == "single":
+        log.info("%d sequences > %d: single-linkage guide tree from LCS distances",
+                 len(texts), max_matrix)
+        return lcs_tree(texts, device, "single")
     log.info("%d sequences > %d: guide tree by bisecting k-tuple spectra", len(texts),
              max_matrix)
     return embedded_tree(texts, nucleotide, max_matrix, device, seed, distances, embedding)

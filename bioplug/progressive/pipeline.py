@@ -219,7 +219,7 @@ def run(texts: list[str], names: list[str], matrix: Substitution, gaps: GapScore
         nucleotide: bool,
         max_matrix: int | None, device=None, link: np.ndarray | None = None, seed: int = 0,
         progress: Progress | None = None, distances: str = "auto",
-        weighting: str = "clustalw", embedding: str = "spectrum") -> Result:
+        weighting: str = "clustalw", embedding: str = "single") -> Result:
     """Align gap-free ``texts``; see the module docstring for the stages."""
     from bioplug.runtime import get_runtime
 

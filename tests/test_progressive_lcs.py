@@ -1,0 +1,197 @@
+"""LCS guide-tree distances, single linkage without a matrix, and UPGMA by reciprocal nearest
+neighbours, against plain oracles (a textbook LCS DP, scipy's linkage) on PoCL
+(``BIOPLUG_TEST_DEVICE=gpu`` for a GPU)."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import numpy as np
+import pyopencl as cl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.cluster.hierarchy import cophenet
+from scipy.cluster.hierarchy import linkage as scipy_linkage
+from scipy.spatial.distance import pdist, squareform
+
+from bioplug.progressive import ProgressiveAligner, guide, lcs
+from bioplug.runtime import Runtime, get_runtime
+from bioplug.tree.device import pack_lower
+from bioplug.tree.rnn import rnn_linkage
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+SETTINGS = settings(max_examples=15, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def lcs_oracle(a: str, b: str) -> int:
+    """Textbook O(|a| |b|) longest common subsequence, case-insensitive."""
+    a, b = a.upper(), b.upper()
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def oracle_matrix(texts: list[str]) -> np.ndarray:
+    n = len(texts)
+    d = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i):
+            d[i, j] = d[j, i] = 1 - lcs_oracle(texts[i], texts[j]) / max(
+                len(texts[i]), len(texts[j]), 1)
+    return d
+
+
+def device_matrix(texts: list[str], rt) -> np.ndarray:
+    """The kernel's packed triangle, back in the caller's order, as a square matrix."""
+    data = lcs.LcsData(lcs.letter_codes(texts), lcs.LETTERS, rt)
+    n = len(texts)
+    packed = np.empty(n * (n - 1) // 2, np.float32)
+    cl.enqueue_copy(rt.queue, packed, lcs.lcs_packed(data))
+    d = np.zeros((n, n))
+    rows, cols = np.tril_indices(n, -1)
+    o = data.order
+    d[o[rows], o[cols]] = d[o[cols], o[rows]] = packed
+    return d
+
+
+family = st.lists(st.text(alphabet="ACDEFGHIKLMNPQRSTVWYacdx", min_size=1, max_size=140),
+                  min_size=2, max_size=9)
+
+
+@SETTINGS
+@given(texts=family)
+def test_lcs_distances_equal_the_dp(texts) -> None:
+    """Every pair's 1 - LCS / max length, lengths across 64-bit word boundaries."""
+    rt = get_runtime(DEVICE)
+    np.testing.assert_allclose(device_matrix(texts, rt), oracle_matrix(texts), atol=1e-6)
+
+
+@pytest.mark.parametrize("length", [63, 64, 65, 128, 129, 300])
+def test_word_boundaries_and_global_pattern_memory(length, monkeypatch) -> None:
+    """Patterns of whole words and one letter more; the same with the Peq words read from
+    global memory (the path for patterns too long for local memory)."""
+    rng = np.random.default_rng(length)
+    letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    base = "".join(rng.choice(letters, length))
+    texts = [base, base[::-1], base[: length // 2] + "W" * 7, "".join(rng.choice(letters, 40))]
+    rt = get_runtime(DEVICE)
+    expected = oracle_matrix(texts)
+    np.testing.assert_allclose(device_matrix(texts, rt), expected, atol=1e-6)
+    monkeypatch.setattr(Runtime, "local_mem", property(lambda self: 0))
+    data = lcs.LcsData(lcs.letter_codes(texts), lcs.LETTERS, rt)
+    assert "PEQ_LOCAL=0" in " ".join(str(k) for k in rt._programs)
+    packed = np.empty(6, np.float32)
+    cl.enqueue_copy(rt.queue, packed, lcs.lcs_packed(data))
+    assert np.allclose(np.sort(packed), np.sort(squareform(expected, checks=False)), atol=1e-6)
+
+
+def separated_family(n: int, seed: int) -> list[str]:
+    """Sequences whose LCS distances have few ties (different lengths and mutations)."""
+    rng = np.random.default_rng(seed)
+    letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    base = rng.choice(letters, 90)
+    out = []
+    for i in range(n):
+        s = base[: 40 + (i * 7) % 50].copy()
+        hit = rng.random(s.size) < 0.1 + 0.4 * rng.random()
+        s[hit] = rng.choice(letters, hit.sum())
+        out.append("".join(s))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 30])
+def test_single_linkage_without_a_matrix_is_scipys(n) -> None:
+    """Prim's tree on the device, one launch a vertex: the same single-linkage hierarchy as
+    scipy's on the oracle matrix (cophenetic distances; ties may order merges differently)."""
+    texts = separated_family(n, 5)
+    link = guide.lcs_tree(texts, DEVICE, "single")
+    ref = scipy_linkage(squareform(oracle_matrix(texts), checks=False), "single")
+    np.testing.assert_allclose(cophenet(link), cophenet(ref), atol=1e-6)
+    assert np.array_equal(np.sort(link[:, 3]), np.sort(ref[:, 3]))
+
+
+def test_lcs_upgma_is_a_upgma_of_the_oracle_matrix() -> None:
+    """LCS distances have ties (equal lengths and LCS), so: a valid UPGMA join order."""
+    texts = separated_family(40, 9)
+    replay_is_upgma(guide.lcs_tree(texts, DEVICE, "average"), oracle_matrix(texts))
+
+
+def test_mst_linkage_by_hand() -> None:
+    """A path 0 - 1 - 2 - 3 with edges 0.5, 0.1, 0.3: joins (1,2) at 0.1, then 3 at 0.3,
+    then 0 at 0.5; cluster ids as scipy numbers them."""
+    parent = np.array([-1, 0, 1, 2])
+    dist = np.array([np.inf, 0.5, 0.1, 0.3], np.float32)
+    link = lcs.mst_linkage(parent, dist)
+    np.testing.assert_allclose(link, [[1, 2, 0.1, 2], [3, 4, 0.3, 3], [0, 5, 0.5, 4]],
+                               rtol=1e-6)
+
+
+# -- UPGMA by rounds of reciprocal nearest neighbours ---------------------------------------------
+@SETTINGS
+@given(n=st.integers(2, 60), seed=st.integers(0, 10**6))
+def test_rnn_upgma_equals_scipy_without_ties(n, seed) -> None:
+    """Continuous random distances (no ties): scipy's linkage matrix, row for row."""
+    x = np.random.default_rng(seed).random((n, 4))
+    y = pdist(x)
+    ref = scipy_linkage(y, "average")
+    got = rnn_linkage(pack_lower(squareform(y), np.float32), n, DEVICE)
+    np.testing.assert_array_equal(got[:, [0, 1, 3]], ref[:, [0, 1, 3]])
+    np.testing.assert_allclose(got[:, 2], ref[:, 2], rtol=1e-5, atol=1e-6)
+
+
+def replay_is_upgma(link: np.ndarray, d: np.ndarray) -> None:
+    """Every join is at the current smallest mean distance between clusters, and its height
+    is that mean (a valid UPGMA order, whichever tie was taken)."""
+    n = d.shape[0]
+    members = {i: [i] for i in range(n)}
+    for t, (a, b, h, size) in enumerate(link):
+        a, b = int(a), int(b)
+        assert h == pytest.approx(d[np.ix_(members[a], members[b])].mean(), abs=1e-5)
+        keys = list(members)
+        least = min(d[np.ix_(members[p], members[q])].mean()
+                    for i, p in enumerate(keys) for q in keys[i + 1:])
+        assert h <= least + 1e-5
+        members[n + t] = members.pop(a) + members.pop(b)
+        assert len(members[n + t]) == size
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rnn_upgma_with_ties_is_a_valid_upgma(seed) -> None:
+    """Small integer distances (many ties, identical rows): a valid UPGMA join order."""
+    rng = np.random.default_rng(seed)
+    n = 25
+    d = rng.integers(0, 4, (n, n)).astype(float)
+    d = np.triu(d, 1)
+    d += d.T
+    d[3], d[:, 3] = d[4], d[:, 4]      # two identical taxa
+    d[3, 4] = d[4, 3] = 0
+    np.fill_diagonal(d, 0)
+    replay_is_upgma(rnn_linkage(pack_lower(d, np.float32), n, DEVICE), d)
+
+
+# -- front door ---------------------------------------------------------------------------------
+def test_aligner_uses_single_linkage_above_max_matrix(caplog) -> None:
+    texts = separated_family(24, 3)
+    with caplog.at_level(logging.INFO, logger="bioplug.progressive.guide"):
+        aln = ProgressiveAligner(device=DEVICE, max_matrix=10, refinement=0).align(texts)
+    assert "single-linkage" in caplog.text
+    rows = [str(s.seq) for s in aln.sequences]
+    assert rows == texts
+    link = guide.guide_tree(texts, False, 10, DEVICE)
+    ref = scipy_linkage(squareform(oracle_matrix(texts), checks=False), "single")
+    np.testing.assert_allclose(cophenet(link), cophenet(ref), atol=1e-6)
+
+
+def test_lcs_distances_front_door() -> None:
+    texts = separated_family(12, 4)
+    aln = ProgressiveAligner(device=DEVICE, distances="lcs", refinement=0).align(texts)
+    assert [str(s.seq) for s in aln.sequences] == texts
+    with pytest.raises(Exception, match="distances must be"):
+        ProgressiveAligner(distances="lcs-indel")
