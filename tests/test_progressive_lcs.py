@@ -195,3 +195,29 @@ def test_lcs_distances_front_door() -> None:
     assert [str(s.seq) for s in aln.sequences] == texts
     with pytest.raises(Exception, match="distances must be"):
         ProgressiveAligner(distances="lcs-indel")
+
+
+def test_cli_distances_option(tmp_path) -> None:
+    """``--distances lcs`` reaches the guide tree (the tree written is LCS UPGMA's)."""
+    from Bio import SeqIO
+    from skbio import TreeNode
+
+    from bioplug.cli import main
+    from bioplug.progressive.trees import newick_from_linkage
+
+    texts = separated_family(10, 6)
+    names = [f"s{i}" for i in range(10)]
+    src = tmp_path / "in.fa"
+    src.write_text("".join(f">{n}\n{t}\n" for n, t in zip(names, texts, strict=True)))
+    out, nwk = tmp_path / "out.fa", tmp_path / "t.nwk"
+    assert main(["-q", "msa", str(src), "-o", str(out), "--method", "progressive",
+                 "--distances", "lcs", "--tree-out", str(nwk), "--device", DEVICE]) == 0
+    rows = {r.id: str(r.seq).replace("-", "") for r in SeqIO.parse(out, "fasta")}
+    assert rows == dict(zip(names, texts, strict=True))
+    expected = newick_from_linkage(guide.lcs_tree(texts, DEVICE), names)
+    got = TreeNode.read([nwk.read_text()])
+    assert got.compare_rfd(TreeNode.read([expected]), rooted=True) == 0
+    with pytest.raises(SystemExit) as exc:
+        main(["-q", "msa", str(src), "-o", str(out), "--method", "progressive",
+              "--distances", "nearest"])
+    assert exc.value.code == 2

@@ -20,10 +20,12 @@ AUTO_PROGRESSIVE_K = 2000
 def add_options(p: argparse.ArgumentParser) -> None:
     """The progressive pipeline's options, on ``bioplug msa`` and ``bioplug profile``."""
     g = p.add_argument_group("progressive method (ClustalW-style; --method progressive)")
-    g.add_argument("--ktuple", action="store_true",
-                   help="guide tree from shared k-tuples (ClustalW's fast mode) instead of "
-                        "local alignment scores of all pairs (the default while they fit the "
-                        "device's budget)")
+    g.add_argument("--distances", choices=("auto", "align", "lcs", "ktuple"), default="auto",
+                   help="guide-tree distances of all pairs: local alignment scores, longest "
+                        "common subsequences (bit-parallel, for big families) or shared "
+                        "k-tuples (ClustalW's fast mode); auto (default): alignment scores "
+                        "while they take about a second of a GPU, LCS above")
+    g.add_argument("--ktuple", action="store_true", help="the same as --distances ktuple")
     g.add_argument("--matrix", default=None,
                    help="substitution matrix (default BLOSUM62, PFASUM43 from 100 sequences; "
                         "NUC.4.4 for nucleotides)")
@@ -54,7 +56,8 @@ def make_aligner(args):
     return ProgressiveAligner(
         matrix=args.matrix, gap_open=args.gap_open, gap_extend=args.gap_extend,
         end_gap_open=args.end_gap_open, end_gap_extend=args.end_gap_extend,
-        shift=args.shift, seqtype=args.seqtype, distances="ktuple" if args.ktuple else "auto",
+        shift=args.shift, seqtype=args.seqtype,
+        distances="ktuple" if args.ktuple else args.distances,
         refinement=getattr(args, "refinement", None), seed=getattr(args, "seed", 0),
         device=args.device)
 
