@@ -26,6 +26,8 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from bioplug.errors import BioplugError, InputError
 from bioplug.progress import Cancelled
 
+from .pair_stats import PairStats, pair_stats
+
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[str, int, int], bool]
@@ -34,6 +36,8 @@ TaskFn = Callable[[ProgressFn], object]
 #: Pairwise alignment modes and substitution matrices offered in the GUI.
 PAIRWISE_MODES = ("global", "local")
 PAIRWISE_MATRICES = ("BLOSUM62", "BLOSUM45", "BLOSUM80", "PAM250", "NUC.4.4")
+#: Gap open and extend scores of the pairwise jobs (EMBOSS needle / water's defaults).
+PAIRWISE_GAPS = (-10.0, -0.5)
 #: Tree methods and distance kinds offered in the GUI.
 TREE_METHODS = ("nj", "upgma")
 DISTANCES = {
@@ -171,7 +175,8 @@ def msa_task(records, device: str | None, seed: int = 0, method: str = "quickpro
 
 
 def make_pairwise_aligner(device: str | None, mode: str = "global", matrix: str = "BLOSUM62",
-                          open_gap: float = -10.0, extend_gap: float = -0.5):
+                          open_gap: float = PAIRWISE_GAPS[0],
+                          extend_gap: float = PAIRWISE_GAPS[1]):
     """A :class:`bioplug.PairwiseAligner` with a named substitution matrix and affine gaps."""
     from Bio.Align import substitution_matrices
 
@@ -191,12 +196,14 @@ def make_pairwise_aligner(device: str | None, mode: str = "global", matrix: str 
 
 @dataclass
 class PairResult:
-    """One pairwise alignment for display."""
+    """One pairwise alignment for display, with EMBOSS's numbers (``stats``; None when a
+    local alignment found nothing with a positive score)."""
 
     names: tuple[str, str]
     score: float
     text: str
     alignment: object
+    stats: PairStats | None = None
 
 
 def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
@@ -210,8 +217,13 @@ def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
         first = next(iter(alignments), None)
         score = float(alignments.score)
         progress("align pair", 1, 1)
-        text = format(first) if first is not None else "(no alignment with a positive score)"
-        return PairResult((rec_a.id, rec_b.id), score, text, first)
+        if first is None:
+            return PairResult((rec_a.id, rec_b.id), score,
+                              "(no alignment with a positive score)", None)
+        # the rows of the aligned region only (all of it for global, the local part for
+        # local): what needle / water count their numbers over
+        stats = pair_stats((first[0], first[1]), aligner.substitution_matrix, score)
+        return PairResult((rec_a.id, rec_b.id), score, format(first), first, stats)
 
     return fn
 

@@ -697,9 +697,12 @@ class MainWindow(QMainWindow):
         a, b = data.records[i], data.records[j]
 
         def done(result: jobs.PairResult) -> None:
-            self.pair_text.setPlainText(
-                f"{result.names[0]} × {result.names[1]}   {mode}, {matrix}, gaps -10/-0.5\n"
-                f"score {result.score:g}\n\n{result.text}")
+            from .pair_stats import emboss_report
+
+            # identity, similarity, gaps and score as EMBOSS needle / water print them
+            self.pair_text.setPlainText(emboss_report(
+                result.names, result.stats, result.text, mode, matrix,
+                jobs.PAIRWISE_GAPS[0], jobs.PAIRWISE_GAPS[1]))
             self.tabs.setCurrentWidget(self.pair_text)
 
         return self._start_job("Pairwise alignment",

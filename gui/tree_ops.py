@@ -101,6 +101,41 @@ def leaf_order(tree, collapsed: set[int] | frozenset = frozenset()) -> list[str]
     return [t.name for t in tree.tips()]
 
 
+def clade_key(node) -> frozenset[str]:
+    """A clade's identity: the names of its leaves (the same whatever the tree's root, child
+    order or node objects, so it survives reroot and ladderize)."""
+    return frozenset(t.name for t in node.tips(include_self=True))
+
+
+def find_clades(tree, clades: Iterable[frozenset[str]]) -> tuple[list, list[frozenset[str]]]:
+    """The nodes of ``tree`` whose leaf sets are ``clades``, and the clades it lacks.
+
+    Parameters
+    ----------
+    tree : skbio.TreeNode
+    clades : iterable of frozenset of str
+        Leaf-name sets (:func:`clade_key`).
+
+    Returns
+    -------
+    found : list of skbio.TreeNode
+        One node per clade the tree has, in the order given.
+    missing : list of frozenset of str
+        Clades that are no clade of ``tree`` (a reroot inside one splits it).
+    """
+    wanted = list(dict.fromkeys(clades))
+    index: dict[frozenset[str], object] = {}
+    below: dict[int, frozenset[str]] = {}
+    for node in tree.postorder(include_self=True):  # leaf sets bottom-up: O(n) merges
+        key = frozenset([node.name]) if node.is_tip() else \
+            frozenset().union(*(below[id(c)] for c in node.children))
+        below[id(node)] = key
+        index.setdefault(key, node)  # a one-child node shares its child's set: keep the lower
+    found = [index[c] for c in wanted if c in index]
+    missing = [c for c in wanted if c not in index]
+    return found, missing
+
+
 def support_values(tree) -> dict[str, float]:
     """``{"leaf1,leaf2,...": support}`` for every branch with support (sorted leaf names
     identify a clade whatever the tree's root or order; tests compare trees with it)."""

@@ -5,13 +5,15 @@ vertically, each internal node sits midway between its first and last child. Lea
 selectable (click, Ctrl+click, rubber band with Shift); a click on a branch selects its whole
 clade and makes it the current branch (for "Reroot here" and "Collapse"). The selection is
 announced with :attr:`TreeView.leavesSelected` so the alignment viewer can highlight the rows.
-Collapsed clades are drawn as a triangle with their leaf count; bootstrap support
+Collapsed clades are drawn as a triangle with their leaf count and stay collapsed through
+reroot and ladderize (a clade is its leaf set); bootstrap support
 (``TreeNode.support``) is written at the node that ends each branch. The wheel zooms,
 dragging the background pans; the context menu holds the tree edits of :mod:`.tree_ops`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -29,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from bioplug.errors import InputError
 from bioplug.io import atomic_output
+
+log = logging.getLogger(__name__)
 
 LEAF_SPACING = 18.0
 TREE_WIDTH = 600.0
@@ -258,12 +262,32 @@ class TreeView(QGraphicsView):
         text.setPos(length * sx / 2 - text.boundingRect().width() / 2, y + 12)
 
     # -- edits --------------------------------------------------------------------------
+    def collapsed_clades(self) -> list[frozenset[str]]:
+        """The collapsed clades, each as the set of its leaf names."""
+        from .tree_ops import clade_key
+
+        if self.tree is None:
+            return []
+        return [clade_key(node) for node in self.tree.non_tips(include_self=True)
+                if id(node) in self.collapsed]
+
     def _replace(self, tree) -> None:
-        """Show an edited tree, keeping the leaf selection."""
+        """Show an edited tree, keeping the leaf selection, the collapsed clades and the
+        current branch: a clade is its leaf set, so it is found again in the rerooted or
+        ladderized copy (whose nodes are new objects). A clade the new root splits is no
+        clade any more and is expanded."""
+        from .tree_ops import clade_key, find_clades
+
         keep = self.selected_leaves()
+        clades = self.collapsed_clades()
+        current = [clade_key(self.current_node)] if self.current_node is not None else []
         self.tree = tree
-        self.collapsed = set()
-        self.current_node = None
+        found, missing = find_clades(tree, clades)
+        self.collapsed = {id(node) for node in found}
+        if missing:
+            log.info("%d collapsed clade(s) split by the new root: expanded", len(missing))
+        now = find_clades(tree, current)[0]
+        self.current_node = now[0] if now else None
         self.labels = {}
         self._draw()
         self.select_leaves(keep)

@@ -280,7 +280,8 @@ def test_pairwise_and_heat_map(window, fasta, qtbot):
     status, _ = run_job(qtbot, window, window.run_pairwise, 0, 2, "local", "BLOSUM62")
     assert status == "done", window.last_error
     text = window.pair_text.toPlainText()
-    assert "1aab_ × 1k99_A" in text and "score" in text
+    assert "# 1: 1aab_\n# 2: 1k99_A\n" in text and "# Score: " in text  # water's header
+    assert "# Identity: " in text and "# Similarity: " in text and "# Gaps: " in text
     status, _ = run_job(qtbot, window, window.run_all_vs_all)
     assert status == "done", window.last_error
     scores = window.heatmap.scores

@@ -177,3 +177,58 @@ def test_bootstrap_job_cancel(window, qtbot):
 
     status, _ = run_job(qtbot, window, start)
     assert status == "cancelled"
+
+
+# -- collapsed clades across tree edits (a clade is its leaf set) --------------------------
+AB, DF = frozenset("ab"), frozenset("df")
+
+
+def test_find_clades_by_leaf_set():
+    rooted = tree_ops.root_on_branch(tree(), ["d"])  # the new root splits d from the rest
+    found, missing = tree_ops.find_clades(rooted, [AB, DF, frozenset("cdf")])
+    assert [tree_ops.clade_key(n) for n in found] == [AB]
+    # the new root separates d from f and c: {d,f} and {c,d,f} are gone
+    assert missing == [DF, frozenset("cdf")]
+
+
+def _collapse_ab_df(tv):
+    tv.set_tree(tree())
+    tv.toggle_collapse(tv.tree.find("a").parent)
+    tv.toggle_collapse(tv.tree.find("d").parent)
+    assert set(tv.labels) == {"c", "e"}
+
+
+def test_collapsed_clades_survive_ladderize_and_midpoint(window):
+    tv = window.tree_view
+    _collapse_ab_df(tv)
+    tv.ladderize()
+    assert set(tv.collapsed_clades()) == {AB, DF}
+    assert set(tv.labels) == {"c", "e"}  # a, b, d, f still hidden in their triangles
+    # midpoint: 4.5 from d and b, inside the branch above {c,d,f}: {a,b} and {d,f} remain
+    tv.reroot_midpoint()
+    assert tv.tree.find("d").accumulate_to_ancestor(tv.tree) == pytest.approx(4.5)
+    assert set(tv.collapsed_clades()) == {AB, DF}
+    assert set(tv.labels) == {"c", "e"}
+    texts = [i.text() for i in tv.scene().items() if hasattr(i, "text")]
+    assert sum("2 leaves" in t for t in texts) == 2
+
+
+def test_reroot_inside_a_collapsed_clade_expands_only_that_one(window):
+    tv = window.tree_view
+    _collapse_ab_df(tv)
+    tv.select_branch(tv.tree.find("d"))  # d's own branch (inside the collapsed {d,f})
+    tv.reroot_selected()  # the new root splits d from f: {d,f} is no clade any more
+    assert tv.collapsed_clades() == [AB]
+    assert set(tv.labels) == {"c", "d", "e", "f"}
+    tv.toggle_collapse(tv.tree.find("a").parent)  # the carried clade expands as before
+    assert tv.collapsed_clades() == [] and set(tv.labels) == set(ROWS)
+
+
+def test_reroot_on_the_collapsed_branch_keeps_it_and_the_current_branch(window):
+    tv = window.tree_view
+    _collapse_ab_df(tv)
+    tv.select_branch(tv.tree.find("a").parent)  # the collapsed {a,b} is the current branch
+    tv.reroot_selected()
+    assert sorted(len(list(c.tips(include_self=True))) for c in tv.tree.children) == [2, 4]
+    assert set(tv.collapsed_clades()) == {AB, DF}
+    assert tree_ops.clade_key(tv.current_node) == AB
