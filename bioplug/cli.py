@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "bioplug.tree.cli",
     "bioplug.hmm.cli",
     "bioplug.three.cli",
+    "bioplug.server.cli",
 ]
 
 
@@ -46,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--version", action="version", version=_version_text())
+    parser.add_argument("--no-server", action="store_true",
+                        help="run in this process even when a `bioplug server` is running")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
@@ -62,15 +65,30 @@ def main(argv: list[str] | None = None) -> int:
     """Run the ``bioplug`` command; returns its exit code.
 
     Called with ``argv=None`` (the ``bioplug`` executable, ``python -m bioplug``), the process
-    ends here once output is flushed (:func:`_end_process`); called with a list (tests,
-    scripts), it returns the exit code.
+    ends here once output is flushed (:func:`_end_process`), and a running ``bioplug server``
+    runs the command when there is one; called with a list (tests, scripts, the server's
+    jobs), it runs here and returns the exit code.
     """
     if argv is None:
+        forwarded = _forward_to_server(sys.argv[1:])
+        if forwarded is not None:
+            _end_process(forwarded)
         _quiet_blas_threads()
     code = _run(argv)
     if argv is None:
         _end_process(code)
     return code
+
+
+def _forward_to_server(argv: list[str]) -> int | None:
+    """The job's exit code when a running ``bioplug server`` took this call, else None.
+
+    Decided before anything heavy is imported: the client is standard library only, so a
+    call that goes to the server never imports numpy or pyopencl (``bioplug.server``).
+    """
+    from bioplug.server.client import forward
+
+    return forward(argv)
 
 
 def _quiet_blas_threads() -> None:
