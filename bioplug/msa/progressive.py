@@ -1,12 +1,21 @@
 """Stage IV on the device: progressive alignment along the guide tree, then refinement.
 
 An alignment is kept as ``colmap``: the column of every residue of every sequence in its current
-profile. Aligning two profiles X and Y (``kernels/msa_profile.cl``, one work-group per profile
-pair) builds P_XY from the stored sparse posteriors (weights w_x * w_y), solves the gap-free DP of
-Eq. (3) and returns the moves; the host maps the old columns to the new ones (numpy, per profile,
-never per cell). Independent tree nodes of the same depth are aligned in one launch.
-Refinement splits the sequences into two random groups (seeded), removes gap-only columns of
-each group and realigns them the same way.
+profile. Aligning two profiles X and Y builds P_XY from the stored sparse posteriors (weights
+w_x * w_y), solves the gap-free DP of Eq. (3) and returns the moves; the host maps the old
+columns to the new ones (numpy, per profile, never per cell). Independent tree nodes of the same
+depth are aligned in one batch. Refinement splits the sequences into two random groups (seeded),
+removes gap-only columns of each group and realigns them the same way.
+
+Two device paths give the same moves, bit for bit (``ProfileAligner.path``):
+
+* ``"wide"`` (the default, ``"auto"``; ``kernels/msa_wavefront.cl``): the whole device on every
+  batch, even one profile pair (refinement aligns one pair at a time): P_XY one work-item per
+  row, the DP as a wavefront of TILE x TILE tiles (one launch per tile anti-diagonal, all
+  nodes of the batch together), a traceback that walks the direction matrix tile by tile.
+  Device buffers are reused between batches and only the moves are read back.
+* ``"group"`` (``kernels/msa_profile.cl``): one work-group per profile pair, the path before
+  issue 19 (a refinement pass then ran on one compute unit); kept to check the other against.
 """
 
 from __future__ import annotations
@@ -29,6 +38,107 @@ PAIRS_PER_CHUNK = 32
 MAX_CHUNKS = 64
 
 
+def tile_side(rt) -> int:
+    """Side of the DP tiles (work-items of ``fill_tiles``) from the device's limits.
+
+    A launch per tile anti-diagonal costs launch latency, so tiles are wide (64: 2L/64 launches
+    for a pair of L columns; on PoCL 16, 32 and 64 took the same time); a tile keeps its
+    posterior block and moves in local memory (5 bytes a cell).
+    """
+    side = 64
+    while side > 4 and (side > rt.max_work_group or 5 * side * side + 64 * side > rt.local_mem):
+        side //= 2
+    return side
+
+
+def wide_bytes(LX: int, LY: int, nch: int, rowres: int, tile: int) -> int:
+    """Device bytes one profile pair takes on the wide path (P, scratch, moves, faces)."""
+    cells = LX * LY
+    faces = 4 * (-(-LX // tile) * (LY + 1) + -(-LY // tile) * (LX + 1))
+    return 4 * cells * (2 if nch > 1 else 1) + (LX + 1) * (LY + 1) + faces + 4 * rowres
+
+
+class WidePlan:
+    """Host tables of one wide batch: one int32 array (segments for sub-buffers) and offsets.
+
+    Parameters
+    ----------
+    jobs : list
+        Prepared jobs (X, Y, LX, LY, pairs, rowres, nch).
+    colmap : numpy.ndarray
+        Columns of every residue in its current profile.
+    tile, post_wg : int
+        DP tile side; work-items per group of ``post_rows``.
+    align : int
+        Segment alignment in int32 units (the device's sub-buffer alignment).
+    """
+
+    def __init__(self, jobs, colmap: np.ndarray, tile: int, post_wg: int, align: int):
+        n = len(jobs)
+        self.nodes = np.zeros((n, 8), dtype=np.int32)
+        self.noff = np.zeros((n, 8), dtype=np.int64)
+        self.size = dict.fromkeys(("post", "scratch", "dirs", "hface", "vface", "moves"), 0)
+        self.moves_at = np.zeros(n, dtype=np.int64)
+        bounds, groups, tiles = [], [], []
+        pair_off = rowres_off = 0
+        for g, (_, _, LX, LY, pairs, rowres, nch) in enumerate(jobs):
+            npairs = pairs.shape[0]
+            cut = np.linspace(0, npairs, nch + 1).round().astype(np.int64) + pair_off
+            n_ti, n_tj = -(-LX // tile), -(-LY // tile)
+            self.nodes[g, :6] = (LX, LY, nch, sum(b.size for b in bounds), n_ti, n_tj)
+            bounds.append(cut)
+            self.noff[g, :7] = self._offsets(LX, LY, nch, rowres_off, n_ti, n_tj)
+            self.moves_at[g] = self.noff[g, 6]
+            rows = np.arange(0, LX, post_wg, dtype=np.int32)
+            groups.append(np.stack([np.full_like(rows, g), rows], axis=1))
+            ti, tj = np.divmod(np.arange(n_ti * n_tj, dtype=np.int32), n_tj)
+            tiles.append(np.stack([np.full_like(ti, g), ti, tj, ti + tj], axis=1))
+            pair_off += npairs
+            rowres_off += rowres.size
+        tiles_all = np.concatenate(tiles)
+        tiles_all = tiles_all[np.argsort(tiles_all[:, 3], kind="stable")]
+        counts = np.bincount(tiles_all[:, 3]) if tiles_all.size else np.zeros(0, np.int64)
+        firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]) if counts.size else counts
+        #: (first tile, tile count) of every tile anti-diagonal, in launch order
+        self.diagonals = [(int(f), int(c)) for f, c in zip(firsts, counts, strict=True) if c]
+        groups_all = np.concatenate(groups)
+        self.n_groups = int(groups_all.shape[0])
+        self._pack(align, noff=self.noff, tiles=tiles_all, groups=groups_all, nodes=self.nodes,
+                   bounds=np.concatenate(bounds).astype(np.int32),
+                   pairs=np.concatenate([j[4] for j in jobs]),
+                   rowres=np.concatenate([j[5].ravel() for j in jobs]).astype(np.int32),
+                   colmap=colmap.astype(np.int32, copy=False))
+
+    def _offsets(self, LX, LY, nch, rowres_off, n_ti, n_tj) -> tuple:
+        """This node's offsets in the batch buffers, and the buffers' growth."""
+        sz = self.size
+        out = (sz["post"], sz["scratch"], sz["dirs"], rowres_off, sz["hface"], sz["vface"],
+               sz["moves"])
+        sz["post"] += LX * LY
+        sz["scratch"] += LX * LY if nch > 1 else 0
+        sz["dirs"] += (LX + 1) * (LY + 1)
+        sz["hface"] += n_ti * (LY + 1)
+        sz["vface"] += n_tj * (LX + 1)
+        sz["moves"] += LX + LY
+        return out
+
+    def _pack(self, align: int, **parts: np.ndarray) -> None:
+        """One int32 array (one upload); ``segments[name]`` = (start, length) in int32 units,
+        every start a multiple of ``align``. int64 parts are stored as their bytes."""
+        self.segments: dict[str, tuple[int, int]] = {}
+        assert all(arr.dtype in (np.int32, np.int64) for arr in parts.values())
+        flat = {name: np.ascontiguousarray(arr).reshape(-1).view(np.int32)
+                for name, arr in parts.items()}
+        at = 0
+        for name, arr in flat.items():
+            self.segments[name] = (at, arr.size)
+            at += -(-max(arr.size, 1) // align) * align
+        self.ints = np.zeros(at, dtype=np.int32)
+        for name, arr in flat.items():
+            start, size = self.segments[name]
+            self.ints[start:start + size] = arr
+
+
 class ProfileAligner:
     """Device state for stage IV: the sparse store and weights stay on the device.
 
@@ -40,7 +150,17 @@ class ProfileAligner:
         Transformed posteriors (both orientations of the pairs that will be used).
     weights : numpy.ndarray
         (k,) sequence weights.
+
+    Attributes
+    ----------
+    path : str
+        Class default "auto" (= "wide"); "group" selects the one-work-group-per-pair kernels.
+    tile : int or None
+        DP tile side; None takes :func:`tile_side` (tests force small tiles).
     """
+
+    path: str = "auto"
+    tile: int | None = None
 
     def __init__(self, rt, store: SparseStore, weights: np.ndarray):
         self.rt = rt
@@ -53,8 +173,11 @@ class ProfileAligner:
         for s in range(self.k):  # every sequence starts as its own profile
             self.colmap[self.seq_start[s]:self.seq_start[s + 1]] = np.arange(self.lengths[s])
         self.wg = min(128 if rt.is_gpu else 8, rt.max_work_group)
-        self.k_post = kernel(rt, "msa_profile.cl", "profile_post")
-        self.k_align = kernel(rt, "msa_profile.cl", "align_nodes")
+        self._tile = self.tile or tile_side(rt)
+        self.post_wg = min(64 if rt.is_gpu else 16, rt.max_work_group)
+        # sub-buffer origins must be multiples of the device's base address alignment
+        self._align = max(int(rt.device.mem_base_addr_align) // 8, 64)
+        self._ws: dict[str, cl.Buffer] = {}
         self.d_seq_start = rt.to_device(self.seq_start)
         self.d_px = rt.to_device(store.pair_x.astype(np.int32))
         self.d_rb = rt.to_device(store.row_base.astype(np.int64))
@@ -63,6 +186,45 @@ class ProfileAligner:
         self.d_vals = rt.to_device(store.vals)
         self.d_w = rt.to_device(np.asarray(weights, dtype=np.float32))
         self.budget = max(min(rt.memory_budget(0.25), rt.max_alloc), 1 << 20)
+
+    # -- device workspace (kept between launches: refinement reuses it every pass) ----------
+    def _buffer(self, name: str, nbytes: int) -> cl.Buffer:
+        buf = self._ws.get(name)
+        if buf is None or buf.size < nbytes:
+            buf = self._ws[name] = self.rt.empty(nbytes)
+        return buf
+
+    def _upload(self, name: str, array: np.ndarray) -> cl.Buffer:
+        """``array`` in a reused buffer (non-blocking: the caller keeps ``array`` alive until
+        its blocking read-back)."""
+        buf = self._buffer(name, array.nbytes)
+        if array.nbytes:
+            cl.enqueue_copy(self.rt.queue, buf, array, is_blocking=False)
+        return buf
+
+    def _zeroed(self, name: str, nbytes: int) -> cl.Buffer:
+        buf = self._buffer(name, nbytes)
+        if nbytes:
+            cl.enqueue_fill_buffer(self.rt.queue, buf, np.float32(0), 0, nbytes)
+        return buf
+
+    def _scratch(self, nbytes: int) -> cl.Buffer:
+        """post_rows' scratch matrix: zeroed when allocated, and post_rows leaves it zero."""
+        buf = self._ws.get("scratch")
+        if buf is None or buf.size < nbytes:
+            buf = self._zeroed("scratch", nbytes)
+        return buf
+
+    @staticmethod
+    def _view(buf: cl.Buffer, segment: tuple[int, int]) -> cl.Buffer:
+        """A sub-buffer of (start, length) int32 units (length 0: one unit)."""
+        start, size = segment
+        return buf.get_sub_region(4 * start, 4 * max(size, 1))
+
+    def _wide_kernels(self):
+        defines = {"TILE": self._tile}
+        return tuple(kernel(self.rt, "msa_wavefront.cl", name, defines)
+                     for name in ("post_rows", "fill_tiles", "trace_tiles"))
 
     # -- helpers --------------------------------------------------------------------------
     def _residues(self, seqs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -88,7 +250,7 @@ class ProfileAligner:
         rowres[owner, self.colmap[res]] = local
         return pairs, rowres
 
-    # -- one launch ---------------------------------------------------------------------------
+    # -- one batch of profile pairs ------------------------------------------------------------
     def align_many(self, jobs: list[tuple[np.ndarray, np.ndarray, int, int]]) -> list[int]:
         """Align profile pairs (X, Y, LX, LY) in one or more launches; update ``colmap``.
 
@@ -99,15 +261,40 @@ class ProfileAligner:
             pairs, rowres = self._node_arrays(X, Y, LX)
             nch = min(MAX_CHUNKS, -(-pairs.shape[0] // PAIRS_PER_CHUNK))
             prepared.append((X, Y, LX, LY, pairs, rowres, nch))
-        costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
-                 for _, _, LX, LY, _, rowres, nch in prepared]
+        if self.path not in ("auto", "wide", "group"):
+            raise ValueError(f"ProfileAligner.path: {self.path!r} (auto, wide or group)")
+        wide = self.path != "group"
+        if wide:
+            costs = [wide_bytes(LX, LY, nch, rowres.size, self._tile)
+                     for _, _, LX, LY, _, rowres, nch in prepared]
+        else:
+            costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
+                     for _, _, LX, LY, _, rowres, nch in prepared]
         out: list[int] = []
         for start, end in budget_batches(costs, self.budget):
-            out.extend(self._launch(prepared[start:end]))
+            batch = prepared[start:end]
+            moves = self._launch_wide(batch) if wide else self._launch_group(batch)
+            out.extend(self._apply_moves(batch, moves))
         return out
 
-    def _launch(self, jobs) -> list[int]:
+    def _apply_moves(self, jobs, moves: list[np.ndarray]) -> list[int]:
+        """Map every residue of X and Y to its column of the merged profile; new lengths."""
+        lengths = []
+        for (X, Y, *_), mv in zip(jobs, moves, strict=True):
+            newcol = np.arange(mv.size, dtype=np.int32)
+            col_x = newcol[mv != 2]
+            col_y = newcol[mv != 1]
+            for S, cmap in ((X, col_x), (Y, col_y)):
+                res, _ = self._residues(S)
+                self.colmap[res] = cmap[self.colmap[res]]
+            lengths.append(int(mv.size))
+        return lengths
+
+    def _group_post(self, jobs):
+        """Group path, step 1: ``profile_post``'s partial matrices of every node (one per chunk
+        of 32 sequence pairs). Returns (nodes, noff, post buffer, dirs bytes, roll floats)."""
         rt, q = self.rt, self.rt.queue
+        k_post = kernel(rt, "msa_profile.cl", "profile_post")
         nodes = np.zeros((len(jobs), 8), dtype=np.int32)
         noff = np.zeros((len(jobs), 4), dtype=np.int64)
         roff = np.zeros(len(jobs), dtype=np.int64)
@@ -132,33 +319,69 @@ class ProfileAligner:
         d_noff = rt.to_device(noff)
         d_post = rt.empty(4 * p_off)
         if chunks:
-            self.k_post(q, (len(chunks) * self.wg,), (self.wg,),
-                        rt.to_device(np.asarray(chunks, dtype=np.int32)), d_nodes, d_noff,
-                        rt.to_device(roff), rt.to_device(np.concatenate(pair_parts)),
-                        rt.to_device(np.concatenate(rowres_parts)), rt.to_device(self.colmap),
-                        self.d_seq_start, self.d_px, self.d_rb, self.d_ip, self.d_cols,
-                        self.d_vals, self.d_w, d_post)
+            k_post(q, (len(chunks) * self.wg,), (self.wg,),
+                   rt.to_device(np.asarray(chunks, dtype=np.int32)), d_nodes, d_noff,
+                   rt.to_device(roff), rt.to_device(np.concatenate(pair_parts)),
+                   rt.to_device(np.concatenate(rowres_parts)), rt.to_device(self.colmap),
+                   self.d_seq_start, self.d_px, self.d_rb, self.d_ip, self.d_cols,
+                   self.d_vals, self.d_w, d_post)
+        return (d_nodes, d_noff, noff), d_post, d_off, roll_off
+
+    def _launch_group(self, jobs) -> list[np.ndarray]:
+        """One work-group per profile pair (``msa_profile.cl``): the path before issue 19."""
+        rt, q = self.rt, self.rt.queue
+        (d_nodes, d_noff, noff), d_post, d_off, roll_off = self._group_post(jobs)
+        k_align = kernel(rt, "msa_profile.cl", "align_nodes")
         d_dirs = rt.empty(d_off)
         d_roll = rt.empty(4 * roll_off)
         d_nm = rt.empty(4 * len(jobs))
-        self.k_align(q, (len(jobs) * self.wg,), (self.wg,), d_nodes, d_noff, d_post, d_dirs,
-                     d_roll, d_nm)
+        k_align(q, (len(jobs) * self.wg,), (self.wg,), d_nodes, d_noff, d_post, d_dirs,
+                d_roll, d_nm)
         dirs = np.empty(d_off, dtype=np.uint8)
         cl.enqueue_copy(q, dirs, d_dirs)
         nm = np.empty(len(jobs), dtype=np.int32)
         cl.enqueue_copy(q, nm, d_nm)
-        lengths = []
-        for g, (X, Y, LX, LY, _, _, _) in enumerate(jobs):
+        moves = []
+        for g, (_, _, LX, LY, *_) in enumerate(jobs):
             base = int(noff[g, 1]) + (LX + 1) * (LY + 1)
-            mv = dirs[base:base + int(nm[g])]
-            newcol = np.arange(mv.size, dtype=np.int32)
-            col_x = newcol[mv != 2]
-            col_y = newcol[mv != 1]
-            for S, cmap in ((X, col_x), (Y, col_y)):
-                res, _ = self._residues(S)
-                self.colmap[res] = cmap[self.colmap[res]]
-            lengths.append(int(mv.size))
-        return lengths
+            moves.append(dirs[base:base + int(nm[g])])
+        return moves
+
+    def _launch_wide(self, jobs) -> list[np.ndarray]:
+        """The whole device per batch (``msa_wavefront.cl``): posterior rows, tile diagonals,
+        tiled traceback. One upload (every table in one int32 array, sub-buffers for the
+        kernels), one read-back (move counts and moves); the scratch matrix stays zero between
+        batches (post_rows clears what it touched), so only P is cleared each time."""
+        q, T = self.rt.queue, self._tile
+        plan = WidePlan(jobs, self.colmap, T, self.post_wg, self._align // 4)
+        k_post, k_fill, k_trace = self._wide_kernels()
+        d_plan = self._upload("plan", plan.ints)
+        d_noff, d_tiles, d_groups, d_nodes, d_bounds, d_pairs, d_rowres, d_colmap = (
+            self._view(d_plan, plan.segments[name]) for name in
+            ("noff", "tiles", "groups", "nodes", "bounds", "pairs", "rowres", "colmap"))
+        d_post = self._zeroed("post", 4 * plan.size["post"])
+        d_scratch = self._scratch(4 * plan.size["scratch"]) if plan.size["scratch"] else d_post
+        d_dirs = self._buffer("dirs", plan.size["dirs"])
+        d_h = self._buffer("hface", 4 * plan.size["hface"])
+        d_v = self._buffer("vface", 4 * plan.size["vface"])
+        head = -(-4 * len(jobs) // self._align) * self._align  # counts, then the moves
+        d_out = self._buffer("moves", head + plan.size["moves"])
+        d_counts = self._view(d_out, (0, len(jobs)))
+        d_moves = d_out.get_sub_region(head, max(plan.size["moves"], 1))
+        if plan.n_groups:
+            k_post(q, (plan.n_groups * self.post_wg,), (self.post_wg,), d_groups, d_nodes,
+                   d_noff, d_bounds, d_pairs, d_rowres, d_colmap, self.d_seq_start, self.d_px,
+                   self.d_rb, self.d_ip, self.d_cols, self.d_vals, self.d_w, d_post, d_scratch)
+        k_fill.set_args(d_tiles, d_nodes, d_noff, d_post, d_dirs, d_h, d_v)
+        for first, count in plan.diagonals:  # one launch per tile anti-diagonal
+            cl.enqueue_nd_range_kernel(q, k_fill, (count * T,), (T,),
+                                       global_work_offset=(first * T,))
+        k_trace(q, (len(jobs) * T,), (T,), d_nodes, d_noff, d_dirs, d_moves, d_counts)
+        out = np.empty(head + plan.size["moves"], dtype=np.uint8)
+        cl.enqueue_copy(q, out, d_out)
+        counts = out[:4 * len(jobs)].view(np.int32)
+        return [out[head + o:head + o + int(n)] for o, n in zip(plan.moves_at, counts,
+                                                                 strict=True)]
 
     # -- stages ---------------------------------------------------------------------------
     def progressive(self, link: np.ndarray, report: Callable[[int, int], None] | None = None
