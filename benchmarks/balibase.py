@@ -20,7 +20,9 @@ unless ``NAME=`` or a known name follows it.
 
 ``--cli`` also times the ``bioplug msa`` command the way users run it: one process per file
 (``bioplug msa FILE -o OUT``, after one untimed call that fills the program caches), and one
-batch process over every file (``bioplug msa FILE... --outdir DIR``).
+batch process over every file (``bioplug msa FILE... --outdir DIR``); ``--cli --server`` adds
+the process-per-file loop through a ``bioplug server`` (started in a temporary socket
+directory, stopped at the end).
 """
 
 from __future__ import annotations
@@ -149,17 +151,39 @@ def _score_outputs(pairs: list[tuple[Path, Path]]) -> tuple[list[float], list[fl
     return sp, tc, failed
 
 
-def run_bioplug_cli(sets, device, accurate, tmp: Path) -> dict[str, dict]:
-    """``bioplug msa`` as users run it: a process per file, then one batch process."""
+def run_bioplug_cli(sets, device, accurate, tmp: Path, server: bool = False) -> dict[str, dict]:
+    """``bioplug msa`` as users run it: a process per file, then one batch process; with
+    ``server``, the process-per-file loop again through a ``bioplug server``."""
     base = [sys.executable, "-m", "bioplug", "-q", "msa"]
     opts = (["--device", device] if device else []) + (["--accurate"] if accurate else [])
+    # the user's own server (if one runs) must not take the in-process calls
+    env = {**os.environ, "BIOPLUG_NO_SERVER": "1"}
     # untimed: fills the on-disk program caches, as any earlier use on the machine would
-    subprocess.run(base + [str(sets[0]), "-o", str(tmp / "warm.fasta")] + opts, check=True)
+    subprocess.run(base + [str(sets[0]), "-o", str(tmp / "warm.fasta")] + opts, check=True,
+                   env=env)
+    results = {"cli-loop": _cli_loop(sets, base, opts, tmp / "loop", env)}
+    outdir = tmp / "batch"
+    t0 = time.perf_counter()
+    subprocess.run(base + [str(s) for s in sets] + ["--outdir", str(outdir), "--keep-going"]
+                   + opts, env=env)
+    total = time.perf_counter() - t0
+    sp, tc, failed = _score_outputs([(s, outdir / f"{s.stem}.fasta") for s in sets])
+    results["cli-batch"] = {"sp": np.mean(sp), "tc": np.mean(tc), "time": total,
+                            "failed": failed}
+    if server:
+        results["cli-loop-server"] = _cli_loop_server(sets, base, opts, tmp, device)
+    return results
+
+
+def _cli_loop(sets, base, opts, outdir: Path, env) -> dict:
+    """One ``bioplug msa FILE -o OUT`` process per set, timed."""
+    outdir.mkdir(parents=True, exist_ok=True)
     loop, total, pairs = [], 0.0, []
     for tfa in sets:
-        out = tmp / f"cli_{tfa.stem}.fasta"
+        out = outdir / f"cli_{tfa.stem}.fasta"
         t0 = time.perf_counter()
-        proc = subprocess.run(base + [str(tfa), "-o", str(out)] + opts, capture_output=True)
+        proc = subprocess.run(base + [str(tfa), "-o", str(out)] + opts, capture_output=True,
+                              env=env)
         dt = time.perf_counter() - t0
         total += dt
         loop.append(dt)
@@ -168,19 +192,25 @@ def run_bioplug_cli(sets, device, accurate, tmp: Path) -> dict[str, dict]:
                   f"{proc.stderr.decode(errors='replace').strip()[-300:]}", file=sys.stderr)
         pairs.append((tfa, out))
     sp, tc, failed = _score_outputs(pairs)
-    print(f"  bioplug CLI per file: median {np.median(loop):.3f} s, min {min(loop):.3f} s",
-          file=sys.stderr)
-    results = {"cli-loop": {"sp": np.mean(sp), "tc": np.mean(tc), "time": total,
-                            "failed": failed}}
-    outdir = tmp / "batch"
-    t0 = time.perf_counter()
-    proc = subprocess.run(base + [str(s) for s in sets] + ["--outdir", str(outdir),
-                                                           "--keep-going"] + opts)
-    total = time.perf_counter() - t0
-    sp, tc, failed = _score_outputs([(s, outdir / f"{s.stem}.fasta") for s in sets])
-    results["cli-batch"] = {"sp": np.mean(sp), "tc": np.mean(tc), "time": total,
-                            "failed": failed}
-    return results
+    print(f"  bioplug CLI per file ({outdir.name}): median {np.median(loop):.3f} s, "
+          f"min {min(loop):.3f} s", file=sys.stderr)
+    return {"sp": np.mean(sp), "tc": np.mean(tc), "time": total, "failed": failed}
+
+
+def _cli_loop_server(sets, base, opts, tmp: Path, device) -> dict:
+    """The per-file loop through a ``bioplug server`` in a private socket directory (not the
+    user's), after one untimed call through it."""
+    env = {k: v for k, v in os.environ.items() if k != "BIOPLUG_NO_SERVER"}
+    env["BIOPLUG_SERVER_DIR"] = str(tmp / "server")
+    server = [sys.executable, "-m", "bioplug", "server"]
+    subprocess.run(server + ["start"] + (["--device", device] if device else []), env=env,
+                   check=True)
+    try:
+        subprocess.run(base + [str(sets[0]), "-o", str(tmp / "warm_server.fasta")] + opts,
+                       check=True, env=env)
+        return _cli_loop(sets, base, opts, tmp / "loop_server", env)
+    finally:
+        subprocess.run(server + ["stop"], env=env)
 
 
 def main(argv=None) -> int:
@@ -191,6 +221,8 @@ def main(argv=None) -> int:
                     help="peer names and NAME=COMMAND items ({in}, {out}), comma-separated")
     ap.add_argument("--cli", action="store_true",
                     help="also time `bioplug msa` per file (a process each) and in one batch")
+    ap.add_argument("--server", action="store_true",
+                    help="with --cli: the per-file loop again through a `bioplug server`")
     ap.add_argument("--limit", type=int, default=None, help="first N sets only")
     ap.add_argument("--accurate", action="store_true", help="bioplug QuickProbs-acc mode")
     ap.add_argument("--baseline", action="append", default=[], metavar="NAME=SECONDS",
@@ -210,7 +242,8 @@ def main(argv=None) -> int:
     results = {label: run_bioplug(sets, args.device, args.accurate)}
     with tempfile.TemporaryDirectory() as tmp:
         if args.cli:
-            for key, r in run_bioplug_cli(sets, args.device, args.accurate, Path(tmp)).items():
+            runs = run_bioplug_cli(sets, args.device, args.accurate, Path(tmp), args.server)
+            for key, r in runs.items():
                 results[f"{label}-{key}"] = r
         for name, template in parse_peers(args.peers).items():
             if template is None and name not in PEERS:
