@@ -199,8 +199,22 @@ def _matmul():
     return matmul(rng.random((3, 40, 30)), rng.random((3, 30, 20)), device=DEVICE).tolist()
 
 
-FRONT_DOORS = {"pairwise": _pairwise, "tree": _tree, "skbio.upgma": _skbio_upgma,
-               "align_three": _three, "viterbi": _viterbi, "tropical.matmul": _matmul}
+def _progressive():
+    from bioplug import ProgressiveAligner
+
+    aln = ProgressiveAligner(device=DEVICE, refinement=0).align(list(SEQS))
+    return [str(aln), aln.guide_tree]
+
+
+def _msa():
+    from bioplug import MultipleSequenceAligner
+
+    return str(MultipleSequenceAligner(device=DEVICE).align(list(SEQS)))
+
+
+FRONT_DOORS = {"msa": _msa, "pairwise": _pairwise, "tree": _tree, "skbio.upgma": _skbio_upgma,
+               "align_three": _three, "viterbi": _viterbi, "tropical.matmul": _matmul,
+               "progressive": _progressive}
 
 
 @pytest.mark.parametrize("name", list(FRONT_DOORS))

@@ -32,6 +32,7 @@ from Bio.Align import Alignment
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import BioplugError, InputError
+from bioplug.faults import device_guard
 from bioplug.io import alignment_from_rows, read_sequences, ungapped
 from bioplug.msa import pipeline
 from bioplug.msa.model import encode, load_model, molecule_type, resolve_seqtype
@@ -179,6 +180,7 @@ class MultipleSequenceAligner:
                 f"refinement={self.refinement}, accurate={self.accurate}, seed={self.seed}, "
                 f"seqtype={self.seqtype!r}, device={self.device!r})")
 
+    @device_guard
     def align(self, sequences, progress: ProgressCallback | None = None) -> Alignment:
         """Align protein, DNA or RNA sequences.
 
@@ -212,6 +214,7 @@ class MultipleSequenceAligner:
         self.last_seqtype = seqtype
         return rows_to_alignment(records, result.rows, seqtype)
 
+    @device_guard
     def align_many(self, inputs, progress: ProgressCallback | None = None,
                    keep_going: bool = False) -> list[Alignment | None]:
         """Align several families with one device context; same results as ``align`` on each.

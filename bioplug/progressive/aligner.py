@@ -28,6 +28,7 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.alphabet import is_nucleotide, load_matrix
 from bioplug.errors import InputError
+from bioplug.faults import device_guard
 from bioplug.io import (
     alignment_from_rows,
     alignment_rows,
@@ -194,6 +195,7 @@ class ProgressiveAligner:
         return matrix, GapScores(-go, -ge, -eo, -ee), nucleotide
 
     # -- verbs ---------------------------------------------------------------------------------
+    @device_guard
     def align(self, sequences, progress: ProgressCallback | None = None,
               guide_tree=None) -> Alignment:
         """Align unaligned sequences.
@@ -238,6 +240,7 @@ class ProgressiveAligner:
         alignment.guide_tree = newick_from_linkage(result.link, ids)
         return alignment
 
+    @device_guard
     def align_many(self, inputs, progress: ProgressCallback | None = None,
                    keep_going: bool = False) -> list[Alignment | None]:
         """Several families with one device context, as
@@ -259,6 +262,7 @@ class ProgressiveAligner:
         yield from align_families(inputs, lambda item: ungapped(read_sequences(item)), align,
                                   Progress(progress), keep_going, self.last_errors)
 
+    @device_guard
     def align_profiles(self, first, second) -> Alignment:
         """Align two alignments to each other, keeping each one's columns (ClustalW's profile
         mode); rows of ``first`` come first.
@@ -290,6 +294,7 @@ class ProgressiveAligner:
         alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
         return alignment
 
+    @device_guard
     def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:
         """Add unaligned sequences to an existing alignment, whose columns stay intact
         (as ``mafft --add``): the new sequences are aligned progressively among themselves,
