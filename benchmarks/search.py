@@ -18,12 +18,18 @@ Scoring: BLOSUM62, BLAST gap costs 11 / 1 (a gap of length k costs 11 + k; Biopy
   separately (``first search`` = build + search).
 * **parasail**: ``sw_striped_profile_sat`` over ``--processes`` worker processes (default 16)
   on a random subset of ``--parasail-seqs`` database sequences, every query; its GCUPS on the
-  subset are extrapolated *by cells* to the whole database (the table says so). A sample of
-  parasail's scores is checked against bioplug's scan first.
+  subset are extrapolated *by cells* to the whole database (the table says so). Every
+  query's scores against 5,000 of those sequences are checked against bioplug's scan first.
 
 GCUPS = (sum of query lengths) x (database residues) / seconds / 1e9.
 
-Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--json out.json]``
+The split of the scan stage is printed too: the ``search16`` kernel (one work-item per pair),
+the ``search16_long`` kernel (a work-group per pair of more than ``LONG_PAIR_CELLS`` cells),
+both from OpenCL profiling events, the 32-bit rescue of saturated pairs, and the host glue
+(the rest: upload, planning, read-back, top-k merge). ``--sweep`` also times the scan alone
+for other strip heights, group sizes and cell forms.
+
+Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--sweep] [--json out.json]``
 """
 
 from __future__ import annotations
@@ -111,8 +117,8 @@ def parasail_scores(queries, subjects, processes: int, block: int = 500) -> np.n
 
 # -- the run -----------------------------------------------------------------------------------
 def check_against_parasail(args, queries, subjects, scanner_scores) -> None:
-    ref = parasail_scores(queries[:3], subjects[:2000], args.processes)
-    got = scanner_scores[:3, :2000]
+    ref = parasail_scores(queries, subjects[:5000], args.processes)
+    got = scanner_scores
     assert np.array_equal(np.where(ref > 0, ref, 0), got), "parasail and bioplug disagree"
     log.info("parasail and bioplug agree on %d pairs", ref.size)
 
@@ -144,6 +150,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--sweep", action="store_true",
+                        help="also time the scan for other strip heights / groups / cell forms")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from bioplug.pairwise.search import search
@@ -171,15 +179,18 @@ def main() -> None:
     assert res.tabular() == first.tabular()
     wall = float(np.median(walls))
     scan = float(np.median([c["scan"] for c in clocks]))
+    split = scan_split(clocks, cells)
     result = {"device": str(rt), "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
               "host": platform.node(), "n": args.n, "residues": int(lens.sum()),
               "query_residues": sum(map(len, queries)), "cells": cells,
               "first_search_s": t_first, "wall_s": wall, "scan_s": scan,
               "stages_s": clocks[-1], "gcups_wall": cells / wall / 1e9,
-              "gcups_scan": cells / scan / 1e9}
+              "gcups_scan": cells / scan / 1e9, "split_s": split}
     log.info("bioplug: first search (index build) %.1f s; search %.2f s wall (scan %.2f s): "
              "%.0f GCUPS wall, %.0f GCUPS scan stage", t_first, wall, scan,
              result["gcups_wall"], result["gcups_scan"])
+    if args.sweep:
+        result["sweep"] = sweep(rt, queries, fasta, cells)
     result.update(run_parasail(args, queries, rt))
     if "parasail_gcups" in result:
         result["speedup_wall"] = result["gcups_wall"] / result["parasail_gcups"]
@@ -192,6 +203,48 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(result, indent=1))
 
 
+def scan_split(clocks: list[dict], cells: float) -> dict:
+    """Medians over the repeats of the stages and the scan's parts, logged with GCUPS."""
+    keys = sorted({k for c in clocks for k in c})
+    split = {k: float(np.median([c.get(k, 0.0) for c in clocks])) for k in keys}
+    parts = sum(v for k, v in split.items() if k.startswith("scan: "))
+    split["scan: host glue"] = split.get("scan", 0.0) - parts
+    for key, value in split.items():
+        rate = f"{cells / value / 1e9:8.0f} GCUPS" if "kernel" in key and value else ""
+        log.info("  %-28s %8.3f s %s", key, value, rate)
+    return split
+
+
+def sweep(rt, queries, fasta, cells) -> list[dict]:
+    """The scan alone (kernels, rescue, glue) for other kernel settings."""
+    from bioplug.pairwise.search import Scanner, _as_database, _scheme
+    from bioplug.progress import Progress
+
+    scoring = _scheme(None, "BLOSUM62", 11, 1, None)[0]
+    db = _as_database(str(fasta), scoring)
+    tiny = _as_database(queries[:4], scoring)
+    qcodes = [scoring.encode(q) for q in queries]
+    rows = [{"rows": 32}, {"group": 64}, {"group": 256}, {"hform": False},
+            {"long_cells": 1 << 26}]
+    out = []
+    for settings in rows:
+        scanner = Scanner(rt, scoring)
+        for name, value in settings.items():
+            setattr(scanner, name, value)
+        scanner.scan(qcodes, tiny, 10, None, Progress())  # builds the variant
+        scanner.timings = {}
+        t0 = time.perf_counter()
+        scanner.scan(qcodes, db, 10, None, Progress())
+        wall = time.perf_counter() - t0
+        row = {**settings, "scan_wall_s": wall, **scanner.timings}
+        kernel = sum(v for k, v in scanner.timings.items() if "kernel" in k)
+        log.info("sweep %s: scan %.2f s wall (%.0f GCUPS), kernels %.2f s (%.0f GCUPS) %s",
+                 settings, wall, cells / wall / 1e9, kernel, cells / kernel / 1e9,
+                 {k: round(v, 3) for k, v in scanner.timings.items()})
+        out.append(row)
+    return out
+
+
 def run_parasail(args, queries, rt) -> dict:
     try:
         import parasail  # noqa: F401
@@ -202,8 +255,8 @@ def run_parasail(args, queries, rt) -> dict:
     sub_lens = lengths(args.parasail_seqs, rng)
     text, starts = proteins(sub_lens, rng)
     subjects = [text[starts[k]:starts[k + 1]].decode() for k in range(len(sub_lens))]
-    check_against_parasail(args, queries, subjects, scan_scores(rt, queries[:3],
-                                                                subjects[:2000]))
+    # every query (long pairs on search16_long included) x 5,000 subjects
+    check_against_parasail(args, queries, subjects, scan_scores(rt, queries, subjects[:5000]))
     t0 = time.perf_counter()
     parasail_scores(queries, subjects, args.processes)
     t = time.perf_counter() - t0

@@ -87,15 +87,81 @@ def test_scan_kernel_strip_heights(rows):
         np.testing.assert_array_equal(got, np.where(ref > 0, ref, 0))
 
 
-def test_overflow_rescue_and_long_subjects(monkeypatch):
+def test_overflow_rescue_and_long_pairs(monkeypatch):
     # W-W scores 11: a 1,500-residue self hit scores 16,500, beyond the 16-bit band
     long_w = "W" * 1500
     queries = [long_w, "MKWVTFISLLW"]
     db = ["MKWVTF", long_w, "AAAW" * 30, "WWWW"]
-    monkeypatch.setattr(search_module, "LONG_SUBJECT", 100)  # "AAAW" * 30 goes to the engine
+    # pairs of the long query with the two longest subjects go to search16_long
+    monkeypatch.setattr(search_module, "LONG_PAIR_CELLS", 100 * 1500)
     results = search(queries, db, top=4, device=DEVICE)
     assert_all_scores(results, queries, db, biopython())
     assert results.hits[0][0].score == 16500 and results.hits[0][0].identity == 100
+    assert "scan: long-pair kernel" in results.seconds
+    assert "scan: 32-bit rescue" in results.seconds
+
+
+def scan_all(scoring, queries, db, **settings):
+    """Every score of queries x db from a Scanner with ``settings`` forced, and its timings."""
+    scanner = Scanner(get_runtime(DEVICE), scoring)
+    for name, value in settings.items():
+        setattr(scanner, name, value)
+    best = scanner.scan([scoring.encode(q) for q in queries],
+                        search_module._as_database(db, scoring), len(db), None, Progress())
+    out = np.zeros((len(queries), len(db)))
+    for q, (scores, numbers) in enumerate(best):
+        out[q, numbers] = scores / scoring.scale
+    return out, scanner.timings
+
+
+def reference(aligner, queries, db):
+    ref = np.array([[aligner.score(q, d) for d in db] for q in queries])
+    return np.where(ref > 0, ref, 0)
+
+
+def mixed_set(seed):
+    """Queries from 1 to 300 residues, subjects from 1 to 400, a few related pairs."""
+    rng = np.random.default_rng(seed)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(n) for n in (300, 7, 1, 120, 45)]
+    db = [make(int(n)) for n in rng.integers(1, 400, 50)] + [make(3), make(1)]
+    db[3] = queries[0][40:250].replace("K", "R")
+    db[4] = queries[3][5:100] + queries[0][:80]
+    return queries, db
+
+
+@pytest.mark.parametrize("rows,long_group", [(16, 8), (32, 4), (64, 16)])
+def test_long_pairs_decided_per_query_and_subject(rows, long_group):
+    # 3,000 cells: the 300-residue query's pairs with subjects over 10 residues are long,
+    # the 7-residue query's never; long pairs span several rounds of work-items (strips
+    # > long_group) and subjects shorter than two chunks per work-item
+    queries, db = mixed_set(8)
+    scoring = search_module._scheme(None, "BLOSUM62", 11, 1, None)[0]
+    got, timings = scan_all(scoring, queries, db, rows=rows, group=8, long_group=long_group,
+                            long_cells=3000)
+    np.testing.assert_array_equal(got, reference(biopython(), queries, db))
+    assert timings["long-pair kernel"] > 0 and timings["scan kernel"] > 0
+
+
+def aligner_scoring(**gaps):
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, **gaps)
+    bio = Align.PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, **gaps)
+    return aligner.device_scoring([]), bio
+
+
+@pytest.mark.parametrize("gaps,hform", [
+    ({"open_gap_score": -12, "extend_gap_score": -1}, False),  # fill16's cell, forced
+    ({"open_insertion_score": -10, "extend_insertion_score": -1,  # asymmetric
+      "open_deletion_score": -13, "extend_deletion_score": -2}, True),
+    ({"open_gap_score": -2, "extend_gap_score": -5}, False),  # opening above extending
+])
+def test_cell_forms_and_gap_schemes(gaps, hform):
+    queries, db = mixed_set(9)
+    scoring, bio = aligner_scoring(**gaps)
+    scanner_form = Scanner(get_runtime(DEVICE), scoring).hform
+    assert scanner_form == (gaps.get("open_gap_score", -10) <= gaps.get("extend_gap_score", -1))
+    got, _ = scan_all(scoring, queries, db, hform=hform and scanner_form, long_cells=3000)
+    np.testing.assert_array_equal(got, reference(bio, queries, db))
 
 
 def test_ties_ordered_by_database_number():

@@ -5,12 +5,13 @@ Pipeline of :func:`search` (issue 16):
 1. The database is encoded once, sorted by length and cached beside its FASTA file
    (:mod:`bioplug.pairwise.database`); it is streamed to the device in chunks of whole
    sequences (``chunk_residues``), each uploaded once for all queries.
-2. Every (query, database sequence) local score comes from the query-profile scan kernel
-   (``kernels/pairwise_search.cl``: packed 16-bit arithmetic, the query's strip profile in local
-   memory, the subjects sorted by length); any pair whose 16-bit score reaches
-   :data:`LIMIT16` is rescored exactly by the 32-bit kernels of
-   :class:`~bioplug.pairwise.engine.PairwiseEngine`, and so are subjects longer than
-   :data:`LONG_SUBJECT` (one work-item per pair would leave the device idle behind them).
+2. Every (query, database sequence) local score comes from the query-profile scan kernels
+   (``kernels/pairwise_search.cl``: packed 16-bit arithmetic, the query's strip profile in
+   local memory, the subjects sorted by length): ``search16`` gives a work-item each pair,
+   except the pairs of more than :data:`LONG_PAIR_CELLS` cells (decided per query and
+   subject), which ``search16_long`` scores with a work-group each, all in one launch. Any
+   pair whose 16-bit score reaches :data:`LIMIT16` is rescored exactly by the 32-bit kernels
+   of :class:`~bioplug.pairwise.engine.PairwiseEngine`.
 3. The ``top`` hits of each query are kept across chunks, ordered by score (descending),
    then database number (ascending): the order is total, so results do not depend on chunks.
 4. Only the hits are traced back (:meth:`PairwiseEngine.trace_indexed`), giving identity,
@@ -64,13 +65,15 @@ KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
     ("BLOSUM50", 17, 1): (0.198, 0.037), ("BLOSUM50", 16, 1): (0.186, 0.025),
     ("BLOSUM50", 15, 1): (0.171, 0.015),
 }
-#: Subjects longer than this, or pairs of more cells than LONG_PAIR_CELLS, are scored by
-#: the engine (one work-group per pair) instead of one work-item each.
-LONG_SUBJECT = 4096
+#: A (query, subject) pair of more cells is scored by ``search16_long`` (a work-group per
+#: pair, every long pair of a chunk in one launch) instead of by one work-item: a work-item
+#: shares its compute unit with the others resident there, so one carrying a pair this large
+#: would still run when the rest of the launch has finished.
 LONG_PAIR_CELLS = 1 << 24
-#: Rows per strip of the scan kernel and work-group size (GPU, CPU).
+#: Rows per strip of the scan kernels and work-group sizes (GPU, CPU).
 SCAN_ROWS = {"gpu": 64, "cpu": 16}
 SCAN_GROUP = {"gpu": 128, "cpu": 16}
+LONG_GROUP = {"gpu": 64, "cpu": 8}
 
 
 @dataclass
@@ -111,6 +114,8 @@ class SearchResults:
     query_ids: list[str]
     hits: list[list[Hit]]
     cells: float = 0.0
+    #: Wall seconds of the stages ("index", "scan", "traceback") and, as "scan: ..." keys,
+    #: the scan's parts (kernel times from profiling events, the 32-bit rescue).
     seconds: dict = field(default_factory=dict)
 
     def __iter__(self):
@@ -203,6 +208,7 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     scanner = Scanner(rt, scoring)
     best = scanner.scan(qcodes, db, top, chunk_residues, progress)
     clock["scan"] = time.perf_counter() - start - clock["index"]
+    clock.update({f"scan: {name}": value for name, value in scanner.timings.items()})
     hits = _trace_hits(scanner.engine, qids, qcodes, db, best, stats)
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in qcodes)) * db.residues
@@ -308,19 +314,35 @@ class Scanner:
         self.scoring = scoring
         self.engine = PairwiseEngine(scoring, devices=[rt])
         kind = "gpu" if rt.is_gpu else "cpu"
-        #: Rows per strip and work-group size; tests force other values.
+        #: Rows per strip and work-group sizes; tests force other values.
         self.rows = SCAN_ROWS[kind]
         self.group = SCAN_GROUP[kind]
+        self.long_group = LONG_GROUP[kind]
         self.memory_fraction = 0.4
-        self.long_subject = LONG_SUBJECT
-        #: Seconds per kernel when set to a dict.
-        self.timings: dict[str, float] | None = None
+        #: A (query, subject) pair of more cells goes to ``search16_long``.
+        self.long_cells = LONG_PAIR_CELLS
+        #: Seconds per stage: kernels from OpenCL profiling events (read once a launch has
+        #: finished, so collecting them never waits), the 32-bit rescue as wall time.
+        self.timings: dict[str, float] = {}
         fits = int(np.abs(scoring.matrix).max(initial=0)) <= 127
         self.packed = fits and int(np.abs(scoring.gaps).max()) < 1000
+        g = [int(v) for v in scoring.gaps]
+        # The H-form cell equals fill16's three-state cell when opening a gap never scores
+        # above extending one (pairwise_search.cl says why); otherwise keep fill16's cell.
+        self.hform = g[0] <= g[1] and g[2] <= g[3]
 
-    def _defines(self) -> dict:
+    def _fill16_defines(self) -> dict:
         return {"LOCAL": 1, "PTX16": int(self.rt.supports_ptx_s16x2), "ROW_GAPS": 0,
                 "R": self.rows}
+
+    def _defines(self) -> dict:
+        return {**self._fill16_defines(), "HFORM": int(self.hform)}
+
+    def _record(self, name: str, seconds: float) -> None:
+        self.timings[name] = self.timings.get(name, 0.0) + seconds
+
+    def _record_event(self, name: str, event: cl.Event) -> None:
+        self._record(name, 1e-9 * (event.profile.end - event.profile.start))
 
     def scan(self, qcodes: list[np.ndarray], db: Database, top: int,
              chunk_residues: int | None, progress: Progress) -> list[tuple]:
@@ -333,25 +355,23 @@ class Scanner:
         total = float(db.residues) or 1.0
         progress.report("database search", 0, 100)
         for a, b in chunks:
-            # a view of the memmap: the upload reads the pages, no second host copy
-            codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
             lengths = db.lengths[a:b]
-            qlen = np.array([len(q) for q in qcodes], dtype=np.int64)
-            long = (lengths > self.long_subject) | (lengths * qlen.max() > LONG_PAIR_CELLS)
-            if not self.packed:
-                long[:] = True
-            scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
-            short = np.flatnonzero(~long)
-            if short.size:
+            if self.packed:
+                # a view of the memmap: the upload reads the pages, no second host copy
+                codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
                 dbuf = rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
-                starts = (db.offsets[a:b] - db.offsets[a])[short]
-                scores[:, short] = self._scan_chunk(dbuf, starts, lengths[short], profile,
-                                                    qtable)
+                starts = db.offsets[a:b] - db.offsets[a]
+                scores = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
                 dbuf.release()
-            rescue = [(q, a + s) for q, s in zip(*np.nonzero(scores >= LIMIT16), strict=True)]
-            rescue += [(q, a + s) for s in np.flatnonzero(long) for q in range(len(qcodes))]
+                rescue = [(q, a + s) for q, s in zip(*np.nonzero(scores >= LIMIT16),
+                                                     strict=True)]
+            else:  # scores beyond a byte: every pair on the 32-bit kernels
+                scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
+                rescue = [(q, s) for s in range(a, b) for q in range(len(qcodes))]
             if rescue:
+                began = time.perf_counter()
                 self._rescore(qcodes, db, rescue, scores, a)
+                self._record("32-bit rescue", time.perf_counter() - began)
             for q in range(len(qcodes)):
                 best[q] = _merge_top(best[q], scores[q], db.order[a:b], top)
             progress.report("database search", int(100 * db.offsets[b] / total), 100)
@@ -366,7 +386,7 @@ class Scanner:
 
     def _query_profiles(self, qcodes: list[np.ndarray]):
         """Every query's strip profile in one buffer (``build_profile16``), and per query
-        (first uint4, length, strips)."""
+        (first uint4, length, strips, 0)."""
         rt, R = self.rt, self.rows
         K = len(self.scoring.letters)
         strips = np.array([-(-len(q) // R) for q in qcodes], dtype=np.int64)
@@ -376,10 +396,10 @@ class Scanner:
         for q, codes in enumerate(qcodes):
             padded[first[q] * R: first[q] * R + len(codes)] = codes
         profile = rt.empty(max(1, int(first[-1]) * K * R))
-        build = rt.kernel("pairwise_fill16.cl", "build_profile16", self._defines())
+        build = rt.kernel("pairwise_fill16.cl", "build_profile16", self._fill16_defines())
         group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
         n = int(first[-1]) * K
-        build(rt.queue, (-(-n // group) * group,), (group,), rt.to_device(padded),
+        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.to_device(padded),
               np.int32(first[-1]), rt.to_device(self.scoring.matrix.ravel().astype(np.int32)),
               np.int32(K), profile)
         table = np.zeros((len(qcodes), 4), dtype=np.int32)
@@ -390,43 +410,103 @@ class Scanner:
 
     def _scan_chunk(self, dbuf, starts: np.ndarray, lengths: np.ndarray, profile,
                     qtable: np.ndarray) -> np.ndarray:
-        """(queries, subjects) 16-bit scores of one chunk's short subjects."""
+        """(queries, subjects) 16-bit scores of one chunk.
+
+        Subjects are launched longest first. A pair of more than ``long_cells`` cells is
+        long for its query alone: for query q those are the first ``skip[q]`` subjects of
+        the launch order, which ``search16`` skips and ``search16_long`` scores, all long
+        pairs of the chunk in one launch (a work-group each).
+        """
+        launch = np.argsort(-lengths, kind="stable")
+        ls = lengths[launch].astype(np.int64)
+        subj = np.stack([starts[launch], ls], axis=1).astype(np.int32)
+        qlen = qtable[:, 1].astype(np.int64)
+        limit = self.long_cells // np.maximum(qlen, 1)  # longest subject scanned per query
+        table = qtable.copy()
+        table[:, 3] = np.searchsorted(-ls, -limit, side="left")  # subjects longer than limit
+        out = np.zeros((len(qtable), ls.size), dtype=np.int64)
+        qbuf = self.rt.to_device(table)
+        pending = self._launch_long(dbuf, subj, table, profile, qbuf)
+        self._launch_scan(dbuf, subj, table, profile, qbuf, out)
+        if pending is not None:
+            q_idx, pos, values = pending()
+            out[q_idx, pos] = values
+        result = np.empty_like(out)
+        result[:, launch] = out
+        return result
+
+    def _launch_long(self, dbuf, subj: np.ndarray, table: np.ndarray, profile, qbuf):
+        """Enqueue ``search16_long`` over every long pair; returns a function giving
+        (queries, launch positions, scores) once done, or None without long pairs."""
+        rt = self.rt
+        skip = table[:, 3].astype(np.int64)
+        m = int(skip.sum())
+        if m == 0:
+            return None
+        q_idx = np.repeat(np.arange(skip.size), skip)
+        pos = np.concatenate([np.arange(k) for k in skip])
+        cost = subj[pos, 1].astype(np.int64) * table[q_idx, 1]
+        heavy = np.argsort(-cost, kind="stable")  # heaviest first: the launch ends light
+        q_idx, pos = q_idx[heavy], pos[heavy]
+        tasks = np.zeros((m, 4), dtype=np.int32)
+        tasks[:, :2] = subj[pos]
+        tasks[:, 2] = q_idx
+        base = np.zeros(m, dtype=np.int64)
+        np.cumsum(subj[pos[:-1], 1].astype(np.int64) + 1, out=base[1:])
+        work = rt.empty(int(base[-1] + subj[pos[-1], 1] + 1) * 4)
+        scores = rt.to_device(np.zeros(m, dtype=np.int32))
+        knl = rt.kernel("pairwise_search.cl", "search16_long", self._defines())
+        G = rt.preferred_group(knl, self.long_group)
+        event = knl(rt.queue, (m * G,), (G,), dbuf, rt.to_device(tasks), profile, qbuf,
+                    np.int32(len(self.scoring.letters)), rt.to_device(self.scoring.gaps), work,
+                    rt.to_device(base), scores)
+        values = np.empty(m, dtype=np.int32)
+        copy = cl.enqueue_copy(rt.queue, values, scores, is_blocking=False)
+        log.info("%d long pairs on search16_long (%.3g cells)", m, float(cost.sum()))
+
+        def finish():
+            copy.wait()
+            self._record_event("long-pair kernel", event)
+            return q_idx, pos, values
+
+        return finish
+
+    def _launch_scan(self, dbuf, subj: np.ndarray, table: np.ndarray, profile, qbuf,
+                     out: np.ndarray) -> None:
+        """``search16`` over every short pair: query slots as the memory allows, each
+        launch's group tasks heaviest first; scores into ``out`` (launch order)."""
         rt = self.rt
         knl = rt.kernel("pairwise_search.cl", "search16", self._defines())
         G = rt.preferred_group(knl, self.group)
-        n = lengths.size
-        launch = np.argsort(-lengths, kind="stable")  # longest first
-        subj = np.stack([starts[launch], lengths[launch]], axis=1).astype(np.int32)
+        n = subj.shape[0]
+        ls = subj[:, 1].astype(np.int64)
         ngroups = -(-n // G)
-        group_max = np.zeros(ngroups, dtype=np.int64)
-        group_max[:] = np.maximum.reduceat(subj[:, 1].astype(np.int64), np.arange(0, n, G))
+        group_max = np.maximum.reduceat(ls, np.arange(0, n, G))
         work_base = np.zeros(ngroups, dtype=np.int64)
         np.cumsum((group_max[:-1] + 1) * G, out=work_base[1:])
         stride = int(work_base[-1] + (group_max[-1] + 1) * G)
-        slots = self._query_slots(n, stride, len(qtable))
+        qlen, skip = table[:, 1].astype(np.int64), table[:, 3].astype(np.int64)
+        slots = self._query_slots(n, stride, len(table))
         K = len(self.scoring.letters)
         words = K * self.rows // 16
         SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
         bufs = (rt.to_device(subj), rt.to_device(work_base), rt.to_device(self.scoring.gaps))
         work = rt.empty(slots * stride * 4)
-        out = np.empty((len(qtable), n), dtype=np.int32)
-        order = np.argsort(-qtable[:, 1], kind="stable")  # long queries first, too
+        order = np.argsort(-qlen, kind="stable")
         for q0 in range(0, len(order), slots):
             sel = order[q0:q0 + slots]
+            tasks = _group_tasks(sel, skip, qlen, ls, G)
+            if not len(tasks):
+                continue
             scores = rt.empty(len(sel) * n * 4)
-            event = knl(rt.queue, (ngroups * G, len(sel)), (G, 1), dbuf, bufs[0], np.int32(n),
-                        profile, rt.to_device(np.ascontiguousarray(qtable[sel])), np.int32(K),
-                        bufs[2], work, bufs[1], np.int64(stride), scores,
-                        cl.LocalMemory(SB * words * 16), np.int32(SB))
+            event = knl(rt.queue, (len(tasks) * G,), (G,), dbuf, bufs[0], np.int32(n),
+                        profile, qbuf, np.int32(K), bufs[2], work, bufs[1], np.int64(stride),
+                        rt.to_device(tasks), scores, cl.LocalMemory(SB * words * 16),
+                        np.int32(SB))
             part = np.empty((len(sel), n), dtype=np.int32)
             cl.enqueue_copy(rt.queue, part, scores)
-            if self.timings is not None:
-                self.timings["scan"] = self.timings.get("scan", 0.0) + 1e-9 * (
-                    event.profile.end - event.profile.start)
+            self._record_event("scan kernel", event)
             out[sel] = part
-        result = np.empty_like(out)
-        result[:, launch] = out
-        return result
 
     def _query_slots(self, n: int, stride: int, nq: int) -> int:
         """Queries per launch: as many as the memory budget of the border columns allows.
@@ -435,10 +515,9 @@ class Scanner:
         other queries' short pairs run beside each query's longest ones (the launch's tail).
         """
         rt = self.rt
-        wanted = nq
         room = max(1, rt.memory_budget(self.memory_fraction) // max(1, stride * 4))
         room = min(room, max(1, rt.max_alloc // max(1, stride * 4)))
-        return int(max(1, min(nq, wanted, room)))
+        return int(max(1, min(nq, room)))
 
     def _rescore(self, qcodes, db: Database, pairs: list[tuple[int, int]], scores, a: int):
         """Exact 32-bit scores (the engine) for pairs given as (query, sorted position)."""
@@ -454,6 +533,34 @@ class Scanner:
         for (q, s), v in zip(pairs, scaled, strict=True):
             scores[q, s - a] = v
         log.info("%d pairs scored by the 32-bit kernels", len(pairs))
+
+
+def _group_tasks(sel: np.ndarray, skip: np.ndarray, qlen: np.ndarray, ls: np.ndarray,
+                 G: int) -> np.ndarray:
+    """``search16``'s group tasks (subject group, query, slot, 0) for the queries ``sel``
+    (slot k is ``sel[k]``), heaviest first.
+
+    A group's cost is its longest scanned subject times the query length (its work-items
+    walk the strips in lockstep); NVIDIA and PoCL start groups in launch order, so the
+    heaviest start first and the launch ends on light ones.
+    """
+    n = ls.size
+    parts = []
+    for slot, q in enumerate(sel):
+        first = int(skip[q]) // G  # groups wholly made of long pairs are left out
+        groups = np.arange(first, -(-n // G), dtype=np.int64)
+        if not groups.size:
+            continue
+        head = np.maximum(groups * G, skip[q])  # the group's longest scanned subject
+        part = np.zeros((groups.size, 5), dtype=np.int64)
+        part[:, 0], part[:, 1], part[:, 2] = groups, q, slot
+        part[:, 4] = ls[np.minimum(head, n - 1)] * qlen[q]
+        parts.append(part)
+    if not parts:
+        return np.zeros((0, 4), dtype=np.int32)
+    tasks = np.concatenate(parts)
+    tasks = tasks[np.argsort(-tasks[:, 4], kind="stable")]
+    return np.ascontiguousarray(tasks[:, :4], dtype=np.int32)
 
 
 def _chunks(offsets: np.ndarray, chunk: int) -> list[tuple[int, int]]:
