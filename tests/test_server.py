@@ -121,7 +121,11 @@ def test_no_server_switches(server, tmp_path):
     before = jobs(server.env)
     assert bioplug(["--no-server", *MSA, "-o", tmp_path / "a.fa"], server.env).returncode == 0
     assert in_process([*MSA, "-o", tmp_path / "b.fa"], server.env).returncode == 0
+    # a driver variable the server did not start with: the call runs in its own process
+    other = {**server.env, "POCL_BIOPLUG_TEST": "1"}
+    assert bioplug([*MSA, "-o", tmp_path / "c.fa"], other).returncode == 0
     assert jobs(server.env) == before
+    assert (tmp_path / "c.fa").read_bytes() == (tmp_path / "a.fa").read_bytes()
 
 
 def medium_family(path: Path) -> Path:

@@ -130,7 +130,7 @@ def _start_background(args, directory: str) -> int:
     if args.device is not None:
         cmd += ["--device", args.device]
     log_file = protocol.log_path(directory)
-    fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # one run's log
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=fd, start_new_session=True, close_fds=True)

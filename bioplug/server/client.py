@@ -103,7 +103,8 @@ class _Canceller:
     def __enter__(self) -> _Canceller:
         for name in self.SIGNALS:
             num = getattr(signal, name, None)
-            if num is not None:
+            # an ignored signal (a background job of a script) is ignored in-process too
+            if num is not None and signal.getsignal(num) is not signal.SIG_IGN:
                 self.saved[num] = signal.signal(num, self._handle)
         return self
 

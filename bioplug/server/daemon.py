@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 EXIT_CANCELLED = 130
 #: The main thread wakes this often to notice a stop signal and the idle timeout.
 POLL_S = 0.25
+#: Variables drivers read once, when they start: a job whose values differ from the server's
+#: would see other devices than in its own process, so it is refused (and runs there).
+DRIVER_VARIABLES = ("CUDA_", "POCL_", "OCL_ICD", "ROCR_", "HIP_", "ZE_", "GPU_DEVICE_ORDINAL")
 #: Sent to the main thread to cancel its job. Not SIGUSR1: PoCL installs its own handler for
 #: it when it starts (a Python handler set earlier never runs again).
 CANCEL_SIGNAL = signal.SIGUSR2
@@ -129,6 +132,7 @@ class Server:
         self._probing = False
         self._probe_seen = False
         self._fingerprint = protocol.fingerprint()
+        self._drivers = driver_environment(os.environ)
 
     # -- life cycle ---------------------------------------------------------------------------
     def serve(self) -> int:
@@ -345,6 +349,11 @@ class Server:
             return (f"the server runs bioplug {self._fingerprint['version']} from "
                     f"{self._fingerprint['package']} (Python {sys.prefix}); this call "
                     f"{theirs.get('version')} from {theirs.get('package')}: restart the server")
+        theirs = driver_environment(message.get("env") or {})
+        if theirs != self._drivers:
+            names = sorted(k for k in set(theirs) | set(self._drivers)
+                           if theirs.get(k) != self._drivers.get(k))
+            return f"driver variables differ from the server's ({', '.join(names)})"
         return None
 
     def _submit(self, job: Job) -> bool:
@@ -408,7 +417,7 @@ class Server:
             job.reply({"op": "exit", "code": code, **({"error": error} if error else {})})
             job.done.set()
             self.jobs += 1
-            log.info("job %d (pid %s) %s: exit %d in %.3f s", self.jobs,
+            log.debug("job %d (pid %s) %s: exit %d in %.3f s", self.jobs,
                      job.message.get("pid"), " ".join(job.argv), code, time.perf_counter() - t0)
 
     def _run_job(self, job: Job) -> int:
@@ -526,6 +535,11 @@ def open_streams(fds: list[int], specs: list[dict]) -> tuple:
                 os.close(fd)
         raise
     return tuple(streams)
+
+
+def driver_environment(env) -> dict[str, str]:
+    """The :data:`DRIVER_VARIABLES` of an environment."""
+    return {str(k): str(v) for k, v in env.items() if str(k).startswith(DRIVER_VARIABLES)}
 
 
 def set_environ(env: dict[str, str]) -> None:
