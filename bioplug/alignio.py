@@ -92,11 +92,15 @@ def alignment_rows(alignment: Alignment) -> np.ndarray:
         return np.zeros((k, 0), dtype=np.uint8)
     # Biopython prints a row whose aligned steps mostly go backwards as its reverse
     # complement, and sizes every column block after that choice: mirror it.
+    # (boolean masks broadcast, not fancy-indexed copies: 10,000 x 1,200 in ms, not 0.4 s)
     aligned = (steps != 0).sum(axis=0) > 1
-    forward = (steps[:, aligned] > 0).sum(axis=1)
-    backward = (steps[:, aligned] < 0).sum(axis=1)
+    forward = ((steps > 0) & aligned).sum(axis=1)
+    backward = ((steps < 0) & aligned).sum(axis=1)
     flip = forward < backward
-    widths = np.maximum(np.where(flip[:, None], -steps, steps).max(axis=0), 0)
+    if flip.any():
+        widths = np.maximum(np.where(flip[:, None], -steps, steps).max(axis=0), 0)
+    else:
+        widths = np.maximum(steps.max(axis=0), 0)
     length = int(widths.sum())
     has = steps > 0
     simple = (~flip & (steps >= 0).all(axis=1)
@@ -176,22 +180,27 @@ def alignment_from_rows(records: Sequence, rows, *, molecule_type: str | None = 
     if len(records) != k:
         raise ValueError(f"{len(records)} records for {k} rows")
     residue = (arr != GAP) & (arr != _DOT)
-    steps = np.zeros((k, length + 1), dtype=np.int64)
-    np.cumsum(residue, axis=1, out=steps[:, 1:])
-    for i, rec in enumerate(records):
-        if steps[i, -1] != len(rec):
-            name = getattr(rec, "id", f"row {i + 1}")
-            raise ValueError(f"{name}: {steps[i, -1]} letters in its row, {len(rec)} in it")
+    # int32 counts in a fresh array (a cumsum into an int64 slice is 20x slower), read only at
+    # the columns where some row switches between residues and gaps
+    counts = np.cumsum(residue, axis=1, dtype=np.int32) if length else np.zeros((k, 1), np.int32)
+    totals = counts[:, -1] if length else np.zeros(k, np.int32)
+    expected = np.fromiter((len(rec) for rec in records), dtype=np.int64, count=k)
+    for i in np.flatnonzero(totals != expected)[:1]:
+        name = getattr(records[i], "id", f"row {i + 1}")
+        raise ValueError(f"{name}: {totals[i]} letters in its row, {expected[i]} in it")
     if length > 1:
         change = np.flatnonzero((residue[:, 1:] != residue[:, :-1]).any(axis=0)) + 1
     else:
         change = np.zeros(0, dtype=np.int64)
     cols = np.concatenate([[0], change, [length]]) if length else np.zeros(1, dtype=np.int64)
+    steps = np.zeros((k, cols.size), dtype=np.int64)
+    if length:
+        steps[:, 1:] = counts[:, cols[1:] - 1]
     if molecule_type is not None:
         for rec in records:
             if isinstance(rec, SeqRecord):
                 rec.annotations.setdefault("molecule_type", molecule_type)
-    alignment = Alignment(list(records), steps[:, cols])
+    alignment = Alignment(list(records), steps)
     alignment.column_annotations = {}
     return alignment
 

@@ -132,6 +132,14 @@ def test_alignment_from_rows_prints_the_rows(data):
         assert alignment.sequences == records
 
 
+def test_alignment_from_rows_names_a_row_that_does_not_match_its_record():
+    records = [SeqRecord(Seq("MKV"), id="a"), SeqRecord(Seq("MRVW"), id="b")]
+    with pytest.raises(ValueError, match="b: 3 letters in its row, 4 in it"):
+        alignment_from_rows(records, ["MK-V", "MR-V"])
+    empty = alignment_from_rows([SeqRecord(Seq(""), id="e")], np.zeros((1, 0), np.uint8))
+    assert empty.coordinates.tolist() == [[0]] and empty.length == 0
+
+
 def test_reverse_strand_and_partial_rows_come_from_biopython():
     aligner = PairwiseAligner(mode="local", match_score=2, mismatch_score=-1,
                               open_gap_score=-2, extend_gap_score=-1)
