@@ -35,6 +35,7 @@ import traceback
 import warnings
 
 from bioplug.server import protocol
+from bioplug.server.client import LOCAL_COMMANDS
 
 log = logging.getLogger(__name__)
 
@@ -344,6 +345,9 @@ class Server:
             return f"message version {message.get('version')} (server: {protocol.VERSION})"
         if len(fds) != 3:
             return "the call's standard streams did not arrive"
+        words = [w for w in message.get("argv") or [] if not str(w).startswith("-")]
+        if words and words[0] in LOCAL_COMMANDS:  # `server stop` in the server would wait on itself
+            return f"`bioplug {words[0]}` runs in the calling process"
         if message.get("fingerprint") != self._fingerprint:
             theirs = message.get("fingerprint") or {}
             return (f"the server runs bioplug {self._fingerprint['version']} from "

@@ -23,12 +23,16 @@ server -> client          ``started``, ``exit`` {code}, ``refused`` {reason} (th
 
 from __future__ import annotations
 
-import json
 import os
-import socket
 import stat
-import struct
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
+
+# json and socket are imported where used: a call with no server (no socket
+# directory) decides after one stat, without them.
 
 #: Overrides the socket directory (tests use a temporary one).
 DIR_ENV = "BIOPLUG_SERVER_DIR"
@@ -36,7 +40,8 @@ DIR_ENV = "BIOPLUG_SERVER_DIR"
 VERSION = 1
 #: Messages above this are refused (the largest is a job's environment).
 MAX_MESSAGE = 16 << 20
-_HEADER = struct.Struct("!I")
+#: Bytes of a message's length prefix (big-endian unsigned).
+HEADER_SIZE = 4
 
 
 class UnsafeDirectory(OSError):
@@ -44,8 +49,8 @@ class UnsafeDirectory(OSError):
 
 
 def supported() -> bool:
-    """True where Unix-domain sockets can carry file descriptors (not Windows)."""
-    return hasattr(socket, "AF_UNIX") and hasattr(socket, "send_fds") and hasattr(os, "getuid")
+    """True on POSIX systems (Unix-domain sockets that carry file descriptors)."""
+    return hasattr(os, "getuid") and hasattr(os, "fork")
 
 
 def server_dir() -> str:
@@ -125,6 +130,10 @@ def connect(directory: str | None = None, timeout: float | None = None) -> socke
         check_private(directory)
     except OSError:
         return None
+    import socket
+
+    if not hasattr(socket, "send_fds"):
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:
@@ -137,8 +146,11 @@ def connect(directory: str | None = None, timeout: float | None = None) -> socke
 
 def send(sock: socket.socket, message: dict, fds: list[int] | tuple[int, ...] = ()) -> None:
     """Send one message; ``fds`` ride on its header."""
+    import json
+    import socket
+
     body = json.dumps(message).encode()
-    header = _HEADER.pack(len(body))
+    header = len(body).to_bytes(HEADER_SIZE, "big")
     if fds:
         sent = socket.send_fds(sock, [header], list(fds))
         sock.sendall(header[sent:] + body)
@@ -165,18 +177,21 @@ def recv(sock: socket.socket, max_fds: int = 0) -> tuple[dict | None, list[int]]
     ValueError
         For a malformed or oversized message (descriptors received with it are closed).
     """
+    import json
+    import socket
+
     header, fds = b"", []
-    while len(header) < _HEADER.size:
+    while len(header) < HEADER_SIZE:
         if max_fds:
-            data, got, flags, _ = socket.recv_fds(sock, _HEADER.size - len(header), max_fds)
+            data, got, flags, _ = socket.recv_fds(sock, HEADER_SIZE - len(header), max_fds)
             fds.extend(got)
         else:
-            data = sock.recv(_HEADER.size - len(header))
+            data = sock.recv(HEADER_SIZE - len(header))
         if not data:
             _close_all(fds)
             return None, []
         header += data
-    (size,) = _HEADER.unpack(header)
+    size = int.from_bytes(header, "big")
     body = _recv_exact(sock, size) if size <= MAX_MESSAGE else None
     try:
         if body is None:
