@@ -9,8 +9,17 @@
  * matrix plus the rows touched; the rounds are few (a share of the clusters merges in each).
  *
  * D(i, j) for i != j is cell max * (max - 1) / 2 + min of the packed triangle.
- * Ties: the nearest neighbour is the smallest index among equal distances.
+ * Ties: among equal distances row x takes the j with the smallest j XOR x. The tied pair with
+ * the smallest XOR is then always reciprocal, and a group of m identical sequences pairs off
+ * in halves (log2 m rounds; "smallest index" would merge one pair a round). A row for which
+ * a merged cluster is now as near as its neighbour is flagged and rescanned, so the choice
+ * stays this rule's.
  */
+
+inline int prefer(float d, int j, float best, int arg, int x)
+{
+    return d < best || (d == best && (j ^ x) < (arg ^ x));
+}
 
 inline long cell(int i, int j)
 {
@@ -32,7 +41,7 @@ __kernel void nearest(__global const int *rows, __global const int *live, int nl
         if (j == x)
             continue;
         float d = D[cell(x, j)];
-        if (d < best || (d == best && j < arg)) {
+        if (prefer(d, j, best, arg, x)) {
             best = d;
             arg = j;
         }
@@ -44,7 +53,7 @@ __kernel void nearest(__global const int *rows, __global const int *live, int nl
         if (t < s) {
             float v2 = val[t + s];
             int i2 = idx[t + s];
-            if (v2 < val[t] || (v2 == val[t] && i2 < idx[t])) {
+            if (prefer(v2, i2, val[t], idx[t], x)) {
                 val[t] = v2;
                 idx[t] = i2;
             }
@@ -58,11 +67,12 @@ __kernel void nearest(__global const int *rows, __global const int *live, int nl
 
 /* Work-item (q, p): merged pair p = (a[p] keeps the cluster, b[p] dies) against live[q].
  * mate[x]: for a cluster merged this round, the other cluster of its pair (-1 otherwise);
- * keeper[x]: 1 when x keeps its pair's cluster. size: sizes before the round. */
+ * keeper[x]: 1 when x keeps its pair's cluster. size: sizes before the round.
+ * nd: each row's nearest distance; stale[x] = 1 when the new cluster is as near as that. */
 __kernel void merge(__global const int *pa, __global const int *pb, int npairs,
                     __global const int *live, int nlive, __global const int *mate,
                     __global const uchar *keeper, __global const float *size,
-                    __global float *D)
+                    __global float *D, __global const float *nd, __global uchar *stale)
 {
     int q = get_global_id(0), p = get_global_id(1);
     if (q >= nlive || p >= npairs)
@@ -74,7 +84,10 @@ __kernel void merge(__global const int *pa, __global const int *pb, int npairs,
     int y = mate[x];
     if (y < 0) {
         /* x not merged this round: the mean of its distances to a and b */
-        D[cell(a, x)] = (na * D[cell(a, x)] + nb * D[cell(b, x)]) / (na + nb);
+        float d = (na * D[cell(a, x)] + nb * D[cell(b, x)]) / (na + nb);
+        D[cell(a, x)] = d;
+        if (d <= nd[x])
+            stale[x] = 1;
     } else if (keeper[x] && a < x) {
         /* both merged: the pair with the smaller keeper writes the mean of the four */
         float nx = size[x], ny = size[y];

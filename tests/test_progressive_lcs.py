@@ -176,6 +176,25 @@ def test_rnn_upgma_with_ties_is_a_valid_upgma(seed) -> None:
     replay_is_upgma(rnn_linkage(pack_lower(d, np.float32), n, DEVICE), d)
 
 
+def test_identical_groups_pair_off_in_halves() -> None:
+    """A family of many identical sequences (common in Pfam): groups join in about log2 m
+    rounds, not one pair a round, and the tree is a valid UPGMA."""
+    from bioplug.runtime import get_runtime
+    from bioplug.tree.build import scipy_relabel
+    from bioplug.tree.rnn import rnn_upgma
+
+    rng = np.random.default_rng(3)
+    group = np.repeat(np.arange(3), [150, 90, 16])          # three groups of identical items
+    centre = rng.random((3, 3)) * 10
+    d = squareform(pdist(centre[group]))
+    rt = get_runtime(DEVICE)
+    stats: dict = {}
+    packed = pack_lower(d, np.float32)
+    raw = rnn_upgma(rt.to_device(packed), d.shape[0], rt, stats)
+    replay_is_upgma(scipy_relabel(raw, d.shape[0]), d)
+    assert stats["rounds"] <= 12, stats
+
+
 # -- front door ---------------------------------------------------------------------------------
 def test_aligner_uses_single_linkage_above_max_matrix(caplog) -> None:
     texts = separated_family(24, 3)

@@ -39,8 +39,8 @@ class _Rounds:
         x = self.live
         y = self.nn[x]
         mutual = (y > x) & (self.nn[np.maximum(y, 0)] == x)
-        if not mutual.any():                           # only ties can get here: take the
-            x0 = x[np.argmin(self.nd[x])]              # closest pair, it is reciprocal
+        if not mutual.any():                           # a safeguard: the tie rule makes the
+            x0 = x[np.argmin(self.nd[x])]              # closest pair reciprocal
             return np.array([min(x0, self.nn[x0])], np.int32), np.array(
                 [max(x0, self.nn[x0])], np.int32)
         return x[mutual], y[mutual]
@@ -55,22 +55,25 @@ class _Rounds:
         self.cid[a] = new
         self.size[a] = sizes
 
-    def rescan(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Rows whose nearest neighbour must be found again after merging (a, b)."""
+    def rescan(self, a: np.ndarray, b: np.ndarray, flagged: np.ndarray) -> np.ndarray:
+        """Rows whose nearest neighbour must be found again after merging (a, b): the merged
+        clusters, rows whose neighbour was merged, and ``flagged`` rows (a merged cluster is
+        now as near as their neighbour: the tie rule may pick it)."""
         merged = np.zeros(self.n, dtype=bool)
         merged[a] = merged[b] = True
         dead = np.zeros(self.n, dtype=bool)
         dead[b] = True
         self.live = self.live[~dead[self.live]]
-        stale = self.live[merged[np.maximum(self.nn[self.live], 0)]]
-        return np.union1d(a, stale).astype(np.int32)
+        redo = merged[np.maximum(self.nn[self.live], 0)] | flagged[self.live].astype(bool)
+        return np.union1d(a, self.live[redo]).astype(np.int32)
 
 
-def rnn_upgma(d_packed: cl.Buffer, n: int, rt) -> np.ndarray:
+def rnn_upgma(d_packed: cl.Buffer, n: int, rt, stats: dict | None = None) -> np.ndarray:
     """UPGMA of ``n`` items whose packed lower triangle (float32) is on the device.
 
     The buffer is overwritten. Returns raw join rows (cluster ids, height, size) in join order,
-    as :func:`bioplug.tree.build.scipy_relabel` takes them.
+    as :func:`bioplug.tree.build.scipy_relabel` takes them; ``stats`` (if given) receives the
+    number of ``rounds`` and of rows ``rescanned``.
     """
     if n < 2:
         return np.empty((0, 4))
@@ -82,7 +85,10 @@ def rnn_upgma(d_packed: cl.Buffer, n: int, rt) -> np.ndarray:
     d_live = rt.to_device(state.live)
     d_nn = rt.to_device(state.nn)
     d_nd = rt.to_device(state.nd)
+    flags = np.zeros(n, dtype=np.uint8)
+    d_flags = rt.to_device(flags)
     q = rt.queue
+    rescanned = 0
 
     def nearest(rows: np.ndarray) -> None:
         k_near(q, (rows.size * wg,), (wg,), rt.to_device(rows), d_live, np.int32(state.live.size),
@@ -99,16 +105,21 @@ def rnn_upgma(d_packed: cl.Buffer, n: int, rt) -> np.ndarray:
         keeper = np.zeros(n, dtype=np.uint8)
         keeper[a] = 1
         live_items = -(-state.live.size // 64) * 64
+        cl.enqueue_fill_buffer(q, d_flags, np.uint8(0), 0, n)
         k_merge(q, (live_items, a.size), (64, 1), rt.to_device(a), rt.to_device(b),
                 np.int32(a.size), d_live, np.int32(state.live.size), rt.to_device(mate),
-                rt.to_device(keeper), rt.to_device(state.size), d_packed)
+                rt.to_device(keeper), rt.to_device(state.size), d_packed, d_nd, d_flags)
+        cl.enqueue_copy(q, flags, d_flags)
         state.record(a, b)
-        rows = state.rescan(a, b)
+        rows = state.rescan(a, b, flags)
         cl.enqueue_copy(q, d_live, state.live)
         if state.live.size > 1:
             nearest(rows)
+            rescanned += rows.size
         rounds += 1
     log.debug("UPGMA of %d items in %d rounds of reciprocal nearest neighbours", n, rounds)
+    if stats is not None:
+        stats.update(rounds=rounds, rescanned=rescanned)
     return np.concatenate(state.rows)
 
 
