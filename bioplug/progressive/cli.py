@@ -40,7 +40,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="penalty for extending an end gap (default 0.5; 0.66 for protein "
                         "families of 100 or more; nucleotides 1)")
     g.add_argument("--shift", type=float, default=None,
-                   help="constant added to every substitution score (default 4 for protein "
+                   help="constant added to every substitution score (default 6 for protein "
                         "families of 100 or more, else 0)")
     g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
                    help="alphabet (default: detected; nucleotides use NUC.4.4)")
