@@ -26,8 +26,6 @@ log = logging.getLogger(__name__)
 KERNELS = "progressive_lcs.cl"
 #: Packed distances per launch of ``lcs_lower`` (float32 entries): bounds the device buffer.
 CHUNK = 1 << 26
-
-
 #: Letter codes: upper-cased ASCII letters & 31 (one fixed program variant per MAXW).
 LETTERS = 32
 
@@ -51,8 +49,7 @@ class LcsData:
         self.wg = self._group_size(rt)
         local = letters * self.maxw * 8 + 8 * self.wg <= rt.local_mem // 2
         defines = {"A": letters, "MAXW": self.maxw, "WG": self.wg, "PEQ_LOCAL": int(local)}
-        prog = rt.program(KERNELS, defines)
-        self.program = prog
+        self.program = rt.program(KERNELS, defines)     # prim_step's two kernel objects
         self.k_lower = rt.kernel(KERNELS, "lcs_lower", defines)
         start = np.concatenate([[0], np.cumsum(self.lengths[:-1], dtype=np.int64)])
         joined = (np.concatenate([codes[i] for i in self.order]).astype(np.uint8)
