@@ -240,3 +240,17 @@ def test_cli_distances_option(tmp_path) -> None:
         main(["-q", "msa", str(src), "-o", str(out), "--method", "progressive",
               "--distances", "nearest"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("options", [dict(distances="lcs"), dict(max_matrix=3)])
+def test_awkward_families_keep_every_residue(options) -> None:
+    """One-letter, lower-case, ambiguity and stop letters, duplicates and one sequence of
+    5,000 residues (128 Peq words a letter): every row keeps its letters, in order."""
+    rng = np.random.default_rng(11)
+    long = "".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 5000))
+    texts = ["M", "mkvlaagiv", "MKVLAXGIV*", "MKVLBZGIVU", "MKVLAAGIV", "MKVLAAGIV",
+             long[:300] + "W", long]
+    aln = ProgressiveAligner(device=DEVICE, refinement=0, **options).align(texts)
+    rows = [str(aln[i]) for i in range(len(texts))]
+    assert [r.replace("-", "") for r in rows] == texts
+    assert len({len(r) for r in rows}) == 1
