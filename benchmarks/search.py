@@ -26,10 +26,14 @@ GCUPS = (sum of query lengths) x (database residues) / seconds / 1e9.
 The split of the scan stage is printed too: the ``search16`` kernel (one work-item per pair),
 the ``search16_long`` kernel (a work-group per pair of more than ``LONG_PAIR_CELLS`` cells),
 both from OpenCL profiling events, the 32-bit rescue of saturated pairs, and the host glue
-(the rest: upload, planning, read-back, top-k merge). ``--sweep`` also times the scan alone
-for other strip heights, group sizes and cell forms.
+(the rest: upload, planning, read-back, top-k merge). With ``--precision 8`` (or "auto") the
+first pass is ``search8`` (four pairs per 32-bit word, saturating bytes), printed as ``scan
+kernel 8-bit``; ``scan kernel`` is then the 16-bit rescue of saturated pairs. ``--sweep`` also
+times the scan alone for other strip heights, group sizes, cell forms, and 8 vs 16 bits (8-bit
+with inline PTX and with OpenCL's ``uchar4`` built-ins, two strip heights).
 
-Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--sweep] [--json out.json]``
+Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--precision auto|8|16] [--sweep]
+[--json out.json]``
 """
 
 from __future__ import annotations
@@ -123,7 +127,7 @@ def check_against_parasail(args, queries, subjects, scanner_scores) -> None:
     log.info("parasail and bioplug agree on %d pairs", ref.size)
 
 
-def scan_scores(device, queries, subjects) -> np.ndarray:
+def scan_scores(device, queries, subjects, precision=None) -> np.ndarray:
     """Every score of queries x subjects from the scan (no traceback)."""
     from bioplug.pairwise.search import Scanner, _as_database, _scheme
     from bioplug.progress import Progress
@@ -131,7 +135,7 @@ def scan_scores(device, queries, subjects) -> np.ndarray:
 
     scoring = _scheme(None, "BLOSUM62", 11, 1, None)[0]
     db = _as_database(subjects, scoring)
-    scanner = Scanner(get_runtime(device), scoring)
+    scanner = Scanner(get_runtime(device), scoring, precision=precision)
     best = scanner.scan([scoring.encode(q) for q in queries], db, len(subjects), None,
                         Progress())
     out = np.zeros((len(queries), len(subjects)), dtype=np.int64)
@@ -150,8 +154,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--precision", choices=["auto", "8", "16"], default=None,
+                        help="the scan's first pass (default: the library's, 16 for now)")
     parser.add_argument("--sweep", action="store_true",
-                        help="also time the scan for other strip heights / groups / cell forms")
+                        help="also time the scan for other strip heights / groups / cell "
+                             "forms and 8 vs 16 bits")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from bioplug.pairwise.search import search
@@ -166,14 +173,15 @@ def main() -> None:
     log.info("database: %d proteins, %d residues (mean %.0f, max %d), written in %.1f s",
              args.n, lens.sum(), lens.mean(), lens.max(), time.perf_counter() - t0)
     cells = float(sum(map(len, queries))) * float(lens.sum())
-    search(queries[:2], ["MKWVTFISLL", "ACDEFGHIKLMNPQ"], device=rt)  # kernel builds
+    prec = args.precision
+    search(queries[:2], ["MKWVTFISLL", "ACDEFGHIKLMNPQ"], device=rt, precision=prec)  # builds
     t0 = time.perf_counter()
-    first = search(queries, fasta, top=10, device=rt)
+    first = search(queries, fasta, top=10, device=rt, precision=prec)
     t_first = time.perf_counter() - t0
     walls, clocks = [], []
     for _ in range(args.repeats):
         t0 = time.perf_counter()
-        res = search(queries, fasta, top=10, device=rt)
+        res = search(queries, fasta, top=10, device=rt, precision=prec)
         walls.append(time.perf_counter() - t0)
         clocks.append(res.seconds)
     assert res.tabular() == first.tabular()
@@ -181,7 +189,7 @@ def main() -> None:
     scan = float(np.median([c["scan"] for c in clocks]))
     split = scan_split(clocks, cells)
     result = {"device": str(rt), "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
-              "host": platform.node(), "n": args.n, "residues": int(lens.sum()),
+              "host": platform.node(), "precision": prec, "n": args.n, "residues": int(lens.sum()),
               "query_residues": sum(map(len, queries)), "cells": cells,
               "first_search_s": t_first, "wall_s": wall, "scan_s": scan,
               "stages_s": clocks[-1], "gcups_wall": cells / wall / 1e9,
@@ -224,23 +232,27 @@ def sweep(rt, queries, fasta, cells) -> list[dict]:
     db = _as_database(str(fasta), scoring)
     tiny = _as_database(queries[:4], scoring)
     qcodes = [scoring.encode(q) for q in queries]
-    rows = [{"rows": 32}, {"group": 64}, {"group": 256}, {"hform": False},
-            {"long_cells": 1 << 26}]
+    rows = [{"precision": "16"}, {"precision": "16", "rows": 32},
+            {"precision": "16", "group": 64}, {"precision": "16", "group": 256},
+            {"precision": "16", "hform": False}, {"precision": "16", "long_cells": 1 << 26},
+            {"precision": "8"}, {"precision": "8", "ptx8": False},
+            {"precision": "8", "rows8": 16}, {"precision": "8", "group": 256}]
     out = []
     for settings in rows:
         scanner = Scanner(rt, scoring)
         for name, value in settings.items():
             setattr(scanner, name, value)
         scanner.scan(qcodes, tiny, 10, None, Progress())  # builds the variant
-        scanner.timings = {}
+        scanner.timings, scanner.counts = {}, {}
         t0 = time.perf_counter()
         scanner.scan(qcodes, db, 10, None, Progress())
         wall = time.perf_counter() - t0
-        row = {**settings, "scan_wall_s": wall, **scanner.timings}
+        row = {**settings, "scan_wall_s": wall, **scanner.timings,
+               **{f"{k} pairs": v for k, v in scanner.counts.items()}}
         kernel = sum(v for k, v in scanner.timings.items() if "kernel" in k)
-        log.info("sweep %s: scan %.2f s wall (%.0f GCUPS), kernels %.2f s (%.0f GCUPS) %s",
+        log.info("sweep %s: scan %.2f s wall (%.0f GCUPS), kernels %.2f s (%.0f GCUPS) %s %s",
                  settings, wall, cells / wall / 1e9, kernel, cells / kernel / 1e9,
-                 {k: round(v, 3) for k, v in scanner.timings.items()})
+                 {k: round(v, 3) for k, v in scanner.timings.items()}, scanner.counts)
         out.append(row)
     return out
 
@@ -256,7 +268,8 @@ def run_parasail(args, queries, rt) -> dict:
     text, starts = proteins(sub_lens, rng)
     subjects = [text[starts[k]:starts[k + 1]].decode() for k in range(len(sub_lens))]
     # every query (long pairs on search16_long included) x 5,000 subjects
-    check_against_parasail(args, queries, subjects, scan_scores(rt, queries, subjects[:5000]))
+    check_against_parasail(args, queries, subjects,
+                           scan_scores(rt, queries, subjects[:5000], args.precision))
     t0 = time.perf_counter()
     parasail_scores(queries, subjects, args.processes)
     t = time.perf_counter() - t0

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyopencl as cl
+from pyopencl import cltypes
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
@@ -74,6 +75,16 @@ LONG_PAIR_CELLS = 1 << 24
 SCAN_ROWS = {"gpu": 64, "cpu": 16}
 SCAN_GROUP = {"gpu": 128, "cpu": 16}
 LONG_GROUP = {"gpu": 64, "cpu": 8}
+#: Rows per strip of ``search8`` (2 x rows registers of row state per work-item).
+SCAN8_ROWS = {"gpu": 32, "cpu": 16}
+#: ``Scanner`` precision when none is given. "auto" (the 8-bit first pass where the scoring
+#: leaves it a useful range) is to become the default once it is measured faster on the H100
+#: (benchmarks/RESULTS.md, "8-bit first pass"); until then the 16-bit scan stays the default.
+DEFAULT_PRECISION = "16"
+PRECISIONS = ("auto", "8", "16")
+#: "auto" takes the 8-bit pass only when its ceiling (:meth:`Scanner.limit8`) is at least
+#: this: below it most related pairs saturate and are scored twice.
+AUTO_MIN_LIMIT8 = 64
 
 
 @dataclass
@@ -160,7 +171,8 @@ def evalues(bits, query_length: int, db_residues: int) -> np.ndarray:
 # -- the front door ---------------------------------------------------------------------------
 def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_open: int = 11,
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
-           device=None, chunk_residues: int | None = None, progress=None) -> SearchResults:
+           device=None, chunk_residues: int | None = None, progress=None,
+           precision: str | None = None) -> SearchResults:
     """Search every query against every database sequence with exact local alignment.
 
     Parameters
@@ -190,6 +202,9 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         Residues per device chunk of the database (default: from the device's memory).
     progress : callable, optional
         ``progress(stage, done, total)``; returning False cancels.
+    precision : {"auto", "8", "16"}, optional
+        The scan's first pass (see :class:`Scanner`); default :data:`DEFAULT_PRECISION`.
+        Scores are exact with any of them.
 
     Returns
     -------
@@ -205,7 +220,7 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     qids, qcodes = _as_queries(queries, scoring)
     clock["index"] = time.perf_counter() - start
     progress = progress if isinstance(progress, Progress) else Progress(progress)
-    scanner = Scanner(rt, scoring)
+    scanner = Scanner(rt, scoring, precision=precision)
     best = scanner.scan(qcodes, db, top, chunk_residues, progress)
     clock["scan"] = time.perf_counter() - start - clock["index"]
     clock.update({f"scan: {name}": value for name, value in scanner.timings.items()})
@@ -297,7 +312,8 @@ def _encode_items(items, scoring: Scoring, what: str):
 
 # -- the scan ---------------------------------------------------------------------------------
 class Scanner:
-    """The query-profile scan on one device (``kernels/pairwise_search.cl``).
+    """The query-profile scan on one device (``kernels/pairwise_search.cl``,
+    ``kernels/pairwise_search8.cl``).
 
     Parameters
     ----------
@@ -305,17 +321,31 @@ class Scanner:
         The device.
     scoring : Scoring
         A local scoring scheme whose substitution scores fit a signed byte.
+    precision : {"auto", "8", "16"}, optional
+        The first pass over the short pairs (default :data:`DEFAULT_PRECISION`). "16": the
+        packed 16-bit ``search16``. "8": the 8-bit ``search8`` (four pairs per 32-bit word)
+        whenever the scheme allows it (H-form cell, gap costs and biased scores within a
+        byte), pairs whose 8-bit best reaches :attr:`limit8` rescored by the 16-bit scan.
+        "auto": "8" when :attr:`limit8` is at least :data:`AUTO_MIN_LIMIT8`, else "16".
+        Long pairs always run on ``search16_long``; 16-bit bests at ``LIMIT16`` always go to
+        the 32-bit kernels, so every precision gives the same exact scores.
     """
 
-    def __init__(self, rt: Runtime, scoring: Scoring):
+    def __init__(self, rt: Runtime, scoring: Scoring, precision: str | None = None):
         if not scoring.local:
             raise InputError("the scan computes local alignments only")
+        precision = DEFAULT_PRECISION if precision is None else str(precision)
+        if precision not in PRECISIONS:
+            raise InputError(f"precision must be one of {', '.join(PRECISIONS)}, "
+                             f"not {precision!r}")
         self.rt = rt
         self.scoring = scoring
+        self.precision = precision
         self.engine = PairwiseEngine(scoring, devices=[rt])
         kind = "gpu" if rt.is_gpu else "cpu"
         #: Rows per strip and work-group sizes; tests force other values.
         self.rows = SCAN_ROWS[kind]
+        self.rows8 = SCAN8_ROWS[kind]
         self.group = SCAN_GROUP[kind]
         self.long_group = LONG_GROUP[kind]
         self.memory_fraction = 0.4
@@ -324,12 +354,42 @@ class Scanner:
         #: Seconds per stage: kernels from OpenCL profiling events (read once a launch has
         #: finished, so collecting them never waits), the 32-bit rescue as wall time.
         self.timings: dict[str, float] = {}
+        #: Pairs sent to a wider pass: "16-bit rescue" (8-bit saturated), "32-bit rescue".
+        self.counts: dict[str, int] = {}
         fits = int(np.abs(scoring.matrix).max(initial=0)) <= 127
         self.packed = fits and int(np.abs(scoring.gaps).max()) < 1000
         g = [int(v) for v in scoring.gaps]
         # The H-form cell equals fill16's three-state cell when opening a gap never scores
         # above extending one (pairwise_search.cl says why); otherwise keep fill16's cell.
         self.hform = g[0] <= g[1] and g[2] <= g[3]
+        #: search8's inline PTX (vadd4 / vsub4 / vmax4, prmt) on NVIDIA sm_90; False runs
+        #: the OpenCL uchar4 built-ins there too (the sweep compares them).
+        self.ptx8 = rt.supports_ptx_s16x2
+
+    @property
+    def bias8(self) -> int:
+        """Added to every substitution score in the 8-bit profile (scores become >= 0)."""
+        return max(0, -int(self.scoring.matrix.min(initial=0)))
+
+    @property
+    def limit8(self) -> int:
+        """An 8-bit best at this ceiling may have saturated; below it it is exact
+        (``pairwise_search8.cl`` says why)."""
+        return 255 - self.bias8
+
+    def _costs8(self) -> np.ndarray | None:
+        """Gap costs (oA, eA, oB, eB) for ``search8``, or None when they are not bytes."""
+        costs = -np.asarray(self.scoring.gaps[:4], dtype=np.int64)
+        return costs.astype(np.uint32) if np.all((costs >= 0) & (costs <= 255)) else None
+
+    @property
+    def eight(self) -> bool:
+        """Whether this scan runs the 8-bit first pass (see ``precision``)."""
+        if self.precision == "16" or not (self.packed and self.hform):
+            return False
+        if self._costs8() is None:
+            return False
+        return self.limit8 >= (AUTO_MIN_LIMIT8 if self.precision == "auto" else 1)
 
     def _fill16_defines(self) -> dict:
         return {"LOCAL": 1, "PTX16": int(self.rt.supports_ptx_s16x2), "ROW_GAPS": 0,
@@ -340,6 +400,9 @@ class Scanner:
 
     def _record(self, name: str, seconds: float) -> None:
         self.timings[name] = self.timings.get(name, 0.0) + seconds
+
+    def _count(self, name: str, pairs: int) -> None:
+        self.counts[name] = self.counts.get(name, 0) + int(pairs)
 
     def _record_event(self, name: str, event: cl.Event) -> None:
         self._record(name, 1e-9 * (event.profile.end - event.profile.start))
@@ -352,6 +415,9 @@ class Scanner:
         chunks = _chunks(db.offsets, chunk)
         best = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in qcodes]
         profile, qtable = self._query_profiles(qcodes)
+        eight = self.eight
+        first8 = self._query_profiles8(qcodes) if eight else None
+        log.info("scan: %s-bit first pass (precision %r)", 8 if eight else 16, self.precision)
         total = float(db.residues) or 1.0
         progress.report("database search", 0, 100)
         for a, b in chunks:
@@ -361,7 +427,10 @@ class Scanner:
                 codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
                 dbuf = rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
                 starts = db.offsets[a:b] - db.offsets[a]
-                scores = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
+                if eight:
+                    scores = self._scan_chunk8(dbuf, starts, lengths, first8, (profile, qtable))
+                else:
+                    scores = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
                 dbuf.release()
                 rescue = [(q, a + s) for q, s in zip(*np.nonzero(scores >= LIMIT16),
                                                      strict=True)]
@@ -372,6 +441,7 @@ class Scanner:
                 began = time.perf_counter()
                 self._rescore(qcodes, db, rescue, scores, a)
                 self._record("32-bit rescue", time.perf_counter() - began)
+                self._count("32-bit rescue", len(rescue))
             for q in range(len(qcodes)):
                 best[q] = _merge_top(best[q], scores[q], db.order[a:b], top)
             progress.report("database search", int(100 * db.offsets[b] / total), 100)
@@ -408,6 +478,122 @@ class Scanner:
         table[:, 2] = strips
         return profile, table
 
+    def _query_profiles8(self, qcodes: list[np.ndarray]):
+        """Every query's biased 8-bit strip profile in one buffer (``build_profile8``: K + 1
+        letters, the last one padding), and per query (first uint4, length, strips, 0)."""
+        rt, R = self.rt, self.rows8
+        K = len(self.scoring.letters)
+        strips = np.array([-(-len(q) // R) for q in qcodes], dtype=np.int64)
+        first = np.zeros(len(qcodes) + 1, dtype=np.int64)
+        np.cumsum(strips, out=first[1:])
+        padded = np.full(max(1, int(first[-1]) * R), 255, dtype=np.uint8)
+        for q, codes in enumerate(qcodes):
+            padded[first[q] * R: first[q] * R + len(codes)] = codes
+        profile = rt.empty(max(1, int(first[-1]) * (K + 1) * R))
+        build = rt.kernel("pairwise_search8.cl", "build_profile8", self._defines8())
+        group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
+        n = int(first[-1]) * (K + 1)
+        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.to_device(padded),
+              np.int32(first[-1]), rt.to_device(self.scoring.matrix.ravel().astype(np.int32)),
+              np.int32(K), np.int32(self.bias8), profile)
+        table = np.zeros((len(qcodes), 4), dtype=np.int32)
+        table[:, 0] = first[:-1] * (K + 1) * (R // 16)
+        table[:, 1] = [len(q) for q in qcodes]
+        table[:, 2] = strips
+        return profile, table
+
+    def _defines8(self) -> dict:
+        return {"R8": self.rows8, "PTX8": int(bool(self.ptx8))}
+
+    def _launch_order(self, starts: np.ndarray, lengths: np.ndarray, qlen: np.ndarray):
+        """Subjects longest first: (launch permutation, (offset, length) rows, and per query
+        the number of leading subjects whose pairs are long)."""
+        launch = np.argsort(-lengths, kind="stable")
+        ls = lengths[launch].astype(np.int64)
+        subj = np.stack([starts[launch], ls], axis=1).astype(np.int32)
+        limit = self.long_cells // np.maximum(qlen.astype(np.int64), 1)
+        skip = np.searchsorted(-ls, -limit, side="left")  # subjects longer than limit
+        return launch, subj, skip
+
+    def _scan_chunk8(self, dbuf, starts: np.ndarray, lengths: np.ndarray, first8: tuple,
+                     first16: tuple) -> np.ndarray:
+        """(queries, subjects) scores of one chunk from the 8-bit first pass.
+
+        Long pairs go to ``search16_long`` as in :meth:`_scan_chunk`, the others to
+        ``search8``; pairs whose 8-bit best reaches :attr:`limit8` are rescored by the 16-bit
+        scan (:meth:`_scan_chunk`, on the saturated queries x subjects only), so the scores
+        are 16-bit exact (the caller sends ``LIMIT16`` and above to the 32-bit kernels).
+        """
+        (profile8, qtable8), (profile16, qtable16) = first8, first16
+        launch, subj, skip = self._launch_order(starts, lengths, qtable16[:, 1])
+        table16, table8 = qtable16.copy(), qtable8.copy()
+        table16[:, 3] = table8[:, 3] = skip
+        out = np.zeros((len(qtable16), subj.shape[0]), dtype=np.int64)
+        pending = self._launch_long(dbuf, subj, table16, profile16,
+                                    self.rt.to_device(table16))
+        self._launch_scan8(dbuf, subj, table8, profile8, out)
+        saturated = out >= self.limit8
+        saturated[np.arange(subj.shape[0])[None, :] < skip[:, None]] = False  # long pairs
+        if pending is not None:
+            q_idx, pos, values = pending()
+            out[q_idx, pos] = values
+        if saturated.any():
+            qs = np.flatnonzero(saturated.any(axis=1))
+            ss = np.flatnonzero(saturated.any(axis=0))
+            block = np.ix_(qs, ss)
+            wide = self._scan_chunk(dbuf, subj[ss, 0], subj[ss, 1], profile16, qtable16[qs])
+            out[block] = np.where(saturated[block], wide, out[block])
+            self._count("16-bit rescue", int(saturated.sum()))
+            log.info("%d pairs saturated 8 bits: rescored on the 16-bit scan (%d x %d)",
+                     int(saturated.sum()), qs.size, ss.size)
+        result = np.empty_like(out)
+        result[:, launch] = out
+        return result
+
+    def _launch_scan8(self, dbuf, subj: np.ndarray, table: np.ndarray, profile,
+                      out: np.ndarray) -> None:
+        """``search8`` over every short pair (four a work-item, 4 G a group task): query
+        slots as the memory allows, each launch's tasks heaviest first; 8-bit bests into
+        ``out`` (launch order)."""
+        rt = self.rt
+        knl = rt.kernel("pairwise_search8.cl", "search8", self._defines8())
+        G = rt.preferred_group(knl, self.group)
+        n = subj.shape[0]
+        if n == 0:
+            return
+        ls = subj[:, 1].astype(np.int64)
+        G4 = 4 * G
+        group_max = np.maximum.reduceat(ls, np.arange(0, n, G4))
+        work_base = np.zeros(group_max.size, dtype=np.int64)
+        np.cumsum((group_max[:-1] + 1) * G, out=work_base[1:])
+        stride = int(work_base[-1] + (group_max[-1] + 1) * G)  # in uint2 (8 bytes)
+        qlen, skip = table[:, 1].astype(np.int64), table[:, 3].astype(np.int64)
+        slots = self._query_slots(n, stride, len(table), itemsize=8)
+        K = len(self.scoring.letters)
+        words = (K + 1) * self.rows8 // 16
+        SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
+        costs = np.zeros(4, dtype=np.uint32)
+        costs[:] = self._costs8()
+        bufs = (rt.to_device(subj), rt.to_device(work_base))
+        work = rt.empty(slots * stride * 8)
+        order = np.argsort(-qlen, kind="stable")
+        for q0 in range(0, len(order), slots):
+            sel = order[q0:q0 + slots]
+            tasks = _group_tasks(sel, skip, qlen, ls, G4)
+            if not len(tasks):
+                continue
+            scores = rt.empty(len(sel) * n)
+            event = knl(rt.queue, (len(tasks) * G,), (G,), dbuf, bufs[0], np.int32(n),
+                        profile, rt.to_device(table), np.int32(K),
+                        cltypes.make_uint4(*(int(c) for c in costs)),
+                        np.int32(self.bias8), work, bufs[1], np.int64(stride),
+                        rt.to_device(tasks), scores, cl.LocalMemory(SB * words * 16),
+                        np.int32(SB))
+            part = np.empty((len(sel), n), dtype=np.uint8)
+            cl.enqueue_copy(rt.queue, part, scores)
+            self._record_event("scan kernel 8-bit", event)
+            out[sel] = part
+
     def _scan_chunk(self, dbuf, starts: np.ndarray, lengths: np.ndarray, profile,
                     qtable: np.ndarray) -> np.ndarray:
         """(queries, subjects) 16-bit scores of one chunk.
@@ -417,14 +603,10 @@ class Scanner:
         the launch order, which ``search16`` skips and ``search16_long`` scores, all long
         pairs of the chunk in one launch (a work-group each).
         """
-        launch = np.argsort(-lengths, kind="stable")
-        ls = lengths[launch].astype(np.int64)
-        subj = np.stack([starts[launch], ls], axis=1).astype(np.int32)
-        qlen = qtable[:, 1].astype(np.int64)
-        limit = self.long_cells // np.maximum(qlen, 1)  # longest subject scanned per query
+        launch, subj, skip = self._launch_order(starts, lengths, qtable[:, 1])
         table = qtable.copy()
-        table[:, 3] = np.searchsorted(-ls, -limit, side="left")  # subjects longer than limit
-        out = np.zeros((len(qtable), ls.size), dtype=np.int64)
+        table[:, 3] = skip
+        out = np.zeros((len(qtable), subj.shape[0]), dtype=np.int64)
         qbuf = self.rt.to_device(table)
         pending = self._launch_long(dbuf, subj, table, profile, qbuf)
         self._launch_scan(dbuf, subj, table, profile, qbuf, out)
@@ -508,15 +690,15 @@ class Scanner:
             self._record_event("scan kernel", event)
             out[sel] = part
 
-    def _query_slots(self, n: int, stride: int, nq: int) -> int:
+    def _query_slots(self, n: int, stride: int, nq: int, itemsize: int = 4) -> int:
         """Queries per launch: as many as the memory budget of the border columns allows.
 
         More queries per launch fill the device when a chunk has few subjects, and let the
         other queries' short pairs run beside each query's longest ones (the launch's tail).
         """
         rt = self.rt
-        room = max(1, rt.memory_budget(self.memory_fraction) // max(1, stride * 4))
-        room = min(room, max(1, rt.max_alloc // max(1, stride * 4)))
+        room = max(1, rt.memory_budget(self.memory_fraction) // max(1, stride * itemsize))
+        room = min(room, max(1, rt.max_alloc // max(1, stride * itemsize)))
         return int(max(1, min(nq, room)))
 
     def _rescore(self, qcodes, db: Database, pairs: list[tuple[int, int]], scores, a: int):
