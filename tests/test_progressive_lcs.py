@@ -254,3 +254,32 @@ def test_awkward_families_keep_every_residue(options) -> None:
     rows = [str(aln[i]) for i in range(len(texts))]
     assert [r.replace("-", "") for r in rows] == texts
     assert len({len(r) for r in rows}) == 1
+
+
+def test_profile_pool_reuses_merged_nodes(monkeypatch) -> None:
+    """A buffer limit below leaves + every node (what the pool once needed) but above the live
+    profiles: merged children's columns are reused, and the alignment is the same."""
+    from bioplug.progressive import device as pdevice
+    from bioplug.runtime.devices import DeviceInfo
+
+    texts = separated_family(60, 12)
+    rt = get_runtime(DEVICE)
+    expected = [str(r) for r in ProgressiveAligner(device=rt, refinement=0).align(texts)]
+    total = sum(len(t) for t in texts)
+    grown = []
+    real_move = pdevice.ProfileEngine._move_live
+
+    def spy(self, live, cap):
+        grown.append(cap)
+        return real_move(self, live, cap)
+
+    monkeypatch.setattr(pdevice.ProfileEngine, "_move_live", spy)
+    limit = int(1.6 * total) * 128          # columns of 128 bytes (PFASUM/BLOSUM stride)
+    monkeypatch.setattr(DeviceInfo, "max_alloc", property(lambda self: limit), raising=False)
+    got = [str(r) for r in ProgressiveAligner(device=rt, refinement=0).align(texts)]
+    assert got == expected
+    assert max(grown) * 128 <= limit and len(grown) >= 2
+    monkeypatch.setattr(DeviceInfo, "max_alloc", property(lambda self: total * 64),
+                        raising=False)
+    with pytest.raises(Exception, match="GiB in one buffer"):
+        ProgressiveAligner(device=rt, refinement=0).align(texts)

@@ -80,6 +80,7 @@ class ProfileEngine:
         self.offset: list[int] = []
         self.length: list[int] = []
         self.weight: list[float] = []
+        self.released: list[bool] = []
 
     @staticmethod
     def _group_size(rt) -> int:
@@ -89,27 +90,59 @@ class ProfileEngine:
 
     # -- pool --------------------------------------------------------------------------------
     def _reserve(self, columns: int) -> int:
-        """Offset of ``columns`` new columns at the pool's top (the pool grows by copying)."""
-        need = self.top + columns
-        if need > self.capacity:
-            cap = max(need, int(self.capacity * 1.5), 1024)
-            nbytes = cap * self.col_bytes
-            if nbytes > self.rt.max_alloc:
-                from bioplug.errors import BioplugError
-
-                raise BioplugError(
-                    f"the profiles need {nbytes / 2**30:.2f} GiB in one buffer, more than "
-                    f"{self.rt.info.name} allows ({self.rt.max_alloc / 2**30:.2f} GiB)")
-            new = self.rt.empty(nbytes)
-            q = self.rt.queue
-            cl.enqueue_fill_buffer(q, new, np.float32(0), self.top * self.col_bytes,
-                                   nbytes - self.top * self.col_bytes)
-            if self.pool is not None and self.top:
-                cl.enqueue_copy(q, new, self.pool, byte_count=self.top * self.col_bytes)
-                self.pool.release()
-            self.pool, self.capacity = new, cap
-        start, self.top = self.top, need
+        """Offset of ``columns`` new columns at the pool's top (room made by :meth:`_ensure`)."""
+        self._ensure(columns)
+        start, self.top = self.top, self.top + columns
         return start
+
+    def _ensure(self, columns: int) -> None:
+        """Room for ``columns`` more columns at the top. When the pool is full, a new one holds
+        the live nodes back to back (released nodes dropped) with half again as much room: the
+        live nodes move, so call this before their offsets go to a kernel."""
+        need = self.top + columns
+        if need <= self.capacity:
+            return
+        live = [n for n in range(len(self.offset)) if not self.released[n]]
+        target = sum(self.length[n] for n in live) + columns     # what must fit
+        limit = self.rt.max_alloc // self.col_bytes
+        if target > limit:
+            from bioplug.errors import BioplugError
+
+            raise BioplugError(
+                f"the profiles need {target * self.col_bytes / 2**30:.2f} GiB in one buffer, "
+                f"more than {self.rt.info.name} allows ({self.rt.max_alloc / 2**30:.2f} GiB)")
+        cap = min(max(int(target * 1.5), 1024), limit)
+        self._move_live(live, cap)
+
+    def _move_live(self, live: list[int], cap: int) -> None:
+        """A new pool of ``cap`` columns holding the live nodes back to back (runs of adjacent
+        nodes copied at once), zeroed above them."""
+        q = self.rt.queue
+        new = self.rt.empty(cap * self.col_bytes)
+        top = 0
+        runs: list[list[int]] = []                       # [src, dst, columns]
+        for node in sorted(live, key=lambda n: self.offset[n]):
+            src, cols = self.offset[node], self.length[node]
+            if runs and runs[-1][0] + runs[-1][2] == src:
+                runs[-1][2] += cols
+            else:
+                runs.append([src, top, cols])
+            self.offset[node] = top
+            top += cols
+        for src, dst, cols in runs:
+            if cols:
+                cl.enqueue_copy(q, new, self.pool, byte_count=cols * self.col_bytes,
+                                src_offset=src * self.col_bytes, dst_offset=dst * self.col_bytes)
+        cl.enqueue_fill_buffer(q, new, np.float32(0), top * self.col_bytes,
+                               (cap - top) * self.col_bytes)
+        if self.pool is not None:
+            self.pool.release()
+        self.pool, self.capacity, self.top = new, cap, top
+
+    def release(self, nodes) -> None:
+        """Nodes no longer needed (merged into their parent): their columns may be reused."""
+        for node in nodes:
+            self.released[node] = True
 
     def clear(self) -> None:
         """Forget every node; the pool buffer is kept for the next ones (refinement rounds)."""
@@ -117,6 +150,7 @@ class ProfileEngine:
         self.offset.clear()
         self.length.clear()
         self.weight.clear()
+        self.released.clear()
 
     def add_sequences(self, codes: list[np.ndarray], weights: np.ndarray) -> list[int]:
         """One single-sequence profile per code array; returns their node ids."""
@@ -137,6 +171,7 @@ class ProfileEngine:
         self.offset.extend(int(s) for s in starts)
         self.length.extend(int(v) for v in lengths)
         self.weight.extend(float(w) for w in weights)
+        self.released.extend([False] * len(codes))
         return list(range(first, len(self.offset)))
 
     def slots(self) -> list[int]:
@@ -171,6 +206,7 @@ class ProfileEngine:
         self.offset.extend(int(v) for v in start + np.cumsum([0, *lengths[:-1]]))
         self.length.extend(lengths)
         self.weight.extend(float(w) for w in weights)
+        self.released.extend([False] * len(lengths))
         return list(range(first, len(self.offset)))
 
     def read_profile(self, node: int) -> np.ndarray:
@@ -209,6 +245,8 @@ class ProfileEngine:
         lx = np.array([self.length[x] for x, _ in pairs], dtype=np.int64)
         ly = np.array([self.length[y] for _, y in pairs], dtype=np.int64)
         span = lx + ly
+        if merge:      # room for the merged profiles now: a compaction moves the children
+            self._ensure(int(span.sum()))
         dirs = -(-lx // self.wg) * (ly + self.wg) * self.wg
         nodes = np.zeros((n, 8), dtype=np.int64)
         nodes[:, 0] = [self.offset[x] for x, _ in pairs]
@@ -244,5 +282,6 @@ class ProfileEngine:
             self.offset.append(int(out[g]))
             self.length.append(L)
             self.weight.append(self.weight[x] + self.weight[y])
+            self.released.append(False)
             result.append((len(self.offset) - 1, moves[end - L:end].copy()))
         return result

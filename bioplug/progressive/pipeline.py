@@ -158,6 +158,7 @@ def align_tree(engine: ProfileEngine, link: np.ndarray, k: int,
         for t, (node, mv) in zip(rows, engine.align(pairs), strict=True):
             node_of[k + t] = node
             moves[int(t)] = mv
+        engine.release([n for pair in pairs for n in pair])   # their columns can be reused
         done += len(rows)
         progress.report("progressive", done, k - 1)
     return int(node_of[2 * k - 2]), moves
