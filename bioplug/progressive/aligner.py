@@ -104,7 +104,7 @@ class ProgressiveAligner:
         (bit-parallel, about 60x cheaper a pair: what families of tens of thousands can
         afford), or shared k-tuples (ClustalW's fast mode). "auto" (default) aligns all pairs
         while that fits a per-device budget of cells
-        (:data:`bioplug.progressive.guide.ALIGN_CELLS`: about a second of a GPU) and takes
+        (:data:`bioplug.progressive.guide.ALIGN_CELLS`: about two seconds of a GPU) and takes
         LCS distances above it.
     weights : {"clustalw", "equal"}
         Sequence weights in profiles: ClustalW's, from the guide tree (down-weighting close

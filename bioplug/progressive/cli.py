@@ -24,7 +24,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="guide-tree distances of all pairs: local alignment scores, longest "
                         "common subsequences (bit-parallel, for big families) or shared "
                         "k-tuples (ClustalW's fast mode); auto (default): alignment scores "
-                        "while they take about a second of a GPU, LCS above")
+                        "while they take about two seconds of a GPU, LCS above")
     g.add_argument("--ktuple", action="store_true", help="the same as --distances ktuple")
     g.add_argument("--matrix", default=None,
                    help="substitution matrix (default BLOSUM62, PFASUM43 from 100 sequences; "

@@ -110,13 +110,15 @@ def alignment_distances(texts: list[str], nucleotide: bool, device=None) -> np.n
     return dist
 
 
-#: Cells of all-pairs local alignment one guide tree may cost: about 1 s on an H100, 15 s
+#: Cells of all-pairs local alignment one guide tree may cost: about 2 s on an H100, 15 s
 #: on a 2-core PoCL device. Above it, "auto" distances are LCS distances: on simulated
 #: families they align as well (2,000 x 300: SP / TC 93.0 / 51.4 against 93.0 / 51.0, at a
 #: thirtieth of the time), on real ones alignment scores are better (HomFam dev families of
-#: up to 700 sequences: 84.2 / 72.2 against 83.3 / 71.4), so they are kept where they are
-#: cheap: every HomFam family (<= 4.7e11 cells) on a GPU.
-ALIGN_CELLS = {"gpu": 1e12, "cpu": 2e10}
+#: up to 700 sequences: 84.2 / 72.2 against 83.3 / 71.4; 700-1,300: 87.2 / 70.7 against
+#: 84.0 / 66.8), so they are kept where they cost about as much as the rest of the job:
+#: every HomFam family (<= 4.7e11 cells) and 5,000 x 300 (1.1e12) on a GPU, not 10,000 x 300
+#: (4.5e12, 4.5 s: pyfamsa aligns the whole family in 5.8 s on 16 cores).
+ALIGN_CELLS = {"gpu": 2e12, "cpu": 2e10}
 
 
 def resolve_distances(distances: str, texts: list[str], rt) -> str:
