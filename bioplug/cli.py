@@ -147,7 +147,15 @@ def _run(argv: list[str] | None) -> int:
 
         warm_up(spec)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if argv is not None:   # tests, scripts and the server's jobs see argparse's exit
+            raise
+        # The executable leaves through _end_process (os._exit): an interpreter teardown while
+        # the warm-up thread is inside the OpenCL driver's start-up can abort the process
+        # (seen as exit -6 for a usage error under load).
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     logging.basicConfig(
         level=logging.WARNING - 10 * min(args.verbose, 2), format="%(levelname)s: %(message)s"
     )
