@@ -65,7 +65,8 @@ __kernel void nearest(__global const int *rows, __global const int *live, int nl
     }
 }
 
-/* Work-item (q, p): merged pair p = (a[p] keeps the cluster, b[p] dies) against live[q].
+/* Work-item (q, p0): merged pairs p = p0, p0 + global size 1, ... (a[p] keeps the cluster,
+ * b[p] dies) against live[q]; the second dimension stays small (NVIDIA caps it at 65,535).
  * mate[x]: for a cluster merged this round, the other cluster of its pair (-1 otherwise);
  * keeper[x]: 1 when x keeps its pair's cluster. size: sizes before the round.
  * nd: each row's nearest distance; stale[x] = 1 when the new cluster is as near as that. */
@@ -74,25 +75,28 @@ __kernel void merge(__global const int *pa, __global const int *pb, int npairs,
                     __global const uchar *keeper, __global const float *size,
                     __global float *D, __global const float *nd, __global uchar *stale)
 {
-    int q = get_global_id(0), p = get_global_id(1);
-    if (q >= nlive || p >= npairs)
+    int q = get_global_id(0);
+    if (q >= nlive)
         return;
-    int a = pa[p], b = pb[p], x = live[q];
-    if (x == a || x == b)
-        return;
-    float na = size[a], nb = size[b];
+    int x = live[q];
     int y = mate[x];
-    if (y < 0) {
-        /* x not merged this round: the mean of its distances to a and b */
-        float d = (na * D[cell(a, x)] + nb * D[cell(b, x)]) / (na + nb);
-        D[cell(a, x)] = d;
-        if (d <= nd[x])
-            stale[x] = 1;
-    } else if (keeper[x] && a < x) {
-        /* both merged: the pair with the smaller keeper writes the mean of the four */
-        float nx = size[x], ny = size[y];
-        float s = na * nx * D[cell(a, x)] + na * ny * D[cell(a, y)]
-                + nb * nx * D[cell(b, x)] + nb * ny * D[cell(b, y)];
-        D[cell(a, x)] = s / ((na + nb) * (nx + ny));
+    for (int p = get_global_id(1); p < npairs; p += get_global_size(1)) {
+        int a = pa[p], b = pb[p];
+        if (x == a || x == b)
+            continue;
+        float na = size[a], nb = size[b];
+        if (y < 0) {
+            /* x not merged this round: the mean of its distances to a and b */
+            float d = (na * D[cell(a, x)] + nb * D[cell(b, x)]) / (na + nb);
+            D[cell(a, x)] = d;
+            if (d <= nd[x])
+                stale[x] = 1;
+        } else if (keeper[x] && a < x) {
+            /* both merged: the pair with the smaller keeper writes the mean of the four */
+            float nx = size[x], ny = size[y];
+            float s = na * nx * D[cell(a, x)] + na * ny * D[cell(a, y)]
+                    + nb * nx * D[cell(b, x)] + nb * ny * D[cell(b, y)];
+            D[cell(a, x)] = s / ((na + nb) * (nx + ny));
+        }
     }
 }

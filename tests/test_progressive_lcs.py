@@ -146,6 +146,18 @@ def test_rnn_upgma_equals_scipy_without_ties(n, seed) -> None:
     np.testing.assert_allclose(got[:, 2], ref[:, 2], rtol=1e-5, atol=1e-6)
 
 
+def test_rnn_merge_launch_loops_over_pairs(monkeypatch) -> None:
+    """More merged pairs in a round than the launch's second dimension: the same linkage."""
+    from bioplug.tree import rnn
+
+    x = np.random.default_rng(4).random((300, 3))
+    y = pdist(x)
+    monkeypatch.setattr(rnn, "MERGE_ROWS", 3)
+    got = rnn_linkage(pack_lower(squareform(y), np.float32), 300, DEVICE)
+    ref = scipy_linkage(y, "average")
+    np.testing.assert_array_equal(got[:, [0, 1, 3]], ref[:, [0, 1, 3]])
+
+
 def replay_is_upgma(link: np.ndarray, d: np.ndarray) -> None:
     """Every join is at the current smallest mean distance between clusters, and its height
     is that mean (a valid UPGMA order, whichever tie was taken)."""

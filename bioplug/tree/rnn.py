@@ -20,6 +20,8 @@ import pyopencl as cl
 log = logging.getLogger(__name__)
 
 KERNELS = "tree_rnn.cl"
+#: Most pairs in the merge launch's second dimension (work-items loop over the rest).
+MERGE_ROWS = 4096
 
 
 class _Rounds:
@@ -106,7 +108,8 @@ def rnn_upgma(d_packed: cl.Buffer, n: int, rt, stats: dict | None = None) -> np.
         keeper[a] = 1
         live_items = -(-state.live.size // 64) * 64
         cl.enqueue_fill_buffer(q, d_flags, np.uint8(0), 0, n)
-        k_merge(q, (live_items, a.size), (64, 1), rt.to_device(a), rt.to_device(b),
+        k_merge(q, (live_items, min(a.size, MERGE_ROWS)), (64, 1), rt.to_device(a),
+                rt.to_device(b),
                 np.int32(a.size), d_live, np.int32(state.live.size), rt.to_device(mate),
                 rt.to_device(keeper), rt.to_device(state.size), d_packed, d_nd, d_flags)
         cl.enqueue_copy(q, flags, d_flags)
