@@ -27,6 +27,14 @@
  * long for it).
  */
 
+/* Whole unrolling keeps V in registers for families of short sequences; for long ones (a
+ * private array spilled anyway) it would only bloat the program. */
+#if MAXW <= 16
+#define UNROLL_WORDS _Pragma("unroll")
+#else
+#define UNROLL_WORDS
+#endif
+
 #if PEQ_LOCAL
 #define PEQ_SPACE __local
 #else
@@ -46,13 +54,13 @@ inline int lcs_length(PEQ_SPACE const ulong *P, int lx, __global const uchar *t,
 {
     int W = (lx + 63) >> 6;
     ulong V[MAXW];
-#pragma unroll
+UNROLL_WORDS
     for (int w = 0; w < MAXW; w++)
         V[w] = ~0UL;
     for (int p = 0; p < lt; p++) {
         PEQ_SPACE const ulong *M = P + (int)t[p] * MAXW;
         ulong carry = 0;
-#pragma unroll
+UNROLL_WORDS
         for (int w = 0; w < MAXW; w++) {
             if (w < W) {
                 ulong v = V[w], m = M[w];
@@ -67,7 +75,7 @@ inline int lcs_length(PEQ_SPACE const ulong *P, int lx, __global const uchar *t,
         }
     }
     int zeros = 0;
-#pragma unroll
+UNROLL_WORDS
     for (int w = 0; w < MAXW; w++) {
         if (w < W) {
             int bits = min(64, lx - 64 * w);
