@@ -114,7 +114,7 @@ inline __local const ulong *load_pattern(__local ulong *P, __global const ulong 
     return P;
 }
 #else
-#define PATTERN(name) int name
+#define PATTERN(name) int name = 0
 inline __global const ulong *load_pattern(int unused, __global const ulong *peq, int i)
 {
     return peq + (long)i * A * MAXW;
