@@ -62,6 +62,21 @@ def test_model_tables():
     assert np.allclose(trans.sum(axis=1), 1.0, atol=1e-5)
 
 
+def test_partition_tables():
+    # default: VTML200 (third bits) with QuickProbs 2.06's gap and temperature defaults;
+    # Gonnet 160 with MSAProbs' defaults on request
+    vt, gon = load_model(), load_model(partition="gonnet160")
+    assert vt is load_model("protein", "vtml200") and gon is not vt
+    beta = 1.0 / 5.6007
+    scores = vt.pf[:21 * 21].reshape(21, 21) / beta
+    assert np.allclose(scores, scores.T)
+    assert scores[0, 0] == pytest.approx(4) and scores[17, 17] == pytest.approx(15)
+    assert not scores[20].any()  # wildcard: no evidence either way
+    assert vt.pf[-2:] == pytest.approx([-25.3549 * beta, -1.30113 * beta])
+    assert gon.pf[-2:] == pytest.approx([-22 / 5, -1 / 5])
+    assert np.array_equal(vt.hmm, gon.hmm)
+
+
 @pytest.mark.parametrize("roll_local", [True, False])
 def test_posteriors_match_numpy(rt, roll_local, monkeypatch):
     import bioplug.msa.posterior as post
@@ -146,6 +161,70 @@ def test_consistency_one_pass(rt, local_rows, monkeypatch):
         near = np.abs(m - 0.01) < 1e-5
         assert np.abs(np.where(near, 0, g - m)).max() < 1e-5
         assert np.allclose(got.dense(y, x), g.T, atol=1e-6)
+
+
+def test_consistency_last_floor(rt):
+    # two passes; after the last one entries down to last_floor stay (QuickProbs 2), the
+    # earlier pass still filters at the cutoff, and no entry is ever added
+    seqs = family(4, 5, 35)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    k = len(codes)
+    pairs = all_pairs(k)
+    keep = np.ones(len(pairs), bool)
+    _, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    w = np.array([0.1, 0.2, 0.3, 0.25, 0.15])
+    mats = {(x, y): store.dense(x, y) for x in range(k) for y in range(k) if x != y}
+    first = ref.relax_dense(mats, w)
+    want = ref.relax_dense({key: m.astype(np.float32) for key, m in first.items()}, w,
+                           cutoff=1e-5)
+    got = relax(rt, store, w, np.arange(k), passes=2, last_floor=1e-5)
+    plain = relax(rt, store, w, np.arange(k), passes=2)
+    assert plain.nnz < got.nnz <= store.nnz
+    for (x, y), m in want.items():
+        g = got.dense(x, y)
+        near = (np.abs(m - 1e-5) < 1e-7) | (np.abs(first[(x, y)] - 0.01) < 1e-5)
+        assert np.abs(np.where(near, 0, g - m)).max() < 1e-5
+        assert not np.any((g > 0) & (mats[(x, y)] == 0))
+
+
+def test_column_refinement(rt):
+    # QuickProbs 2's column-oriented refinement: residues kept, seeded, and the weighted sum
+    # of aligned posteriors never below the progressive alignment's
+    seqs = family(11, 7, 45)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    k = len(codes)
+    pairs = all_pairs(k)
+    keep = np.ones(len(pairs), bool)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    dm = np.zeros((k, k))
+    dm[pairs[:, 0], pairs[:, 1]] = dist
+    link = guide_tree(dm + dm.T, "cpu")
+    w = clustalw_weights(link, k)
+
+    def aligned_sum(rows):
+        total = 0.0
+        for x in range(k):
+            for y in range(x + 1, k):
+                ix = np.cumsum([c != "-" for c in rows[x]]) - 1
+                iy = np.cumsum([c != "-" for c in rows[y]]) - 1
+                both = np.array([a != "-" and b != "-" for a, b in zip(rows[x], rows[y],
+                                                                         strict=True)])
+                total += w[x] * w[y] * store.dense(x, y)[ix[both], iy[both]].sum()
+        return total
+
+    out = []
+    for _ in range(2):
+        al = ProfileAligner(rt, store, w)
+        _, length = al.progressive(link)
+        start = aligned_sum(al.rows(seqs, length))
+        length = al.refine(length, 12, 3, split="column")
+        rows = al.rows(seqs, length)
+        assert [r.replace("-", "") for r in rows] == seqs
+        assert aligned_sum(rows) >= start - 1e-6
+        out.append(rows)
+    assert out[0] == out[1]
+    with pytest.raises(ValueError, match="column"):
+        al.refine(length, 1, 0, split="diagonal")
 
 
 @settings(max_examples=10, deadline=None)

@@ -20,6 +20,8 @@ from bioplug.msa.sparse import SparseStore
 
 log = logging.getLogger(__name__)
 
+#: Entries kept after the last pass (QuickProbs 2.06: no cutoff filtering after the last pass).
+LAST_FLOOR = 1e-5
 #: Accumulate output rows of up to CMAX entries in local memory (else in global memory).
 LOCAL_ROWS = True
 
@@ -31,6 +33,7 @@ def relax(
     zlist: np.ndarray,
     passes: int = 2,
     report: Callable[[int, int], None] | None = None,
+    last_floor: float | None = None,
 ) -> SparseStore:
     """Run ``passes`` consistency passes over every stored pair.
 
@@ -49,6 +52,11 @@ def relax(
         Number of passes c.
     report : callable, optional
         ``report(done, total)`` between launches.
+    last_floor : float, optional
+        Keep entries down to this value after the last pass instead of the pairs' thresholds
+        (QuickProbs 2 filters at 1e-5 after its last pass, :data:`LAST_FLOOR`: stage IV then
+        sees the small transformed values that the cutoff would drop; no entry is added). None
+        filters every pass alike.
 
     Returns
     -------
@@ -77,7 +85,7 @@ def relax(
     d_w = rt.to_device(np.asarray(weights, dtype=np.float32))
     total = passes * npairs
     done = 0
-    for _ in range(passes):
+    for it in range(passes):
         # group tasks of similar row widths next to each other (less divergence per launch)
         widths = np.maximum.reduceat(np.diff(store.indptr), store.row_base[:-1]) \
             if store.indptr.size > 1 else np.zeros(npairs, np.int64)
@@ -99,5 +107,5 @@ def relax(
         out = np.empty(store.nnz, dtype=np.float32)
         cl.enqueue_copy(q, out, d_out)
         del d_ip, d_cols, d_vals, d_out
-        store = store.filtered(out)
+        store = store.filtered(out, last_floor if it == passes - 1 else None)
     return store

@@ -2,11 +2,12 @@
 
 Two models ship as JSON tables in ``bioplug/msa/params``:
 
-- protein (:func:`load_model`, the default): the ProbCons 1.12 pair-HMM and Gonnet 160
-  partition-function scores. Residues are ``uint8`` codes 0..19 in the order
-  ``ARNDCQEGHILKMFPSTWYV``; the ambiguity letters B, Z, J, X, U, O and ``*`` map to the wildcard
-  code 20, whose pair emissions are those of independent residues (no evidence either way) and
-  whose Gonnet scores are 0.
+- protein (:func:`load_model`, the default): the ProbCons 1.12 pair-HMM and the VTML200
+  partition-function scores with QuickProbs 2's gap and temperature defaults (Gonnet 160 with
+  MSAProbs' defaults, QuickProbs 1's choice, stays available: ``partition="gonnet160"``).
+  Residues are ``uint8`` codes 0..19 in the order ``ARNDCQEGHILKMFPSTWYV``; the ambiguity
+  letters B, Z, J, X, U, O and ``*`` map to the wildcard code 20, whose pair emissions are those
+  of independent residues (no evidence either way) and whose partition-function scores are 0.
 - nucleotide (``load_model("dna")`` or ``"rna"``): the ProbConsRNA 1.1 pair-HMM and HOXD70
   partition-function scores of QuickProbs 2's nucleotide mode. Codes 0..3 are A, C, G, T (U is
   read as T); codes 4.. are the IUPAC ambiguity letters R Y S W K M B D H V N, whose emissions
@@ -116,18 +117,29 @@ def _pack(init, trans, single, pairs, beta_scores, beta, gap_open, gap_extend):
     return hmm, pf.astype(np.float64)
 
 
-@lru_cache(maxsize=4)
-def load_model(seqtype: str = "protein") -> Model:
+#: Partition-function table of the protein model, ``params/<name>_partition.json``: "vtml200"
+#: (QuickProbs 2.06's default; on BAliBASE RV11+RV12 SP +0.2, TC +0.6 over Gonnet 160, see
+#: benchmarks/RESULTS_msa.md) or "gonnet160" (MSAProbs and QuickProbs 1).
+PROTEIN_PARTITION = "vtml200"
+
+
+def load_model(seqtype: str = "protein", partition: str | None = None) -> Model:
     """Kernel arrays of the model for ``seqtype`` ("protein", "dna" or "rna"; cached).
 
-    DNA and RNA share one model (U is read as T).
+    DNA and RNA share one model (U is read as T). ``partition`` names the protein
+    partition-function table (default :data:`PROTEIN_PARTITION`).
     """
+    return _load_model(seqtype, partition or PROTEIN_PARTITION)
+
+
+@lru_cache(maxsize=8)
+def _load_model(seqtype: str, partition: str) -> Model:
     if seqtype in ("dna", "rna", "nucleotide"):
         return _nucleotide_model()
     if seqtype != "protein":
         raise InputError(f"seqtype must be protein, dna or rna, not {seqtype!r}")
     h = _load("probcons_protein_hmm5.json")
-    g = _load("gonnet160_partition.json")
+    g = _load(f"{partition}_partition.json")
     if h["alphabet"] != ALPHABET or g["alphabet"] != ALPHABET:
         raise ValueError("parameter tables use an unexpected alphabet order")
     single = np.empty(NCODES)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bioplug.msa.consistency import relax
+from bioplug.msa.consistency import LAST_FLOOR, relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
 from bioplug.msa.model import encode, load_model
 from bioplug.msa.posterior import compute_posteriors
@@ -198,7 +198,8 @@ def run(
     # ---- stage III ---------------------------------------------------------------------
     t0 = time.perf_counter()
     progress.report("III consistency", 0, 1)
-    store = relax(rt, store, weights, zlist, consistency, rep("III consistency"))
+    store = relax(rt, store, weights, zlist, consistency, rep("III consistency"),
+                  last_floor=LAST_FLOOR)
     progress.report("III consistency", 1, 1)
     times["III"] = time.perf_counter() - t0
 

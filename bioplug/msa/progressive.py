@@ -414,16 +414,28 @@ class ProfileAligner:
         return members[root], length[root]
 
     def refine(self, length: int, passes: int, seed: int,
-               report: Callable[[int, int], None] | None = None) -> int:
-        """``passes`` random two-group realignments (seeded); returns the alignment length."""
+               report: Callable[[int, int], None] | None = None, split: str = "random") -> int:
+        """``passes`` two-group realignments (seeded); returns the alignment length.
+
+        ``split`` chooses the groups: "random" (the default; ProbCons / MSAProbs: every sequence
+        joins either group with probability 1/2) or "column" (QuickProbs 2's column-oriented
+        refinement: a random column of the current alignment that has both gaps and residues
+        splits the sequences into those with a residue there and those with a gap). Each
+        realignment solves the DP over the cross pairs with the old split as one of its
+        paths, so the weighted sum of aligned posteriors never decreases.
+        """
+        if split not in ("random", "column"):
+            raise ValueError(f"refine split: {split!r} (random or column)")
         k = self.k
         rng = np.random.default_rng(seed)
         for it in range(passes):
             if k < 3:
                 break
-            mask = rng.random(k) < 0.5
-            if mask.all() or not mask.any():
-                mask[rng.integers(k)] ^= True
+            mask = self._column_split(length, rng) if split == "column" else None
+            if mask is None:
+                mask = rng.random(k) < 0.5
+                if mask.all() or not mask.any():
+                    mask[rng.integers(k)] ^= True
             groups = []
             for sel in (np.flatnonzero(mask), np.flatnonzero(~mask)):
                 res, _ = self._residues(sel)
@@ -435,6 +447,18 @@ class ProfileAligner:
             if report is not None:
                 report(it + 1, passes)
         return length
+
+    def _column_split(self, length: int, rng: np.random.Generator) -> np.ndarray | None:
+        """Sequences with a residue in a random column that also holds a gap (None when no
+        column holds a gap: the alignment has no gaps to move)."""
+        owner = np.repeat(np.arange(self.k), self.lengths)
+        occupied = np.zeros((self.k, length), dtype=bool)
+        occupied[owner, self.colmap] = True
+        filled = occupied.sum(axis=0)
+        candidates = np.flatnonzero(filled < self.k)
+        if candidates.size == 0:
+            return None
+        return occupied[:, candidates[rng.integers(candidates.size)]]
 
     def rows(self, texts: list[str], length: int) -> list[str]:
         """Gapped rows of the current alignment, in input order."""

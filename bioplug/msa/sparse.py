@@ -67,9 +67,12 @@ class SparseStore:
             out[i, self.cols[a:b]] = self.vals[a:b]
         return out
 
-    def filtered(self, new_vals: np.ndarray) -> SparseStore:
-        """A store with the same rows, values replaced and entries below the threshold dropped."""
-        if self.thresh.size and np.all(self.thresh == self.thresh[0]):
+    def filtered(self, new_vals: np.ndarray, floor: float | None = None) -> SparseStore:
+        """A store with the same rows, values replaced and entries below the threshold dropped
+        (below ``floor`` instead of the pairs' thresholds when it is given)."""
+        if floor is not None:
+            keep = new_vals >= np.float32(floor)
+        elif self.thresh.size and np.all(self.thresh == self.thresh[0]):
             keep = new_vals >= self.thresh[0]
         else:  # per-pair thresholds (accurate mode)
             row_len = np.diff(self.indptr)
