@@ -163,3 +163,32 @@ def test_tile_side_follows_device_limits():
     assert tile_side(fake(1024, 48 * 1024)) == 64
     assert tile_side(fake(32, 48 * 1024)) == 32
     assert tile_side(fake(1024, 8 * 1024)) == 32
+
+
+def test_auto_falls_back_when_the_wide_program_does_not_build(monkeypatch, caplog):
+    """A driver that rejects msa_wavefront.cl: "auto" warns and uses the one-work-group
+    kernels (same rows); "wide" asked for explicitly raises."""
+    import logging
+
+    from bioplug.errors import KernelBuildError
+    from bioplug.msa import progressive as prog
+
+    family = _families()[-1]
+    aligner = MultipleSequenceAligner(device=DEVICE)
+    monkeypatch.setattr(ProfileAligner, "path", "group")
+    expected = format(aligner.align(family), "fasta")
+    real = prog.kernel
+
+    def failing(rt, source, name, defines=None):
+        if source == "msa_wavefront.cl":
+            raise KernelBuildError("OpenCL build of msa_wavefront.cl failed (injected)")
+        return real(rt, source, name, defines)
+
+    monkeypatch.setattr(prog, "kernel", failing)
+    monkeypatch.setattr(ProfileAligner, "path", "auto")
+    with caplog.at_level(logging.WARNING, logger="bioplug.msa.progressive"):
+        assert format(aligner.align(family), "fasta") == expected
+    assert "does not build" in caplog.text
+    monkeypatch.setattr(ProfileAligner, "path", "wide")
+    with pytest.raises(KernelBuildError):
+        aligner.align(family)

@@ -174,6 +174,7 @@ class ProfileAligner:
             self.colmap[self.seq_start[s]:self.seq_start[s + 1]] = np.arange(self.lengths[s])
         self.wg = min(128 if rt.is_gpu else 8, rt.max_work_group)
         self._tile = self.tile or tile_side(rt)
+        self._wide_ok: bool | None = None
         self.post_wg = min(64 if rt.is_gpu else 16, rt.max_work_group)
         # sub-buffer origins must be multiples of the device's base address alignment
         self._align = max(int(rt.device.mem_base_addr_align) // 8, 64)
@@ -221,6 +222,22 @@ class ProfileAligner:
         start, size = segment
         return buf.get_sub_region(4 * start, 4 * max(size, 1))
 
+    def _wide_builds(self) -> bool:
+        """Whether the wide path's program builds here ("auto" falls back to the one-work-group
+        kernels, with a warning, on a driver that rejects it: both give the same moves)."""
+        if self._wide_ok is None:
+            from bioplug.errors import KernelBuildError
+
+            try:
+                self._wide_kernels()
+                self._wide_ok = True
+            except KernelBuildError as exc:
+                log.warning("stage IV: msa_wavefront.cl does not build on %s; using the "
+                            "one-work-group kernels (%s)", self.rt.info.name,
+                            str(exc).splitlines()[0])
+                self._wide_ok = False
+        return self._wide_ok
+
     def _wide_kernels(self):
         defines = {"TILE": self._tile}
         return tuple(kernel(self.rt, "msa_wavefront.cl", name, defines)
@@ -263,7 +280,7 @@ class ProfileAligner:
             prepared.append((X, Y, LX, LY, pairs, rowres, nch))
         if self.path not in ("auto", "wide", "group"):
             raise ValueError(f"ProfileAligner.path: {self.path!r} (auto, wide or group)")
-        wide = self.path != "group"
+        wide = self.path == "wide" or (self.path == "auto" and self._wide_builds())
         if wide:
             costs = [wide_bytes(LX, LY, nch, rowres.size, self._tile)
                      for _, _, LX, LY, _, rowres, nch in prepared]
