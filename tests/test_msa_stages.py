@@ -53,6 +53,15 @@ def all_pairs(k):
     return np.stack([ia, ib], axis=1)
 
 
+def posteriors_of(rt, seqs, **options):
+    """(codes, pairs, distances, sparse store) of every pair of ``seqs`` (stage I)."""
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(len(codes))
+    keep = np.ones(len(pairs), bool)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, **options)
+    return codes, pairs, dist, store
+
+
 def test_model_tables():
     m = load_model()
     pairs = np.exp(m.hmm[51:].reshape(21, 21)[:20, :20])
@@ -146,12 +155,8 @@ def test_consistency_one_pass(rt, local_rows, monkeypatch):
     import bioplug.msa.consistency as cons
 
     monkeypatch.setattr(cons, "LOCAL_ROWS", local_rows)
-    seqs = family(4, 4, 35)
-    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    codes, _, _, store = posteriors_of(rt, family(4, 4, 35))
     k = len(codes)
-    pairs = all_pairs(k)
-    keep = np.ones(len(pairs), bool)
-    _, store = compute_posteriors(rt, codes, pairs, keep, keep)
     w = np.array([0.1, 0.2, 0.3, 0.4])
     mats = {(x, y): store.dense(x, y) for x in range(k) for y in range(k) if x != y}
     want = ref.relax_dense(mats, w)
@@ -166,12 +171,8 @@ def test_consistency_one_pass(rt, local_rows, monkeypatch):
 def test_consistency_last_floor(rt):
     # two passes; after the last one entries down to last_floor stay (QuickProbs 2), the
     # earlier pass still filters at the cutoff, and no entry is ever added
-    seqs = family(4, 5, 35)
-    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    codes, _, _, store = posteriors_of(rt, family(4, 5, 35))
     k = len(codes)
-    pairs = all_pairs(k)
-    keep = np.ones(len(pairs), bool)
-    _, store = compute_posteriors(rt, codes, pairs, keep, keep)
     w = np.array([0.1, 0.2, 0.3, 0.25, 0.15])
     mats = {(x, y): store.dense(x, y) for x in range(k) for y in range(k) if x != y}
     first = ref.relax_dense(mats, w)
@@ -191,14 +192,11 @@ def test_column_refinement(rt):
     # QuickProbs 2's column-oriented refinement: residues kept, seeded, and the weighted sum
     # of aligned posteriors never below the progressive alignment's
     seqs = family(11, 7, 45)
-    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    codes, pairs, dist, store = posteriors_of(rt, seqs)
     k = len(codes)
-    pairs = all_pairs(k)
-    keep = np.ones(len(pairs), bool)
-    dist, store = compute_posteriors(rt, codes, pairs, keep, keep)
     dm = np.zeros((k, k))
     dm[pairs[:, 0], pairs[:, 1]] = dist
-    link = guide_tree(dm + dm.T, "cpu")
+    link = guide_tree(dm + dm.T, rt)
     w = clustalw_weights(link, k)
 
     def aligned_sum(rows):
