@@ -90,3 +90,23 @@ def test_leaf_order_is_scipys_and_ignores_heights():
     with pytest.raises(ValueError, match="negative distances"):  # what issue 19 hit
         leaves_list(bent)
     assert pipeline._leaf_order(np.empty((0, 4)), 1).tolist() == [0]
+
+
+def test_anchor_mode_keeps_gonnet_full_mode_takes_vtml(family, monkeypatch):
+    """The protein partition function by mode: VTML200 (QuickProbs 2.06's) for full mode,
+    Gonnet 160 for anchor mode (where VTML200 lost on HomFam dev families)."""
+    from bioplug.msa.model import ANCHOR_PARTITION, PROTEIN_PARTITION
+
+    seen = []
+    real = pipeline.load_model
+
+    def spy(seqtype, partition=None):
+        seen.append(partition or PROTEIN_PARTITION)
+        return real(seqtype, partition)
+
+    monkeypatch.setattr(pipeline, "load_model", spy)
+    names, texts, _ = family
+    MultipleSequenceAligner(device="cpu", max_full=1000).align(_records(names, texts))
+    MultipleSequenceAligner(device="cpu", max_full=4).align(_records(names, texts))
+    assert seen == ["vtml200", "gonnet160"]
+    assert (PROTEIN_PARTITION, ANCHOR_PARTITION) == ("vtml200", "gonnet160")

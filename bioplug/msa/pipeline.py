@@ -27,7 +27,7 @@ import numpy as np
 
 from bioplug.msa.consistency import LAST_FLOOR, relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
-from bioplug.msa.model import encode, load_model
+from bioplug.msa.model import ANCHOR_PARTITION, encode, load_model
 from bioplug.msa.posterior import compute_posteriors
 from bioplug.msa.progressive import ProfileAligner
 from bioplug.progress import Progress
@@ -143,14 +143,14 @@ def run(
     if k == 1:
         return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
     rt = get_runtime(device)
-    model = load_model(seqtype)
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
+    mode = "full" if full else "anchor"
+    model = load_model(seqtype, partition=None if full else ANCHOR_PARTITION)
     codes = [encode(t, nm, model) for t, nm in zip(texts, names, strict=False)]
-    lengths = np.array([c.size for c in codes], dtype=np.int64)
     times: dict[str, float] = {}
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
-    full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
-    mode = "full" if full else "anchor"
     log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
 
     def rep(stage):
