@@ -552,47 +552,19 @@ class Scanner:
 
     def _launch_scan8(self, dbuf, subj: np.ndarray, table: np.ndarray, profile,
                       out: np.ndarray) -> None:
-        """``search8`` over every short pair (four a work-item, 4 G a group task): query
-        slots as the memory allows, each launch's tasks heaviest first; 8-bit bests into
-        ``out`` (launch order)."""
+        """``search8`` over every short pair (four a work-item, 4 G a group task); 8-bit bests
+        into ``out`` (launch order)."""
         rt = self.rt
         knl = rt.kernel("pairwise_search8.cl", "search8", self._defines8())
         G = rt.preferred_group(knl, self.group)
-        n = subj.shape[0]
-        if n == 0:
+        if subj.shape[0] == 0:
             return
-        ls = subj[:, 1].astype(np.int64)
-        G4 = 4 * G
-        group_max = np.maximum.reduceat(ls, np.arange(0, n, G4))
-        work_base = np.zeros(group_max.size, dtype=np.int64)
-        np.cumsum((group_max[:-1] + 1) * G, out=work_base[1:])
-        stride = int(work_base[-1] + (group_max[-1] + 1) * G)  # in uint2 (8 bytes)
-        qlen, skip = table[:, 1].astype(np.int64), table[:, 3].astype(np.int64)
-        slots = self._query_slots(n, stride, len(table), itemsize=8)
         K = len(self.scoring.letters)
-        words = (K + 1) * self.rows8 // 16
-        SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
-        costs = np.zeros(4, dtype=np.uint32)
-        costs[:] = self._costs8()
-        bufs = (rt.to_device(subj), rt.to_device(work_base))
-        work = rt.empty(slots * stride * 8)
-        order = np.argsort(-qlen, kind="stable")
-        for q0 in range(0, len(order), slots):
-            sel = order[q0:q0 + slots]
-            tasks = _group_tasks(sel, skip, qlen, ls, G4)
-            if not len(tasks):
-                continue
-            scores = rt.empty(len(sel) * n)
-            event = knl(rt.queue, (len(tasks) * G,), (G,), dbuf, bufs[0], np.int32(n),
-                        profile, rt.to_device(table), np.int32(K),
-                        cltypes.make_uint4(*(int(c) for c in costs)),
-                        np.int32(self.bias8), work, bufs[1], np.int64(stride),
-                        rt.to_device(tasks), scores, cl.LocalMemory(SB * words * 16),
-                        np.int32(SB))
-            part = np.empty((len(sel), n), dtype=np.uint8)
-            cl.enqueue_copy(rt.queue, part, scores)
-            self._record_event("scan kernel 8-bit", event)
-            out[sel] = part
+        costs = cltypes.make_uint4(*(int(c) for c in self._costs8()))
+        head = (dbuf, rt.to_device(subj), np.int32(subj.shape[0]), profile,
+                rt.to_device(table), np.int32(K), costs, np.int32(self.bias8))
+        self._scan_slots(knl, G, 4 * G, subj, table, head, (K + 1) * self.rows8 // 16,
+                         np.uint8, 8, "scan kernel 8-bit", out)
 
     def _scan_chunk(self, dbuf, starts: np.ndarray, lengths: np.ndarray, profile,
                     qtable: np.ndarray) -> np.ndarray:
@@ -655,39 +627,50 @@ class Scanner:
 
     def _launch_scan(self, dbuf, subj: np.ndarray, table: np.ndarray, profile, qbuf,
                      out: np.ndarray) -> None:
-        """``search16`` over every short pair: query slots as the memory allows, each
-        launch's group tasks heaviest first; scores into ``out`` (launch order)."""
+        """``search16`` over every short pair (one a work-item); scores into ``out`` (launch
+        order)."""
         rt = self.rt
         knl = rt.kernel("pairwise_search.cl", "search16", self._defines())
         G = rt.preferred_group(knl, self.group)
+        K = len(self.scoring.letters)
+        head = (dbuf, rt.to_device(subj), np.int32(subj.shape[0]), profile, qbuf, np.int32(K),
+                rt.to_device(self.scoring.gaps))
+        self._scan_slots(knl, G, G, subj, table, head, K * self.rows // 16, np.int32, 4,
+                         "scan kernel", out)
+
+    def _scan_slots(self, knl, G: int, span: int, subj: np.ndarray, table: np.ndarray,
+                    head: tuple, words: int, dtype, itemsize: int, name: str,
+                    out: np.ndarray) -> None:
+        """The launches of ``search16`` / ``search8``: subjects in groups of ``span`` (a group
+        task), each group's border columns at its own base, query slots as the memory
+        allows, each launch's tasks heaviest first. The kernel takes ``head`` then (border
+        work, group bases, stride, tasks, scores, profile blocks in local memory, their
+        number); ``itemsize`` bytes per border cell, ``words`` uint4 words per profile row
+        block."""
+        rt = self.rt
         n = subj.shape[0]
         ls = subj[:, 1].astype(np.int64)
-        ngroups = -(-n // G)
-        group_max = np.maximum.reduceat(ls, np.arange(0, n, G))
-        work_base = np.zeros(ngroups, dtype=np.int64)
+        group_max = np.maximum.reduceat(ls, np.arange(0, n, span))
+        work_base = np.zeros(group_max.size, dtype=np.int64)
         np.cumsum((group_max[:-1] + 1) * G, out=work_base[1:])
         stride = int(work_base[-1] + (group_max[-1] + 1) * G)
         qlen, skip = table[:, 1].astype(np.int64), table[:, 3].astype(np.int64)
-        slots = self._query_slots(n, stride, len(table))
-        K = len(self.scoring.letters)
-        words = K * self.rows // 16
+        slots = self._query_slots(n, stride, len(table), itemsize=itemsize)
         SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
-        bufs = (rt.to_device(subj), rt.to_device(work_base), rt.to_device(self.scoring.gaps))
-        work = rt.empty(slots * stride * 4)
+        d_base, work = rt.to_device(work_base), rt.empty(slots * stride * itemsize)
         order = np.argsort(-qlen, kind="stable")
         for q0 in range(0, len(order), slots):
             sel = order[q0:q0 + slots]
-            tasks = _group_tasks(sel, skip, qlen, ls, G)
+            tasks = _group_tasks(sel, skip, qlen, ls, span)
             if not len(tasks):
                 continue
-            scores = rt.empty(len(sel) * n * 4)
-            event = knl(rt.queue, (len(tasks) * G,), (G,), dbuf, bufs[0], np.int32(n),
-                        profile, qbuf, np.int32(K), bufs[2], work, bufs[1], np.int64(stride),
-                        rt.to_device(tasks), scores, cl.LocalMemory(SB * words * 16),
-                        np.int32(SB))
-            part = np.empty((len(sel), n), dtype=np.int32)
+            part = np.empty((len(sel), n), dtype=dtype)
+            scores = rt.empty(part.nbytes)
+            event = knl(rt.queue, (len(tasks) * G,), (G,), *head, work, d_base,
+                        np.int64(stride), rt.to_device(tasks), scores,
+                        cl.LocalMemory(SB * words * 16), np.int32(SB))
             cl.enqueue_copy(rt.queue, part, scores)
-            self._record_event("scan kernel", event)
+            self._record_event(name, event)
             out[sel] = part
 
     def _query_slots(self, n: int, stride: int, nq: int, itemsize: int = 4) -> int:
