@@ -206,7 +206,7 @@ class ProfileAligner:
     def _zeroed(self, name: str, nbytes: int) -> cl.Buffer:
         buf = self._buffer(name, nbytes)
         if nbytes:
-            cl.enqueue_fill_buffer(self.rt.queue, buf, np.float32(0), 0, nbytes)
+            self.rt.fill(buf, np.float32(0), 0, nbytes)
         return buf
 
     def _scratch(self, nbytes: int) -> cl.Buffer:

@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 
 #: Bytes of direction matrix one launch may fill, as a share of the device's memory.
 DIRS_SHARE = 0.25
+#: ... and at most 2 GiB: on the H100 (NVIDIA OpenCL) a launch of 3.9 GB of directions (the
+#: first level of 100,000 x 300, 33,683 pairs) failed with OUT_OF_RESOURCES; the same level
+#: in launches of at most 2 GiB ran.
+DIRS_MAX = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,6 @@ class ProfileEngine:
     def _move_live(self, live: list[int], cap: int) -> None:
         """A new pool of ``cap`` columns holding the live nodes back to back (runs of adjacent
         nodes copied at once), zeroed above them."""
-        q = self.rt.queue
         new = self.rt.empty(cap * self.col_bytes)
         top = 0
         runs: list[list[int]] = []                       # [src, dst, columns]
@@ -131,10 +134,9 @@ class ProfileEngine:
             top += cols
         for src, dst, cols in runs:
             if cols:
-                cl.enqueue_copy(q, new, self.pool, byte_count=cols * self.col_bytes,
-                                src_offset=src * self.col_bytes, dst_offset=dst * self.col_bytes)
-        cl.enqueue_fill_buffer(q, new, np.float32(0), top * self.col_bytes,
-                               (cap - top) * self.col_bytes)
+                self.rt.copy(new, self.pool, cols * self.col_bytes,
+                             dst_offset=dst * self.col_bytes, src_offset=src * self.col_bytes)
+        self.rt.fill(new, np.float32(0), top * self.col_bytes, (cap - top) * self.col_bytes)
         if self.pool is not None:
             self.pool.release()
         self.pool, self.capacity, self.top = new, cap, top
@@ -229,7 +231,8 @@ class ProfileEngine:
         ``moves[c]`` is 0 when new column ``c`` holds a column of both, 1 of X only, 2 of Y only.
         Pairs are split into launches so that one launch's direction bytes fit the budget.
         """
-        budget = max(min(self.rt.max_alloc, self.rt.memory_budget(DIRS_SHARE)), 1 << 24)
+        budget = max(min(self.rt.max_alloc, self.rt.memory_budget(DIRS_SHARE), DIRS_MAX),
+                     1 << 24)
         costs = [self.dirs_bytes(self.length[x], self.length[y]) for x, y in pairs]
         out: list[tuple[int, np.ndarray]] = []
         for start, end in budget_batches(costs, budget):

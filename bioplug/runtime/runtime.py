@@ -24,6 +24,9 @@ from bioplug.runtime.devices import DeviceInfo, select_device
 
 log = logging.getLogger(__name__)
 
+#: Largest piece of one fill or device-to-device copy (see :meth:`Runtime.fill`).
+COPY_PIECE = 1 << 30
+
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
 
@@ -201,6 +204,23 @@ class Runtime:
     def empty(self, nbytes: int) -> cl.Buffer:
         """An uninitialised read-write device buffer of at least one byte."""
         return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, max(int(nbytes), 1))
+
+    def fill(self, buf: cl.Buffer, pattern: np.generic, offset: int, nbytes: int) -> None:
+        """Fill ``nbytes`` of ``buf`` from ``offset`` with ``pattern``, in pieces below 2 GiB:
+        NVIDIA's fill fails for 2 GiB and more (pyopencl issue 395; on the H100 it broke the
+        100,000-sequence progressive alignment's pool with OUT_OF_RESOURCES)."""
+        step = COPY_PIECE - COPY_PIECE % pattern.nbytes
+        for at in range(int(offset), int(offset) + int(nbytes), step):
+            size = min(step, int(offset) + int(nbytes) - at)
+            cl.enqueue_fill_buffer(self.queue, buf, pattern, at, size)
+
+    def copy(self, dst: cl.Buffer, src: cl.Buffer, nbytes: int, dst_offset: int = 0,
+             src_offset: int = 0) -> None:
+        """Device-to-device copy of ``nbytes``, in pieces below 2 GiB (as :meth:`fill`)."""
+        for at in range(0, int(nbytes), COPY_PIECE):
+            size = min(COPY_PIECE, int(nbytes) - at)
+            cl.enqueue_copy(self.queue, dst, src, byte_count=size,
+                            src_offset=int(src_offset) + at, dst_offset=int(dst_offset) + at)
 
 
 _runtimes: dict[str, Runtime] = {}
