@@ -820,7 +820,7 @@ def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _copy_buffer(rt: Runtime, src, nbytes: int):
     dst = rt.empty(nbytes)
-    rt.copy(dst, src, nbytes)
+    cl.enqueue_copy(rt.queue, dst, src, byte_count=nbytes)
     return dst
 
 

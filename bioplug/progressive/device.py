@@ -134,8 +134,8 @@ class ProfileEngine:
             top += cols
         for src, dst, cols in runs:
             if cols:
-                self.rt.copy(new, self.pool, cols * self.col_bytes,
-                             dst_offset=dst * self.col_bytes, src_offset=src * self.col_bytes)
+                cl.enqueue_copy(self.rt.queue, new, self.pool, byte_count=cols * self.col_bytes,
+                                src_offset=src * self.col_bytes, dst_offset=dst * self.col_bytes)
         self.rt.fill(new, np.float32(0), top * self.col_bytes, (cap - top) * self.col_bytes)
         if self.pool is not None:
             self.pool.release()

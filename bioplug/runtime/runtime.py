@@ -24,8 +24,8 @@ from bioplug.runtime.devices import DeviceInfo, select_device
 
 log = logging.getLogger(__name__)
 
-#: Largest piece of one fill or device-to-device copy (see :meth:`Runtime.fill`).
-COPY_PIECE = 1 << 30
+#: Largest piece of one buffer fill (see :meth:`Runtime.fill`).
+FILL_PIECE = 1 << 30
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
@@ -207,20 +207,13 @@ class Runtime:
 
     def fill(self, buf: cl.Buffer, pattern: np.generic, offset: int, nbytes: int) -> None:
         """Fill ``nbytes`` of ``buf`` from ``offset`` with ``pattern``, in pieces below 2 GiB:
-        NVIDIA's fill fails for 2 GiB and more (pyopencl issue 395; on the H100 it broke the
-        100,000-sequence progressive alignment's pool with OUT_OF_RESOURCES)."""
-        step = COPY_PIECE - COPY_PIECE % pattern.nbytes
+        NVIDIA's fill hangs or fails from 2 GiB on (pyopencl issue 395, which pyopencl's own
+        ``Array.fill`` works around); the progressive pool's zeroing passes 5 GB at 100,000
+        sequences."""
+        step = FILL_PIECE - FILL_PIECE % pattern.nbytes
         for at in range(int(offset), int(offset) + int(nbytes), step):
-            size = min(step, int(offset) + int(nbytes) - at)
-            cl.enqueue_fill_buffer(self.queue, buf, pattern, at, size)
-
-    def copy(self, dst: cl.Buffer, src: cl.Buffer, nbytes: int, dst_offset: int = 0,
-             src_offset: int = 0) -> None:
-        """Device-to-device copy of ``nbytes``, in pieces below 2 GiB (as :meth:`fill`)."""
-        for at in range(0, int(nbytes), COPY_PIECE):
-            size = min(COPY_PIECE, int(nbytes) - at)
-            cl.enqueue_copy(self.queue, dst, src, byte_count=size,
-                            src_offset=int(src_offset) + at, dst_offset=int(dst_offset) + at)
+            cl.enqueue_fill_buffer(self.queue, buf, pattern, at,
+                                   min(step, int(offset) + int(nbytes) - at))
 
 
 _runtimes: dict[str, Runtime] = {}
