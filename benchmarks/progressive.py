@@ -15,7 +15,12 @@ Tools (``--tools``; a tool that is not installed is skipped with the reason prin
 
 ``bioplug``     ``bioplug.ProgressiveAligner(device=...).align(path)`` in a worker process
 ``bioplug-cli`` ``bioplug msa IN -o OUT --method progressive --device D`` (``--cli`` adds it):
-                wall time of the command, output file written
+                wall time of the command, output file written, in its own process
+                (``BIOPLUG_NO_SERVER=1``)
+``bioplug-srv`` the same command while a ``bioplug server`` runs (``--server`` adds it): the
+                call hands its job to the resident server, as a user who started one has it;
+                the server is started (and its programs warmed) before the first case and
+                stopped at the end; its device memory is sampled as the server's
 ``bioplug-qp``  ``bioplug.MultipleSequenceAligner`` (QuickProbs pipeline; k <= ``--qp-max-k``)
 ``pyfamsa``     ``pyfamsa.Aligner(threads=T).align`` in a worker process (FAMSA)
 ``clustalo``    ``clustalo -i IN -o OUT --threads=T``
@@ -106,8 +111,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-TOOLS = ("bioplug", "bioplug-cli", "bioplug-qp", "pyfamsa", "clustalo", "mafft", "clustalw")
+TOOLS = ("bioplug", "bioplug-cli", "bioplug-srv", "bioplug-qp", "pyfamsa", "clustalo", "mafft",
+         "clustalw")
 WORKER_TOOLS = ("bioplug", "bioplug-qp", "pyfamsa")
+CLI_TOOLS = ("bioplug-cli", "bioplug-srv")   # the command: in its own process / a server's
 # pyfamsa keeps state between alignments in one process (an input's result changes after the
 # process has aligned something else: BB11001 SP 100 first, 81.6 afterwards), so as with
 # FAMSA's command each case gets a fresh process, without warm-up (nothing to compile).
@@ -751,7 +758,7 @@ def peer_command(tool: str, case: Case, out: Path, args) -> tuple[list[str], Pat
     if tool == "clustalw":
         return ["clustalw", f"-INFILE={inp}", "-ALIGN", f"-OUTFILE={out}", "-OUTPUT=FASTA",
                 "-QUICKTREE", f"-NEWTREE={out.with_suffix('.dnd')}", "-QUIET"], None
-    if tool == "bioplug-cli":
+    if tool in CLI_TOOLS:
         exe = shutil.which("bioplug")
         base = [exe] if exe else [sys.executable, "-m", "bioplug"]
         cmd = [*base, "msa", inp, "-o", str(out), "--method", "progressive"]
@@ -775,6 +782,8 @@ class Bench:
         self.info: dict[str, dict] = {}
         self.logs = logs                                  # workers' logs, programs' stderr
         self.logs.mkdir(parents=True, exist_ok=True)
+        self.server_pid: int | None = None                # bioplug-srv's server
+        self.server_base: list[str] = []
 
     def worker(self, tool: str) -> Worker:
         w = self.workers.get(tool)
@@ -832,7 +841,7 @@ class Bench:
         dest = self.work / "out" / f"{case.dataset}_{case.name}_{tool}.fa"
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.unlink(missing_ok=True)
-        gpu = tool in ("bioplug", "bioplug-cli", "bioplug-qp")
+        gpu = tool in ("bioplug", "bioplug-qp", *CLI_TOOLS)
         if tool in WORKER_TOOLS:
             try:
                 w = self.worker(tool)
@@ -872,17 +881,21 @@ class Bench:
         else:
             cmd, stdout = peer_command(tool, case, dest, a)
             res = Result("ok")
-            env = self.env if tool != "bioplug-cli" else dict(os.environ)
+            env = self.tool_env(tool)
             for _ in range(a.repeats):
                 dest.unlink(missing_ok=True)
-                if gpu:
+                if tool == "bioplug-srv" and self.server_pid:
+                    self.gpu.start(include={self.server_pid})
+                elif gpu:
                     self.gpu.start(exclude={w.proc.pid for t, w in self.workers.items()
-                                            if t != "pyfamsa" and w.proc.poll() is None})
+                                            if t != "pyfamsa" and w.proc.poll() is None}
+                                   | ({self.server_pid} if self.server_pid else set()))
                 status, wall, rss, note = run_process(
                     cmd, stdout=stdout, cwd=dest.parent, env=env, timeout=self._timeout(),
                     log=self.logs / f"{tool}.stderr")
                 peak, how = self.gpu.stop() if gpu else (None, "")
-                res.note = how
+                res.note = how if tool != "bioplug-srv" else "; ".join(
+                    x for x in (how, "RSS: the calling process only") if x)
                 res.walls.append(wall)
                 res.rss_kib = max(res.rss_kib or 0, rss) or None
                 if peak is not None:
@@ -908,7 +921,7 @@ class Bench:
             if tool in WORKER_TOOLS:
                 continue
             cmd, stdout = peer_command(tool, case, self.work / f"tiny_{tool}.fa", self.args)
-            env = self.env if tool != "bioplug-cli" else dict(os.environ)
+            env = self.tool_env(tool)
             status, wall, _, note = run_process(
                 cmd, stdout=stdout, cwd=self.work, env=env, timeout=self.args.start_timeout,
                 log=self.logs / f"{tool}.stderr")
@@ -916,9 +929,43 @@ class Bench:
             if status != "ok":
                 print(f"# {tool}: warm-up failed ({status} {note})", flush=True)
 
+    def tool_env(self, tool: str) -> dict:
+        """A program's environment: the peers' PATH, or bioplug's own with the server (or
+        none: ``BIOPLUG_NO_SERVER``) the tool is about."""
+        if tool not in CLI_TOOLS:
+            return self.env
+        env = {k: v for k, v in os.environ.items() if k != "BIOPLUG_NO_SERVER"}
+        if tool == "bioplug-cli":
+            env["BIOPLUG_NO_SERVER"] = "1"
+        else:
+            env["BIOPLUG_SERVER_DIR"] = str(self.work / "server")
+        return env
+
+    def start_server(self) -> None:
+        """``bioplug server start`` in the run's own socket folder (never the user's)."""
+        env = self.tool_env("bioplug-srv")
+        cmd, _ = peer_command("bioplug-srv", Case("", "", Path(""), [], 0.0, None), Path(""),
+                              self.args)
+        base = cmd[: cmd.index("msa")]
+        t0 = time.perf_counter()
+        start = [*base, "server", "start", "--idle-timeout", "0"]
+        if self.args.device is not None:
+            start += ["--device", str(self.args.device)]
+        subprocess.run(start, env=env, cwd=self.work, check=True)
+        status = subprocess.run([*base, "server", "status", "--json"], env=env, cwd=self.work,
+                                capture_output=True, text=True, check=True)
+        self.server_pid = int(json.loads(status.stdout)["pid"])
+        self.server_base = base
+        self.info.setdefault("bioplug-srv", {})["server_start_s"] = round(
+            time.perf_counter() - t0, 2)
+
     def close(self) -> None:
         for w in self.workers.values():
             w.close()
+        if self.server_pid:
+            subprocess.run([*self.server_base, "server", "stop"], cwd=self.work,
+                           env=self.tool_env("bioplug-srv"))
+            self.server_pid = None
 
 
 def available_tools(wanted: list[str], env: dict, args) -> tuple[list[str], list[str]]:
@@ -930,14 +977,14 @@ def available_tools(wanted: list[str], env: dict, args) -> tuple[list[str], list
         reason = None
         if tool not in TOOLS:
             reason = "unknown tool"
-        elif tool in ("bioplug", "bioplug-cli") and \
+        elif tool in ("bioplug", *CLI_TOOLS) and \
                 importlib.util.find_spec("bioplug.progressive") is None:
             reason = "bioplug.progressive is not in this tree"
         elif tool == "pyfamsa" and importlib.util.find_spec("pyfamsa") is None:
             reason = "pyfamsa is not installed (pip install pyfamsa)"
         elif tool in ("clustalo", "mafft", "clustalw") and not shutil.which(tool, path=env["PATH"]):
             reason = "not on PATH (bash benchmarks/peers.sh prepares .peers/)"
-        elif tool == "bioplug-cli":
+        elif tool in CLI_TOOLS:
             p = subprocess.run([sys.executable, "-m", "bioplug", "msa", "--help"],
                                capture_output=True, text=True, cwd=REPO)
             if "--method" not in p.stdout:
@@ -1072,6 +1119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sim-length", type=int, default=300)
     ap.add_argument("--tools", default=DEFAULT_TOOLS, help=f"of {', '.join(TOOLS)}")
     ap.add_argument("--cli", action="store_true", help="also time the bioplug command")
+    ap.add_argument("--server", action="store_true",
+                    help="also time the bioplug command through a resident `bioplug server`")
     ap.add_argument("--device", default=None, help="bioplug device (gpu, cpu, P:D, ...)")
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
                     help="threads for pyfamsa and clustalo (default: every core)")
@@ -1124,8 +1173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     peers = Path(args.peers_dir) if args.peers_dir else None
     env, env_note = peer_environment(peers)
     wanted = [t for t in args.tools.split(",") if t]
-    if args.cli and "bioplug-cli" not in wanted:
-        wanted.insert(wanted.index("bioplug") + 1 if "bioplug" in wanted else 0, "bioplug-cli")
+    for flag, tool in ((args.cli, "bioplug-cli"), (args.server, "bioplug-srv")):
+        if flag and tool not in wanted:
+            wanted.insert(wanted.index("bioplug") + 1 if "bioplug" in wanted else 0, tool)
     tools, skipped = available_tools(wanted, env, args)
 
     cases: list[Case] = []
@@ -1175,6 +1225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     deadline = started + args.budget + args.budget_grace if args.budget else None
     bench = Bench(args, tools, env, work, out.with_name(out.stem + "_logs"), deadline)
     try:
+        if "bioplug-srv" in tools:
+            bench.start_server()
         bench.warm_programs()
         with open(out, "w", newline="") as fh:
             tsv = csv.writer(fh, delimiter="\t", lineterminator="\n")

@@ -249,26 +249,45 @@ class PairwiseEngine:
         triangle its mirror; use :meth:`score_pairs` for the other orientation.
         """
         n = len(seqs)
-        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
-        if (self.scoring.symmetric and n and lengths.max() <= LONG_LENGTH
-                and lengths.max() ** 2 <= LONG_CELLS):
-            return self._score_all_windows(seqs, lengths, progress)
+        if self.scoring.symmetric:
+            tri, rank = self.score_triangle(seqs, progress)
+        else:
+            rank = np.arange(n)
+            tri = self.score_indexed(seqs, *np.triu_indices(n), progress)
         ii, jj = np.triu_indices(n)
-        if self.scoring.symmetric:  # longest first: pairs come out already in kernel order
-            rank = np.argsort([-len(s) for s in seqs], kind="stable")
-            ii, jj = rank[ii], rank[jj]
-        vals = self.score_indexed(seqs, ii, jj, progress)
+        ii, jj = rank[ii], rank[jj]
         out = np.zeros((n, n), dtype=np.float64)
-        out[ii, jj] = vals
-        out[jj, ii] = vals
+        out[ii, jj] = tri
+        out[jj, ii] = tri
         return out
 
-    def _score_all_windows(self, seqs, lengths: np.ndarray, progress=None) -> np.ndarray:
-        """:meth:`score_all` for a symmetric scoring whose pairs are all short.
+    def score_triangle(self, seqs: Sequence[np.ndarray], progress=None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """All-vs-all scores of a symmetric scoring as a packed triangle, as the kernels make it.
+
+        Returns ``(tri, rank)``: ``rank`` orders the sequences longest first (``rank[a]`` is
+        the input index of rank ``a``), and ``tri`` holds the pairs ``a <= b`` of ranks row by
+        row, pair ``(a, b)`` at ``a * n - a * (a - 1) // 2 + (b - a)``, self-scores included.
+        What :meth:`score_all` spreads into a square; callers that reduce the scores on the
+        device (the progressive guide tree) take it as it is.
+        """
+        if not self.scoring.symmetric:
+            raise ValueError("score_triangle needs a symmetric scoring (see score_all)")
+        n = len(seqs)
+        lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
+        if n and lengths.max() <= LONG_LENGTH and lengths.max() ** 2 <= LONG_CELLS:
+            return self._score_all_windows(seqs, lengths, progress)
+        rank = np.argsort(-lengths, kind="stable")  # pairs come out already in kernel order
+        ii, jj = np.triu_indices(n)
+        return self.score_indexed(seqs, rank[ii], rank[jj], progress), rank
+
+    def _score_all_windows(self, seqs, lengths: np.ndarray, progress=None
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`score_triangle` for sequences whose pairs are all short.
 
         The pairs (i, j >= i) of the sequences sorted longest first are numbered row by
         row; a window is a range of those numbers, and its tasks are made just before its
-        launch, while the device runs the previous one, and its scores go into the matrix
+        launch, while the device runs the previous one, and its scores go into the triangle
         while the device runs the next: no per-pair array of the whole batch exists.
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
@@ -300,7 +319,7 @@ class PairwiseEngine:
             start = windows[-1][1]
         costs = [cells_before(b) - cells_before(a) for a, b in windows]
         widest = max(b - a for a, b in windows)
-        out = np.zeros((n, n), dtype=np.float64)
+        tri = np.empty(total, dtype=np.float64)
         stage, done, whole = "pairwise scores", [0.0], sum(costs) or 1.0
         progress.report(stage, 0, 100)
         shared: dict[int, tuple] = {}
@@ -322,18 +341,13 @@ class PairwiseEngine:
 
         def collect(job, result):
             a, b = job
-            number = np.arange(a, b)
-            i = np.searchsorted(row_start, number, side="right") - 1
-            ri, rj = rank[i], rank[i + (number - row_start[i])]
-            values = self.scoring.unscale(result[0])
-            out[ri, rj] = values
-            out[rj, ri] = values
+            tri[a:b] = self.scoring.unscale(result[0])
             done[0] += cells_before(b) - cells_before(a)
             progress.report(stage, int(100 * done[0] / whole), 100)
 
         self._pipeline(windows, costs, start_job, collect, progress)
         progress.report(stage, 100, 100)
-        return out
+        return tri, rank
 
     # -- planning -----------------------------------------------------------------------------
     def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool, progress=None):
