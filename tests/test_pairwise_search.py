@@ -101,6 +101,16 @@ def test_overflow_rescue_and_long_pairs(monkeypatch):
     assert "scan: 32-bit rescue" in results.seconds
 
 
+def test_rescued_scores_rank_the_hits():
+    # three subjects scoring past int16 (W-W 11 x 2,980-3,000 > 32,767): only their exact
+    # 32-bit scores tell them apart, so the top 2 must be the two longest whatever the order
+    queries = ["W" * 3000]
+    db = ["W" * 2980, "MKWVTF", "W" * 3000, "W" * 2990]
+    results = search(queries, db, top=2, device=DEVICE)
+    assert [(h.subject, h.score) for h in results.hits[0]] == [(2, 33000), (3, 32890)]
+    assert "scan: 32-bit rescue" in results.seconds
+
+
 def scan_all(scoring, queries, db, **settings):
     """Every score of queries x db from a Scanner with ``settings`` forced, and its timings."""
     scanner = Scanner(get_runtime(DEVICE), scoring)

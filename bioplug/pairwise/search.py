@@ -428,22 +428,28 @@ class Scanner:
                 dbuf = rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
                 starts = db.offsets[a:b] - db.offsets[a]
                 if eight:
-                    scores = self._scan_chunk8(dbuf, starts, lengths, first8, (profile, qtable))
+                    scores, launch = self._scan_chunk8(dbuf, starts, lengths, first8,
+                                                       (profile, qtable))
                 else:
-                    scores = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
+                    scores, launch = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
                 dbuf.release()
-                rescue = [(q, a + s) for q, s in zip(*np.nonzero(scores >= LIMIT16),
-                                                     strict=True)]
+                # scores stay in launch order (a column permutation of 8 bytes x queries x
+                # subjects cost a quarter of the H100's search); the numbers follow them
+                rows, columns = np.nonzero(scores >= LIMIT16)
+                rescue = list(zip(rows, a + launch[columns], strict=True))
             else:  # scores beyond a byte: every pair on the 32-bit kernels
                 scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
+                launch = np.arange(b - a)
                 rescue = [(q, s) for s in range(a, b) for q in range(len(qcodes))]
+                columns = np.array([s - a for _, s in rescue], dtype=np.int64)
             if rescue:
                 began = time.perf_counter()
-                self._rescore(qcodes, db, rescue, scores, a)
+                self._rescore(qcodes, db, rescue, scores, columns)
                 self._record("32-bit rescue", time.perf_counter() - began)
                 self._count("32-bit rescue", len(rescue))
+            numbers = db.order[a:b][launch]
             for q in range(len(qcodes)):
-                best[q] = _merge_top(best[q], scores[q], db.order[a:b], top)
+                best[q] = _merge_top(best[q], scores[q], numbers, top)
             progress.report("database search", int(100 * db.offsets[b] / total), 100)
         return best
 
@@ -516,8 +522,9 @@ class Scanner:
         return launch, subj, skip
 
     def _scan_chunk8(self, dbuf, starts: np.ndarray, lengths: np.ndarray, first8: tuple,
-                     first16: tuple) -> np.ndarray:
-        """(queries, subjects) scores of one chunk from the 8-bit first pass.
+                     first16: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """(queries, subjects) scores of one chunk from the 8-bit first pass, in launch order,
+        and the launch order (as :meth:`_scan_chunk`).
 
         Long pairs go to ``search16_long`` as in :meth:`_scan_chunk`, the others to
         ``search8``; pairs whose 8-bit best reaches :attr:`limit8` are rescored by the 16-bit
@@ -541,14 +548,15 @@ class Scanner:
             qs = np.flatnonzero(saturated.any(axis=1))
             ss = np.flatnonzero(saturated.any(axis=0))
             block = np.ix_(qs, ss)
-            wide = self._scan_chunk(dbuf, subj[ss, 0], subj[ss, 1], profile16, qtable16[qs])
+            wide_launched, order = self._scan_chunk(dbuf, subj[ss, 0], subj[ss, 1], profile16,
+                                                    qtable16[qs])
+            wide = np.empty_like(wide_launched)
+            wide[:, order] = wide_launched
             out[block] = np.where(saturated[block], wide, out[block])
             self._count("16-bit rescue", int(saturated.sum()))
             log.info("%d pairs saturated 8 bits: rescored on the 16-bit scan (%d x %d)",
                      int(saturated.sum()), qs.size, ss.size)
-        result = np.empty_like(out)
-        result[:, launch] = out
-        return result
+        return out, launch
 
     def _launch_scan8(self, dbuf, subj: np.ndarray, table: np.ndarray, profile,
                       out: np.ndarray) -> None:
@@ -567,8 +575,9 @@ class Scanner:
                          np.uint8, 8, "scan kernel 8-bit", out)
 
     def _scan_chunk(self, dbuf, starts: np.ndarray, lengths: np.ndarray, profile,
-                    qtable: np.ndarray) -> np.ndarray:
-        """(queries, subjects) 16-bit scores of one chunk.
+                    qtable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(queries, subjects) 16-bit scores of one chunk in launch order, and the launch
+        order (column t is the chunk's subject ``launch[t]``).
 
         Subjects are launched longest first. A pair of more than ``long_cells`` cells is
         long for its query alone: for query q those are the first ``skip[q]`` subjects of
@@ -585,9 +594,7 @@ class Scanner:
         if pending is not None:
             q_idx, pos, values = pending()
             out[q_idx, pos] = values
-        result = np.empty_like(out)
-        result[:, launch] = out
-        return result
+        return out, launch
 
     def _launch_long(self, dbuf, subj: np.ndarray, table: np.ndarray, profile, qbuf):
         """Enqueue ``search16_long`` over every long pair; returns a function giving
@@ -684,8 +691,10 @@ class Scanner:
         room = min(room, max(1, rt.max_alloc // max(1, stride * itemsize)))
         return int(max(1, min(nq, room)))
 
-    def _rescore(self, qcodes, db: Database, pairs: list[tuple[int, int]], scores, a: int):
-        """Exact 32-bit scores (the engine) for pairs given as (query, sorted position)."""
+    def _rescore(self, qcodes, db: Database, pairs: list[tuple[int, int]], scores,
+                 columns: np.ndarray):
+        """Exact 32-bit scores (the engine) for pairs given as (query, sorted position),
+        written to ``scores[query, columns[i]]`` for pair i."""
         subjects = sorted({s for _, s in pairs})
         where = {s: len(qcodes) + k for k, s in enumerate(subjects)}
         seqs = list(qcodes) + [np.asarray(db.codes[db.offsets[s]:db.offsets[s + 1]])
@@ -695,8 +704,7 @@ class Scanner:
         self.engine.use_packed16 = False
         values = self.engine.score_indexed(seqs, ia, ib)
         scaled = np.rint(values * self.scoring.scale).astype(np.int64)
-        for (q, s), v in zip(pairs, scaled, strict=True):
-            scores[q, s - a] = v
+        scores[np.array([q for q, _ in pairs]), columns] = scaled
         log.info("%d pairs scored by the 32-bit kernels", len(pairs))
 
 
