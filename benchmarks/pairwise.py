@@ -9,7 +9,9 @@ mean the same), mode local (``--mode`` global / semiglobal / local).
 * **bioplug**: ``PairwiseAligner.score_matrix`` (score only; the device also computes the
   diagonal, which is not counted) and ``PairwiseEngine.trace_indexed`` over every pair i < j
   (device traceback; results kept as compact arrays, no Python ``Alignment`` objects), wall
-  time; and the same work's kernel time alone (OpenCL profiling events).
+  time; and the same work's kernel time alone (OpenCL profiling events). For local mode also
+  the triangle alone (``allpairs.score_triangle``, no square built) from the engine's windows
+  ("fill") and from the database scan's query-profile kernels ("scan").
 * **Biopython**: ``Bio.Align.PairwiseAligner`` in one thread on a random subsample of pairs;
   its GCUPS are measured on the subsample and the all-vs-all time is *extrapolated by
   cells* (the table says so).
@@ -251,6 +253,15 @@ def main(argv=None) -> int:
     # -- all-vs-all, score only
     t = median_time(lambda: aligner.score_matrix(seqs), args.repeats)
     row("bioplug", "all-vs-all score", t, cells / 1e9, "(diagonal computed, not counted)")
+    if args.mode == "local":   # the same triangle through the database scan's kernels
+        from bioplug.pairwise import allpairs
+
+        allpairs.score_triangle(engine, codes[:32], kernels="scan")
+        for kernels in ("fill", "scan"):
+            t = median_time(lambda k=kernels: allpairs.score_triangle(engine, codes, kernels=k),
+                            args.repeats)
+            row("bioplug", f"score triangle, {kernels}", t, cells / 1e9,
+                "(allpairs.score_triangle: no square built)")
     t = median_time(lambda: engine.trace_indexed(codes, ii, jj), max(1, args.repeats // 2))
     row("bioplug", "all-vs-all traceback", t, cells / 1e9, "(device traceback)")
     # Kernel time alone (OpenCL profiling events), to show what the host adds.

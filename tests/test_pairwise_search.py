@@ -289,3 +289,79 @@ def test_cli_bad_letter_names_record_position_and_letter(tmp_path, capsys):
     assert not out.exists()
     with pytest.raises(InputError, match="position 2"):
         search(["M1K"], ["MKW"], device=DEVICE)
+
+
+def engine_triangle(codes, scoring):
+    from bioplug.pairwise.engine import PairwiseEngine
+
+    return PairwiseEngine(scoring, devices=[DEVICE]).score_triangle(codes)
+
+
+@pytest.mark.parametrize("long_cells", [None, 40 * 40])
+def test_scan_triangle_equals_engine(monkeypatch, long_cells):
+    """All-vs-all through the scan kernels: the engine's triangle exactly (Biopython-checked
+    scores), with long pairs on search16_long and scores past int16 rescued."""
+    from bioplug.alphabet import load_matrix, make_scoring
+
+    _, db = random_set(3, nd=70, dmax=120)
+    db += ["W" * 3000, "W" * 2990, db[7], "W"]      # past int16; a copy; one letter
+    scoring = make_scoring(load_matrix("BLOSUM62"), gaps=[-12, -1] * 6, local=True)
+    codes = [scoring.encode(s) for s in db]
+    scanner = Scanner(get_runtime(DEVICE), scoring)
+    if long_cells:
+        scanner.long_cells = long_cells
+    tri, rank = scanner.score_triangle(codes)
+    ref_tri, ref_rank = engine_triangle(codes, scoring)
+    np.testing.assert_array_equal(rank, ref_rank)
+    np.testing.assert_array_equal(tri, ref_tri)
+    assert scanner.counts["32-bit rescue"] >= 3    # W3000 x W3000, x W2990, W2990 x W2990
+    assert ("long-pair kernel" in scanner.timings) == bool(long_cells)
+    # spot-check the engine's triangle itself against Biopython
+    bio, n = biopython(), len(db)
+    for a, b in [(0, 0), (0, 1), (2, 30), (5, n - 1), (n - 1, n - 1)]:
+        pos = a * n - a * (a - 1) // 2 + (b - a)
+        assert tri[pos] == bio.score(db[rank[a]], db[rank[b]])
+
+
+def test_score_matrix_through_the_scan(monkeypatch):
+    """PairwiseAligner.score_matrix and the progressive guide tree's distances with the scan
+    kernels chosen (allpairs.KERNELS) equal those of the engine's windows."""
+    from bioplug.pairwise import allpairs
+    from bioplug.progressive import guide
+
+    _, db = random_set(5, nd=40, dmax=90)
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                              extend_gap_score=-1, device=DEVICE)
+    rt = get_runtime(DEVICE)
+    before = aligner.score_matrix(db), guide.matrix_tree(db, False, rt, "align")
+    calls = []
+    real = Scanner.score_triangle
+    monkeypatch.setattr(Scanner, "score_triangle",
+                        lambda self, codes: calls.append(len(codes)) or real(self, codes))
+    monkeypatch.setattr(allpairs, "KERNELS", {"gpu": "scan", "cpu": "scan"})
+    after = aligner.score_matrix(db), guide.matrix_tree(db, False, rt, "align")
+    assert calls == [len(db), len(db)]
+    np.testing.assert_array_equal(after[0], before[0])
+    np.testing.assert_array_equal(after[1], before[1])
+    assert after[0][3, 9] == biopython().score(db[3], db[9])
+
+
+@pytest.mark.parametrize("threshold, scans", [(1, 1), (10**6, 0)])
+def test_auto_kernels_choose_by_mean_length(monkeypatch, threshold, scans):
+    from bioplug.alphabet import load_matrix, make_scoring
+    from bioplug.pairwise import allpairs
+    from bioplug.pairwise.engine import PairwiseEngine
+
+    scoring = make_scoring(load_matrix("BLOSUM62"), gaps=[-12, -1] * 6, local=True)
+    codes = [scoring.encode(s) for s in random_set(9, nd=12)[1]]
+    calls = []
+    real = Scanner.score_triangle
+    monkeypatch.setattr(Scanner, "score_triangle",
+                        lambda self, c: calls.append(1) or real(self, c))
+    monkeypatch.setattr(allpairs, "SCAN_MIN_MEAN", threshold)
+    engine = PairwiseEngine(scoring, devices=[DEVICE])
+    tri, rank = allpairs.score_triangle(engine, codes, kernels="auto")
+    assert len(calls) == scans
+    ref = engine.score_triangle(codes)
+    np.testing.assert_array_equal(tri, ref[0])
+    np.testing.assert_array_equal(rank, ref[1])

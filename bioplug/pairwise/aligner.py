@@ -518,9 +518,11 @@ class PairwiseAligner(Align.PairwiseAligner):
                 for j in range(n):
                     out[i, j] = Align.PairwiseAligner.score(self, texts[i], texts[j])
             return out
+        from bioplug.pairwise import allpairs
+        from bioplug.pairwise.engine import triangle_square
+
         codes = self._encode_all(scoring, seqs, texts, "sequence")
-        out = self._engine(scoring).score_all(codes, progress=progress)
-        return np.asarray(out, dtype=np.float64)
+        return triangle_square(*allpairs.score_triangle(self._engine(scoring), codes, progress))
 
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,

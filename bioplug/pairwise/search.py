@@ -453,6 +453,51 @@ class Scanner:
             progress.report("database search", int(100 * db.offsets[b] / total), 100)
         return best
 
+    def score_triangle(self, codes: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """All-vs-all local scores with the scan kernels, in
+        :meth:`PairwiseEngine.score_triangle`'s layout: ``(tri, rank)``, ``rank`` the
+        sequences longest first and ``tri`` the pairs ``a <= b`` of ranks row by row.
+
+        Every sequence is a query against all of them as the database (one query profile
+        each, subjects in groups of similar length, as a search runs): query ``a`` scores
+        launch positions ``b >= a`` only (``search16`` leaves the columns before a query's
+        first position alone, and whole groups before it are not launched), long pairs go
+        to ``search16_long`` and scores at ``LIMIT16`` to the 32-bit kernels, so the scores
+        are the engine's exactly. The whole square of borders and scores must fit the
+        device (one chunk); callers fall back to the engine otherwise.
+        """
+        n = len(codes)
+        lengths = np.fromiter((len(c) for c in codes), dtype=np.int64, count=n)
+        rank = np.argsort(-lengths, kind="stable")
+        ranked = [np.asarray(codes[i], dtype=np.uint8) for i in rank]
+        starts = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths[rank], out=starts[1:])
+        flat = np.concatenate(ranked) if n and starts[-1] else np.zeros(1, np.uint8)
+        dbuf = self.rt.to_device(flat)
+        profile, qtable = self._query_profiles(ranked)
+        launch, subj, skip = self._launch_order(starts[:-1], lengths[rank], qtable[:, 1])
+        # launch is the identity (already longest first, stable)
+        long_table, table = qtable.copy(), qtable.copy()
+        long_table[:, 3] = skip
+        table[:, 3] = np.maximum(skip, np.arange(n))
+        out = np.zeros((n, n), dtype=np.int32)
+        pending = self._launch_long(dbuf, subj, long_table, profile,
+                                    self.rt.to_device(long_table))
+        self._launch_scan(dbuf, subj, table, profile, self.rt.to_device(table), out)
+        if pending is not None:
+            q_idx, pos, values = pending()
+            out[q_idx, pos] = values
+        dbuf.release()
+        iu = np.triu_indices(n)
+        tri = out[iu].astype(np.int64)
+        wide = np.flatnonzero(tri >= LIMIT16)
+        if wide.size:  # exact 32-bit scores from the engine
+            self.engine.use_packed16 = False
+            values = self.engine.score_indexed(ranked, iu[0][wide], iu[1][wide])
+            tri[wide] = np.rint(values * self.scoring.scale).astype(np.int64)
+            self._count("32-bit rescue", wide.size)
+        return self.scoring.unscale(tri), rank
+
     def default_chunk(self) -> int:
         """Residues per chunk: codes plus one border column per residue and query slot
         (4 bytes) must fit the memory budget with room for several query slots."""
