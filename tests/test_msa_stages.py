@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msa_reference as ref
 import numpy as np
+import pyopencl as cl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -186,6 +187,34 @@ def test_consistency_last_floor(rt):
         near = (np.abs(m - 1e-5) < 1e-7) | (np.abs(first[(x, y)] - 0.01) < 1e-5)
         assert np.abs(np.where(near, 0, g - m)).max() < 1e-5
         assert not np.any((g > 0) & (mats[(x, y)] == 0))
+
+
+@pytest.mark.parametrize("accurate, floor", [(False, None), (True, None), (True, 1e-5)])
+def test_consistency_filter_on_device_equals_host(rt, accurate, floor):
+    # the device drops the same entries, in the same order, as SparseStore.filtered on the
+    # host (per-pair thresholds in accurate mode, a floor after the last pass, anchors as z)
+    import bioplug.msa.consistency as cons
+
+    codes, _, _, store = posteriors_of(rt, family(6, 6, 40), accurate=accurate)
+    assert accurate == (np.unique(store.thresh).size > 1)
+    w, zlist = np.linspace(0.1, 0.3, len(codes)), np.array([1, 4])
+    host = store
+    for it in range(2):    # the old loop: pass on the device, filter on the host
+        knl, wg = cons._relax_kernel(rt)
+        tables = cons._pair_tables(rt, host, w, zlist)
+        rows = cons._Rows.upload(rt, host)
+        order = cons._launch_order(host)
+        out = rt.empty(rows.nnz * 4)
+        knl(rt.queue, (order.size * wg,), (wg,), rt.to_device(order), *tables[:4],
+            rows.indptr, rows.cols, rows.vals, tables[4], np.int32(zlist.size), tables[5],
+            np.int32(len(codes)), out)
+        vals = np.empty(rows.nnz, np.float32)
+        cl.enqueue_copy(rt.queue, vals, out)
+        host = host.filtered(vals, floor if it == 1 else None)
+    got = relax(rt, store, w, zlist, passes=2, last_floor=floor)
+    assert 0 < got.nnz < store.nnz
+    for field in ("indptr", "cols", "vals"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(host, field))
 
 
 def test_column_refinement(rt):

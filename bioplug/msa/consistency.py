@@ -2,18 +2,23 @@
 
 Every stored S_xy is relaxed by one work-group of ``kernels/msa_consistency.cl`` (sparse x sparse
 products with a binary search in the output row, no fill-in); entries below the pair's threshold
-are dropped after each pass. Both orientations S_xy and S_yx are relaxed directly, which gives the
-transpose without a transposition step. ``zlist`` selects the z sequences: all of them (the
-paper), or a subset of anchors for large families (see :mod:`bioplug.msa.pipeline`).
+are dropped after each pass, on the device (``kept_count``, pyopencl's scan, ``kept_copy``), so
+the matrices go up once and come back once. Both orientations S_xy and S_yx are relaxed
+directly, which gives the transpose without a transposition step. ``zlist`` selects the z
+sequences: all of them (the paper), or a subset of anchors for large families (see
+:mod:`bioplug.msa.pipeline`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyopencl as cl
+import pyopencl.array as cl_array
+from pyopencl.scan import InclusiveScanKernel
 
 from bioplug.msa._kernels import kernel
 from bioplug.msa.sparse import SparseStore
@@ -66,46 +71,107 @@ def relax(
     npairs = store.pair_x.size
     if passes <= 0 or npairs == 0 or store.nnz == 0:
         return store
-    k = store.lengths.size
-    wg = 64 if rt.is_gpu else 8
-    wg = min(wg, rt.max_work_group)
+    knl, wg = _relax_kernel(rt)
+    tables = _pair_tables(rt, store, weights, zlist)
+    rows = _Rows.upload(rt, store)
+    order = _launch_order(store)   # pairs of similar row widths side by side (less divergence)
+    total, done = passes * npairs, 0
+    for it in range(passes):
+        out = rt.empty(rows.nnz * 4)
+        chunk = max(1024, npairs // 20)
+        for s in range(0, npairs, chunk):
+            part = order[s:s + chunk]
+            knl(rt.queue, (part.size * wg,), (wg,), rt.to_device(part), *tables[:4],
+                rows.indptr, rows.cols, rows.vals, tables[4], np.int32(len(zlist)), tables[5],
+                np.int32(store.lengths.size), out)
+            rt.queue.finish()
+            done += part.size
+            if report is not None:
+                report(done, total)
+        rows = rows.kept(rt, store, out, last_floor if it == passes - 1 else None)
+    return rows.download(rt, store)
+
+
+def _relax_kernel(rt) -> tuple[cl.Kernel, int]:
+    """The pass kernel and its work-group size (rows of up to CMAX entries in local memory)."""
+    wg = min(64 if rt.is_gpu else 8, rt.max_work_group)
     defines: dict = {"WG": wg}
     cmax = 48
     while cmax >= 8 and 8 * cmax * wg + 1024 > rt.local_mem:
         cmax //= 2
     if LOCAL_ROWS and cmax >= 8:
         defines["CMAX"] = cmax
-    knl = kernel(rt, "msa_consistency.cl", "relax", defines)
-    q = rt.queue
-    d_px = rt.to_device(store.pair_x.astype(np.int32))
-    d_py = rt.to_device(store.pair_y.astype(np.int32))
-    d_pid = rt.to_device(store.pair_id.astype(np.int32).ravel())
-    d_rb = rt.to_device(store.row_base.astype(np.int64))
-    d_z = rt.to_device(np.asarray(zlist, dtype=np.int32))
-    d_w = rt.to_device(np.asarray(weights, dtype=np.float32))
-    total = passes * npairs
-    done = 0
-    for it in range(passes):
-        # group tasks of similar row widths next to each other (less divergence per launch)
-        widths = np.maximum.reduceat(np.diff(store.indptr), store.row_base[:-1]) \
-            if store.indptr.size > 1 else np.zeros(npairs, np.int64)
-        order = np.argsort(-widths, kind="stable").astype(np.int32)
-        d_ip = rt.to_device(store.indptr)
-        d_cols = rt.to_device(store.cols)
-        d_vals = rt.to_device(store.vals)
-        d_out = rt.empty(store.nnz * 4)
-        chunk = max(1024, npairs // 20)
-        for s in range(0, npairs, chunk):
-            part = order[s:s + chunk]
-            d_tasks = rt.to_device(part)
-            knl(q, (part.size * wg,), (wg,), d_tasks, d_px, d_py, d_pid, d_rb, d_ip,
-                       d_cols, d_vals, d_z, np.int32(len(zlist)), d_w, np.int32(k), d_out)
-            q.finish()
-            done += part.size
-            if report is not None:
-                report(done, total)
-        out = np.empty(store.nnz, dtype=np.float32)
-        cl.enqueue_copy(q, out, d_out)
-        del d_ip, d_cols, d_vals, d_out
-        store = store.filtered(out, last_floor if it == passes - 1 else None)
-    return store
+    return kernel(rt, "msa_consistency.cl", "relax", defines), wg
+
+
+def _pair_tables(rt, store: SparseStore, weights, zlist) -> tuple:
+    """(pair_x, pair_y, pair_id, row_base, zlist, weights) on the device."""
+    return (rt.to_device(store.pair_x.astype(np.int32)),
+            rt.to_device(store.pair_y.astype(np.int32)),
+            rt.to_device(store.pair_id.astype(np.int32).ravel()),
+            rt.to_device(store.row_base.astype(np.int64)),
+            rt.to_device(np.asarray(zlist, dtype=np.int32)),
+            rt.to_device(np.asarray(weights, dtype=np.float32)))
+
+
+def _launch_order(store: SparseStore) -> np.ndarray:
+    """Pairs by their widest row, widest first (the first pass's widths serve every pass:
+    filtering only narrows rows, and the order changes no value)."""
+    npairs = store.pair_x.size
+    widths = np.maximum.reduceat(np.diff(store.indptr), store.row_base[:-1]) \
+        if store.indptr.size > 1 else np.zeros(npairs, np.int64)
+    return np.argsort(-widths, kind="stable").astype(np.int32)
+
+
+@dataclass
+class _Rows:
+    """The stored matrices' CSR arrays on the device, between passes."""
+
+    indptr: cl.Buffer
+    cols: cl.Buffer
+    vals: cl.Buffer
+    nnz: int
+
+    @classmethod
+    def upload(cls, rt, store: SparseStore) -> _Rows:
+        return cls(rt.to_device(store.indptr), rt.to_device(store.cols),
+                   rt.to_device(store.vals), store.nnz)
+
+    def kept(self, rt, store: SparseStore, new_vals: cl.Buffer, floor: float | None) -> _Rows:
+        """The entries of ``new_vals`` at or above their thresholds (``floor`` when given, else
+        the pairs' ``thresh``), as :meth:`SparseStore.filtered` keeps them, on the device."""
+        nrows = int(store.row_base[-1])
+        counts = cl_array.zeros(rt.queue, nrows + 1, np.int64)
+        head = (np.int64(nrows), rt.to_device(store.row_base.astype(np.int64)),
+                np.int32(store.pair_x.size), rt.to_device(store.thresh.astype(np.float32)),
+                np.int32(floor is not None), np.float32(floor if floor is not None else 0.0))
+        items = (max(1, -(-nrows // 64)) * 64,)
+        kernel(rt, "msa_consistency.cl", "kept_count")(
+            rt.queue, items, (64,), *head, self.indptr, new_vals, counts.data)
+        _inclusive_sum(rt)(counts)
+        nnz = int(counts[nrows].get())
+        cols, vals = rt.empty(4 * nnz), rt.empty(4 * nnz)
+        kernel(rt, "msa_consistency.cl", "kept_copy")(
+            rt.queue, items, (64,), *head, self.indptr, self.cols, new_vals, counts.data,
+            cols, vals)
+        return _Rows(counts.data, cols, vals, nnz)
+
+    def download(self, rt, store: SparseStore) -> SparseStore:
+        indptr = np.empty(int(store.row_base[-1]) + 1, dtype=np.int64)
+        cols = np.empty(self.nnz, dtype=np.int32)
+        vals = np.empty(self.nnz, dtype=np.float32)
+        for host, buf in ((indptr, self.indptr), (cols, self.cols), (vals, self.vals)):
+            if host.size:
+                cl.enqueue_copy(rt.queue, host, buf)
+        return replace(store, indptr=indptr, cols=cols, vals=vals)
+
+
+_scans: dict = {}
+
+
+def _inclusive_sum(rt) -> InclusiveScanKernel:
+    """pyopencl's inclusive int64 sum scan for this device (built once)."""
+    key = id(rt.context)
+    if key not in _scans:
+        _scans[key] = InclusiveScanKernel(rt.context, np.int64, "a + b", neutral="0")
+    return _scans[key]
