@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pyopencl as cl
@@ -130,154 +131,205 @@ def compute_posteriors(
     store : SparseStore
         The kept sparse matrices.
     """
+    model = model or load_model()
+    plan = _plan(rt, codes, pairs, keep_ab, keep_ba)
+    shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
+    dist = np.zeros(plan.ntask, dtype=np.float32)
+    parts = _StoreParts()
+    done = 0
+    for batch in plan.batches:
+        run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes)
+        dist[batch] = run.dist
+        if plan.keep_rows[batch].any() or plan.keep_cols[batch].any():
+            parts.add(plan, batch, run, _sparsify(rt, plan, batch, run))
+        del run   # its scratch goes before the next batch's is made
+        done += batch.size
+        if report is not None:
+            report(done, plan.ntask)
+    return dist, parts.store(plan.lengths)
+
+
+@dataclass
+class _Plan:
+    """Tasks of one stage I call: each pair oriented (longer sequence along the rows), sorted
+    widest first and cut into batches whose scratch fits the device budget."""
+
+    lengths: np.ndarray      # (k,) residues
+    starts: np.ndarray       # (k + 1,) offsets in allcodes
+    allcodes: np.ndarray     # every sequence, concatenated
+    row_seq: np.ndarray      # (T,) sequence along the rows of each task
+    col_seq: np.ndarray      # (T,) sequence along the columns
+    keep_rows: np.ndarray    # (T,) S_rows,cols wanted
+    keep_cols: np.ndarray    # (T,) S_cols,rows wanted
+    batches: list[np.ndarray]
+
+    @property
+    def ntask(self) -> int:
+        return int(self.row_seq.size)
+
+
+def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
     k = len(codes)
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     starts = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
-    allcodes = np.concatenate(codes) if k else np.zeros(1, np.uint8)
-    model = model or load_model()
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-    ntask = pairs.shape[0]
     a, b = pairs[:, 0], pairs[:, 1]
     a_rows = lengths[a] >= lengths[b]
-    row_seq = np.where(a_rows, a, b)
-    col_seq = np.where(a_rows, b, a)
-    n = lengths[row_seq]
-    m = lengths[col_seq]
-    keep_rows = np.where(a_rows, keep_ab, keep_ba)
-    keep_cols = np.where(a_rows, keep_ba, keep_ab)
+    row_seq, col_seq = np.where(a_rows, a, b), np.where(a_rows, b, a)
+    n, m = lengths[row_seq], lengths[col_seq]
     order = np.lexsort((-n, -m))  # widest first, then tallest
     need = scratch_doubles(n[order], m[order]).astype(np.int64) * 8
-
     budget = max(min(rt.memory_budget(0.25), rt.max_alloc), int(need.max(initial=0)))
     batches: list[np.ndarray] = []
     begin, used = 0, 0
-    for pos in range(ntask):
+    for pos in range(order.size):
         if pos > begin and used + need[pos] > budget:
             batches.append(order[begin:pos])
             begin, used = pos, 0
         used += int(need[pos])
-    if ntask:
+    if order.size:
         batches.append(order[begin:])
+    return _Plan(lengths, starts, np.concatenate(codes) if k else np.zeros(1, np.uint8),
+                 row_seq, col_seq, np.where(a_rows, keep_ab, keep_ba),
+                 np.where(a_rows, keep_ba, keep_ab), batches)
 
-    dist = np.zeros(ntask, dtype=np.float32)
-    d_codes = rt.to_device(allcodes)
-    d_hmm = rt.to_device(model.hmm)
-    d_pf = rt.to_device(model.pf)
-    pair_x: list[np.ndarray] = []
-    pair_y: list[np.ndarray] = []
-    thresh_all: list[np.ndarray] = []
-    rowcounts: list[np.ndarray] = []
-    cols_all: list[np.ndarray] = []
-    vals_all: list[np.ndarray] = []
-    done = 0
-    for batch in batches:
-        nb, mb = n[batch], m[batch]
-        defs = build_options(rt, int(mb.max()), hmm_only, model.ncodes)
-        wg = int(defs["WG"])
-        tasks = np.zeros((batch.size, 4), dtype=np.int32)
-        tasks[:, 0] = starts[row_seq[batch]]
-        tasks[:, 1] = nb
-        tasks[:, 2] = starts[col_seq[batch]]
-        tasks[:, 3] = mb
-        sizes = scratch_doubles(nb, mb).astype(np.int64)
-        offs = np.zeros((batch.size, 4), dtype=np.int64)
-        offs[1:, 0] = np.cumsum(sizes)[:-1]
-        seg = np.empty(2 * batch.size, dtype=np.int64)
-        seg[0::2], seg[1::2] = nb, mb
-        seg_start = np.zeros(seg.size + 1, dtype=np.int64)
-        np.cumsum(seg, out=seg_start[1:])
-        offs[:, 1] = seg_start[0:-1:2]
-        offs[:, 2] = seg_start[1::2]
-        nrows = int(seg_start[-1])
-        d_tasks = rt.to_device(tasks)
-        d_offs = rt.to_device(offs)
-        d_scratch = rt.empty(int(sizes.sum()) * 8)
-        d_counts = rt.empty(max(nrows, 1) * 4)
-        d_dist = rt.empty(batch.size * 4)
-        q = rt.queue
-        args = (d_codes, d_tasks, d_offs, d_scratch, d_hmm, d_pf, np.float32(CUTOFF), d_counts,
-                d_dist)
-        try:
-            kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
-        except (cl.Error, KernelBuildError) as exc:
-            if "ROLL_LOCAL" not in defs:
-                raise
-            log.warning("stage I with local rolling diagonals failed (%s); using global", exc)
-            defs = {k: v for k, v in defs.items() if k not in ("ROLL_LOCAL", "MAXCOLS")}
-            kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
-        thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
-        if accurate:
-            d_thresh = rt.empty(batch.size * 4)
-            k_thr = kernel(rt, "msa_posterior.cl", "adaptive_threshold", defs)
-            k_thr(q, (batch.size * wg,), (wg,), d_tasks, d_offs, d_scratch,
-                                    np.float32(ACCURATE_KEEP), np.float32(CUTOFF), d_thresh,
-                                    d_counts, cl.LocalMemory(4 * wg))
-            cl.enqueue_copy(q, thresh, d_thresh)
-        else:
-            d_thresh = rt.to_device(thresh)
-        bdist = np.empty(batch.size, dtype=np.float32)
-        cl.enqueue_copy(q, bdist, d_dist)
-        dist[batch] = bdist
-        if not (keep_rows[batch].any() or keep_cols[batch].any()):  # distances only
-            done += batch.size
-            if report is not None:
-                report(done, ntask)
-            continue
-        counts = np.empty(max(nrows, 1), dtype=np.int32)
-        cl.enqueue_copy(q, counts, d_counts)
-        counts = counts[:nrows]
-        keep_seg = np.empty(2 * batch.size, dtype=bool)
-        keep_seg[0::2], keep_seg[1::2] = keep_rows[batch], keep_cols[batch]
-        row_keep = np.repeat(keep_seg, seg)
-        counts = np.where(row_keep, counts, 0).astype(np.int64)
-        ptr = np.zeros(nrows + 1, dtype=np.int64)
-        np.cumsum(counts, out=ptr[1:])
-        nnz = int(ptr[-1])
-        if nnz:
-            d_ptr = rt.to_device(ptr)
-            d_col = rt.empty(nnz * 4)
-            d_val = rt.empty(nnz * 4)
-            offs_s = offs.copy()
-            offs_s[:, 1] = np.where(keep_rows[batch], offs[:, 1], -1)
-            offs_s[:, 2] = np.where(keep_cols[batch], offs[:, 2], -1)
-            k_sp = kernel(rt, "msa_posterior.cl", "sparsify", defs)
-            k_sp(q, (batch.size * wg,), (wg,), d_tasks, rt.to_device(offs_s), d_scratch,
-                          d_thresh, d_ptr, d_col, d_val)
-            cols = np.empty(nnz, dtype=np.int32)
-            vals = np.empty(nnz, dtype=np.float32)
-            cl.enqueue_copy(q, cols, d_col)
-            cl.enqueue_copy(q, vals, d_val)
-            cols_all.append(cols)
-            vals_all.append(vals)
+
+@dataclass
+class _BatchRun:
+    """One batch after the posterior kernel: its buffers, layout and results."""
+
+    defs: dict
+    tasks: cl.Buffer
+    offs: np.ndarray         # (B, 4) scratch offset, first row of S_rc, first row of S_cr
+    seg: np.ndarray          # (2B,) rows of S_rc, S_cr per task
+    scratch: cl.Buffer       # the posterior matrices
+    counts: cl.Buffer        # entries at the cutoff per row
+    thresh: np.ndarray       # (B,) per task
+    d_thresh: cl.Buffer
+    dist: np.ndarray         # (B,) distances
+
+    @property
+    def nrows(self) -> int:
+        return int(self.seg.sum())
+
+
+def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool,
+               hmm_only: bool, ncodes: int) -> _BatchRun:
+    """The posterior kernel over one batch (and, in accurate mode, the adaptive thresholds)."""
+    d_codes, d_hmm, d_pf = shared
+    nb, mb = plan.lengths[plan.row_seq[batch]], plan.lengths[plan.col_seq[batch]]
+    defs = build_options(rt, int(mb.max()), hmm_only, ncodes)
+    wg = int(defs["WG"])
+    tasks = np.zeros((batch.size, 4), dtype=np.int32)
+    tasks[:, 0], tasks[:, 1] = plan.starts[plan.row_seq[batch]], nb
+    tasks[:, 2], tasks[:, 3] = plan.starts[plan.col_seq[batch]], mb
+    sizes = scratch_doubles(nb, mb).astype(np.int64)
+    offs = np.zeros((batch.size, 4), dtype=np.int64)
+    offs[1:, 0] = np.cumsum(sizes)[:-1]
+    seg = np.empty(2 * batch.size, dtype=np.int64)
+    seg[0::2], seg[1::2] = nb, mb
+    seg_start = np.zeros(seg.size + 1, dtype=np.int64)
+    np.cumsum(seg, out=seg_start[1:])
+    offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
+    d_tasks, q = rt.to_device(tasks), rt.queue
+    d_scratch = rt.empty(int(sizes.sum()) * 8)
+    d_counts = rt.empty(max(int(seg_start[-1]), 1) * 4)
+    d_dist = rt.empty(batch.size * 4)
+    args = (d_codes, d_tasks, rt.to_device(offs), d_scratch, d_hmm, d_pf, np.float32(CUTOFF),
+            d_counts, d_dist)
+    try:
+        kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
+    except (cl.Error, KernelBuildError) as exc:
+        if "ROLL_LOCAL" not in defs:
+            raise
+        log.warning("stage I with local rolling diagonals failed (%s); using global", exc)
+        defs = {k: v for k, v in defs.items() if k not in ("ROLL_LOCAL", "MAXCOLS")}
+        kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
+    thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
+    if accurate:
+        d_thresh = rt.empty(batch.size * 4)
+        kernel(rt, "msa_posterior.cl", "adaptive_threshold", defs)(
+            q, (batch.size * wg,), (wg,), d_tasks, args[2], d_scratch,
+            np.float32(ACCURATE_KEEP), np.float32(CUTOFF), d_thresh, d_counts,
+            cl.LocalMemory(4 * wg))
+        cl.enqueue_copy(q, thresh, d_thresh)
+    else:
+        d_thresh = rt.to_device(thresh)
+    dist = np.empty(batch.size, dtype=np.float32)
+    cl.enqueue_copy(q, dist, d_dist)
+    return _BatchRun(defs, d_tasks, offs, seg, d_scratch, d_counts, thresh, d_thresh, dist)
+
+
+def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both sparse forms of the batch's kept pairs: (kept segments, their row counts, cols,
+    vals), written by the ``sparsify`` kernel from the counts at each row's threshold."""
+    q, nrows, wg = rt.queue, run.nrows, int(run.defs["WG"])
+    counts = np.empty(max(nrows, 1), dtype=np.int32)
+    cl.enqueue_copy(q, counts, run.counts)
+    keep_seg = np.empty(2 * batch.size, dtype=bool)
+    keep_seg[0::2], keep_seg[1::2] = plan.keep_rows[batch], plan.keep_cols[batch]
+    row_keep = np.repeat(keep_seg, run.seg)
+    counts = np.where(row_keep, counts[:nrows], 0).astype(np.int64)
+    ptr = np.zeros(nrows + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    nnz = int(ptr[-1])
+    cols = np.empty(nnz, dtype=np.int32)
+    vals = np.empty(nnz, dtype=np.float32)
+    if nnz:
+        d_col, d_val = rt.empty(nnz * 4), rt.empty(nnz * 4)
+        offs = run.offs.copy()
+        offs[:, 1] = np.where(plan.keep_rows[batch], run.offs[:, 1], -1)
+        offs[:, 2] = np.where(plan.keep_cols[batch], run.offs[:, 2], -1)
+        kernel(rt, "msa_posterior.cl", "sparsify", run.defs)(
+            q, (batch.size * wg,), (wg,), run.tasks, rt.to_device(offs), run.scratch,
+            run.d_thresh, rt.to_device(ptr), d_col, d_val)
+        cl.enqueue_copy(q, cols, d_col)
+        cl.enqueue_copy(q, vals, d_val)
+    return keep_seg, counts[row_keep], cols, vals
+
+
+class _StoreParts:
+    """The batches' sparse forms, in batch order, until the store is assembled."""
+
+    def __init__(self) -> None:
+        self.pair_x: list[np.ndarray] = []
+        self.pair_y: list[np.ndarray] = []
+        self.thresh: list[np.ndarray] = []
+        self.rowcounts: list[np.ndarray] = []
+        self.cols: list[np.ndarray] = []
+        self.vals: list[np.ndarray] = []
+
+    def add(self, plan: _Plan, batch: np.ndarray, run: _BatchRun, sparse: tuple) -> None:
+        keep_seg, rowcounts, cols, vals = sparse
         # pair ids in batch order: rows part then column part of each task
         px = np.empty(2 * batch.size, dtype=np.int32)
         py = np.empty(2 * batch.size, dtype=np.int32)
-        px[0::2], py[0::2] = row_seq[batch], col_seq[batch]
-        px[1::2], py[1::2] = col_seq[batch], row_seq[batch]
-        pair_x.append(px[keep_seg])
-        pair_y.append(py[keep_seg])
-        thresh_all.append(np.repeat(thresh, 2)[keep_seg])
-        rowcounts.append(counts[row_keep])
-        del d_scratch
-        done += batch.size
-        if report is not None:
-            report(done, ntask)
+        px[0::2], py[0::2] = plan.row_seq[batch], plan.col_seq[batch]
+        px[1::2], py[1::2] = plan.col_seq[batch], plan.row_seq[batch]
+        self.pair_x.append(px[keep_seg])
+        self.pair_y.append(py[keep_seg])
+        self.thresh.append(np.repeat(run.thresh, 2)[keep_seg])
+        self.rowcounts.append(rowcounts)
+        if cols.size:
+            self.cols.append(cols)
+            self.vals.append(vals)
 
-    px = np.concatenate(pair_x) if pair_x else np.zeros(0, np.int32)
-    py = np.concatenate(pair_y) if pair_y else np.zeros(0, np.int32)
-    pair_id = np.full((k, k), -1, dtype=np.int32)
-    pair_id[px, py] = np.arange(px.size, dtype=np.int32)
-    row_base = np.zeros(px.size + 1, dtype=np.int64)
-    np.cumsum(lengths[px], out=row_base[1:])
-    rc = np.concatenate(rowcounts) if rowcounts else np.zeros(0, np.int64)
-    indptr = np.zeros(rc.size + 1, dtype=np.int64)
-    np.cumsum(rc, out=indptr[1:])
-    store = SparseStore(
-        lengths=lengths, pair_id=pair_id, pair_x=px, pair_y=py, row_base=row_base,
-        indptr=indptr,
-        cols=np.concatenate(cols_all) if cols_all else np.zeros(0, np.int32),
-        vals=np.concatenate(vals_all) if vals_all else np.zeros(0, np.float32),
-        thresh=np.concatenate(thresh_all) if thresh_all else np.zeros(0, np.float32),
-    )
-    return dist, store
+    def store(self, lengths: np.ndarray) -> SparseStore:
+        def joined(parts, dtype):
+            return np.concatenate(parts) if parts else np.zeros(0, dtype)
+
+        k = lengths.size
+        px, py = joined(self.pair_x, np.int32), joined(self.pair_y, np.int32)
+        pair_id = np.full((k, k), -1, dtype=np.int32)
+        pair_id[px, py] = np.arange(px.size, dtype=np.int32)
+        row_base = np.zeros(px.size + 1, dtype=np.int64)
+        np.cumsum(lengths[px], out=row_base[1:])
+        rc = joined(self.rowcounts, np.int64)
+        indptr = np.zeros(rc.size + 1, dtype=np.int64)
+        np.cumsum(rc, out=indptr[1:])
+        return SparseStore(lengths=lengths, pair_id=pair_id, pair_x=px, pair_y=py,
+                           row_base=row_base, indptr=indptr,
+                           cols=joined(self.cols, np.int32), vals=joined(self.vals, np.float32),
+                           thresh=joined(self.thresh, np.float32))
