@@ -9,10 +9,14 @@ handed to scikit-bio itself.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bioplug.faults import device_guard
+
+if TYPE_CHECKING:
+    from bioplug.pairwise.aligner import PairwiseAligner
 
 log = logging.getLogger(__name__)
 
@@ -70,19 +74,11 @@ def _plain(seq) -> str | None:
 
 @device_guard
 def pair_align(
-    seq1,
-    seq2,
-    /,
-    mode: str = "global",
-    sub_score=(1.0, -1.0),
+    seq1, seq2, /, mode: str = "global", sub_score=(1.0, -1.0),
     gap_cost: float | tuple[float, float] = 2.0,
     free_ends: bool | tuple[bool, bool] | tuple[bool, bool, bool, bool] = True,
-    trim_ends: bool = False,
-    max_paths: int | None = 1,
-    atol: float = 1e-5,
-    keep_matrices: bool = False,
-    *,
-    device=None,
+    trim_ends: bool = False, max_paths: int | None = 1, atol: float = 1e-5,
+    keep_matrices: bool = False, *, device=None,
 ):
     """Pairwise alignment with scikit-bio's :func:`skbio.alignment.pair_align` interface.
 
@@ -146,23 +142,14 @@ def pair_align(
                     trim_ends=trim_ends, max_paths=max_paths, atol=atol,
                     keep_matrices=keep_matrices)
     reason = _device_refuses(seq1, seq2, mode, max_paths, keep_matrices)
-    if reason is not None:
-        return _skbio_pair_align(seq1, seq2, settings, reason)
-    t1, t2 = _plain(seq1), _plain(seq2)
-    local = mode == "local"
-    flags = _free_end_flags(local, free_ends, trim_ends)
-
-    from bioplug.pairwise.aligner import PairwiseAligner
-
-    aligner = PairwiseAligner(device=device, mode=mode)
-    reason = _set_scores(aligner, sub_score, t1, t2)
     if reason is None:
-        reason = _set_gaps(aligner, gap_cost, local, flags)
-    if reason is None and aligner.device_scoring((t1, t2)) is None:
-        reason = "scores not exactly reproducible on the device"
-    if reason is not None:
-        return _skbio_pair_align(seq1, seq2, settings, reason)
-    return _device_pair_result(aligner, t1, t2, max_paths, local, atol, flags)
+        t1, t2 = _plain(seq1), _plain(seq2)
+        local = mode == "local"
+        flags = _free_end_flags(local, free_ends, trim_ends)
+        aligner, reason = _device_aligner(device, mode, sub_score, gap_cost, t1, t2, flags)
+        if reason is None:
+            return _device_pair_result(aligner, t1, t2, max_paths, local, atol, flags)
+    return _skbio_pair_align(seq1, seq2, settings, reason)
 
 
 def _skbio_pair_align(seq1, seq2, settings: dict, reason: str):
@@ -183,6 +170,21 @@ def _device_refuses(seq1, seq2, mode: str, max_paths, keep_matrices: bool) -> st
     if t1 is None or t2 is None or type(seq1) is not type(seq2) or not t1 or not t2:
         return "sequence types"
     return None
+
+
+def _device_aligner(device, mode: str, sub_score, gap_cost, t1: str, t2: str,
+                    flags: tuple[int, int, int, int]) -> tuple[PairwiseAligner, str | None]:
+    """A ``PairwiseAligner`` with scikit-bio's scores and gaps, and the reason to hand the
+    alignment to scikit-bio instead (None: the device reproduces these scores exactly)."""
+    from bioplug.pairwise.aligner import PairwiseAligner
+
+    aligner = PairwiseAligner(device=device, mode=mode)
+    reason = _set_scores(aligner, sub_score, t1, t2)
+    if reason is None:
+        reason = _set_gaps(aligner, gap_cost, mode == "local", flags)
+    if reason is None and aligner.device_scoring((t1, t2)) is None:
+        reason = "scores not exactly reproducible on the device"
+    return aligner, reason
 
 
 def _set_scores(aligner, sub_score, t1: str, t2: str) -> str | None:

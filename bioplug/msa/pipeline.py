@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bioplug.msa.consistency import LAST_FLOOR, relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
-from bioplug.msa.model import ANCHOR_PARTITION, encode, load_model
+from bioplug.msa.model import ANCHOR_PARTITION, Model, encode, load_model
 from bioplug.msa.posterior import compute_posteriors
 from bioplug.msa.progressive import ProfileAligner
+from bioplug.msa.sparse import SparseStore
 from bioplug.progress import Progress
-from bioplug.runtime import get_runtime
+from bioplug.runtime import Runtime, get_runtime
 
 log = logging.getLogger(__name__)
 
@@ -148,38 +150,74 @@ def run(
     mode = "full" if full else "anchor"
     model = load_model(seqtype, partition=None if full else ANCHOR_PARTITION)
     codes = [encode(t, nm, model) for t, nm in zip(texts, names, strict=False)]
-    times: dict[str, float] = {}
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
     log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
-
-    def rep(stage):
-        return lambda done, total: progress.report(stage, done, total)
-
-    # ---- stage I -----------------------------------------------------------------------
-    t0 = time.perf_counter()
-    progress.report("I posteriors", 0, len(all_pairs))
-    keep = np.full(len(all_pairs), full)
-    dist, store = compute_posteriors(rt, codes, all_pairs, keep, keep, accurate,
-                                     rep("I posteriors"), hmm_only=fast_distances and not full,
-                                     model=model)
-    times["I"] = time.perf_counter() - t0
-
-    # ---- stage II ----------------------------------------------------------------------
-    t0 = time.perf_counter()
-    progress.report("II guide tree", 0, 1)
-    dm = np.zeros((k, k))
-    dm[ia, ib] = dist
-    dm[ib, ia] = dist
-    if link is None:
-        link = guide_tree(dm, rt)
-    weights = clustalw_weights(link, k)
-    progress.report("II guide tree", 1, 1)
-    times["II"] = time.perf_counter() - t0
-
+    stages = _Stages(rt, k, codes, model, accurate, progress)
+    dist, store = stages.posteriors(all_pairs, full, fast_distances and not full)
+    dm, link, weights = stages.guide(dist, all_pairs, link)
     zlist = np.arange(k)
     if not full:
+        zlist, store = stages.anchor_posteriors(link, all_pairs, anchors, node_pairs, seed)
+    store = stages.consistency(store, weights, zlist, consistency)
+    rows = stages.alignment(store, weights, link, texts, refinement, seed)
+    return PipelineResult(rows=rows, times=stages.times, mode=mode, nnz=store.nnz, link=link,
+                          dist=dm)
+
+
+@dataclass
+class _Stages:
+    """What the stages of :func:`run` share: the device, the encoded sequences, the stage I
+    model, progress reports and each stage's time (seconds, under "I" to "IV")."""
+
+    rt: Runtime
+    k: int
+    codes: list[np.ndarray]
+    model: Model
+    accurate: bool
+    progress: Progress
+    times: dict[str, float] = field(default_factory=dict)
+
+    def rep(self, stage: str) -> Callable[[int, int], None]:
+        """A ``(done, total)`` callback reporting ``stage``."""
+        return lambda done, total: self.progress.report(stage, done, total)
+
+    def posteriors(self, all_pairs: np.ndarray, full: bool,
+                   hmm_only: bool) -> tuple[np.ndarray, SparseStore]:
+        """Stage I over every pair: the distances, and (full mode) the stored matrices."""
         t0 = time.perf_counter()
+        self.progress.report("I posteriors", 0, len(all_pairs))
+        keep = np.full(len(all_pairs), full)
+        dist, store = compute_posteriors(self.rt, self.codes, all_pairs, keep, keep,
+                                         self.accurate, self.rep("I posteriors"),
+                                         hmm_only=hmm_only, model=self.model)
+        self.times["I"] = time.perf_counter() - t0
+        return dist, store
+
+    def guide(self, dist: np.ndarray, all_pairs: np.ndarray,
+              link: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Stage II: the distance matrix, the guide tree (``link`` when given) and the
+        ClustalW sequence weights."""
+        t0 = time.perf_counter()
+        self.progress.report("II guide tree", 0, 1)
+        k = self.k
+        ia, ib = all_pairs[:, 0], all_pairs[:, 1]
+        dm = np.zeros((k, k))
+        dm[ia, ib] = dist
+        dm[ib, ia] = dist
+        if link is None:
+            link = guide_tree(dm, self.rt)
+        weights = clustalw_weights(link, k)
+        self.progress.report("II guide tree", 1, 1)
+        self.times["II"] = time.perf_counter() - t0
+        return dm, link, weights
+
+    def anchor_posteriors(self, link: np.ndarray, all_pairs: np.ndarray, anchors: int,
+                          node_pairs: int, seed: int) -> tuple[np.ndarray, SparseStore]:
+        """Anchor mode: the anchors (the consistency's z), and stage I again for the pairs
+        kept (every pair with an anchor, sampled cross pairs of every tree node)."""
+        t0 = time.perf_counter()
+        k = self.k
         rng = np.random.default_rng(seed)
         zlist = _anchor_set(link, k, anchors)
         is_anchor = np.zeros(k, bool)
@@ -187,30 +225,38 @@ def run(
         with_anchor = all_pairs[is_anchor[all_pairs[:, 0]] | is_anchor[all_pairs[:, 1]]]
         need = np.concatenate([with_anchor, _node_pairs(link, k, node_pairs, rng)])
         need = np.unique(need, axis=0)
-        progress.report("I posteriors (kept pairs)", 0, len(need))
+        self.progress.report("I posteriors (kept pairs)", 0, len(need))
         ones = np.ones(len(need), bool)
-        _, store = compute_posteriors(rt, codes, need, ones, ones, accurate,
-                                      rep("I posteriors (kept pairs)"), model=model)
-        times["I"] += time.perf_counter() - t0
+        _, store = compute_posteriors(self.rt, self.codes, need, ones, ones, self.accurate,
+                                      self.rep("I posteriors (kept pairs)"), model=self.model)
+        self.times["I"] += time.perf_counter() - t0
         log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
                  len(all_pairs))
+        return zlist, store
 
-    # ---- stage III ---------------------------------------------------------------------
-    t0 = time.perf_counter()
-    progress.report("III consistency", 0, 1)
-    store = relax(rt, store, weights, zlist, consistency, rep("III consistency"),
-                  last_floor=LAST_FLOOR)
-    progress.report("III consistency", 1, 1)
-    times["III"] = time.perf_counter() - t0
+    def consistency(self, store: SparseStore, weights: np.ndarray, zlist: np.ndarray,
+                    passes: int) -> SparseStore:
+        """Stage III: ``passes`` consistency passes over z in ``zlist``."""
+        t0 = time.perf_counter()
+        self.progress.report("III consistency", 0, 1)
+        store = relax(self.rt, store, weights, zlist, passes, self.rep("III consistency"),
+                      last_floor=LAST_FLOOR)
+        self.progress.report("III consistency", 1, 1)
+        self.times["III"] = time.perf_counter() - t0
+        return store
 
-    # ---- stage IV ----------------------------------------------------------------------
-    t0 = time.perf_counter()
-    aligner = ProfileAligner(rt, store, weights)
-    progress.report("IV progressive", 0, k - 1)
-    _, length = aligner.progressive(link, rep("IV progressive"))
-    if refinement > 0 and k > 2:
-        progress.report("IV refinement", 0, refinement)
-        length = aligner.refine(length, refinement, seed, rep("IV refinement"))
-    rows = aligner.rows(texts, length)
-    times["IV"] = time.perf_counter() - t0
-    return PipelineResult(rows=rows, times=times, mode=mode, nnz=store.nnz, link=link, dist=dm)
+    def alignment(self, store: SparseStore, weights: np.ndarray, link: np.ndarray,
+                  texts: list[str], refinement: int, seed: int) -> list[str]:
+        """Stage IV: progressive alignment along ``link``, then ``refinement`` rounds; the
+        gapped rows."""
+        t0 = time.perf_counter()
+        k = self.k
+        aligner = ProfileAligner(self.rt, store, weights)
+        self.progress.report("IV progressive", 0, k - 1)
+        _, length = aligner.progressive(link, self.rep("IV progressive"))
+        if refinement > 0 and k > 2:
+            self.progress.report("IV refinement", 0, refinement)
+            length = aligner.refine(length, refinement, seed, self.rep("IV refinement"))
+        rows = aligner.rows(texts, length)
+        self.times["IV"] = time.perf_counter() - t0
+        return rows

@@ -123,11 +123,8 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
     -CGTTA-CGGT
     -AGTTAACGG-
     """
-    from skbio import TreeNode
     from skbio.alignment import AlignPath
     from skbio.alignment._multi import MultiAlignResult
-    from skbio.stats.distance import DistanceMatrix
-    from skbio.tree._utils import _tree_to_lnkmat
 
     problem = prepare(sequences, sub_score, gap_cost, free_ends, ids, atol)
     rt = get_runtime(device)
@@ -138,24 +135,45 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
         return skbio_multi_align(problem.given, sub_score, gap_cost, free_ends, guide_tree,
                                  problem.ids, atol, keep_tree, keep_distmat)
     engine = SkbioEngine(rt, problem.submat.dtype)
-    dm = lm = None
-    if guide_tree is None:
-        dm = engine.score_distances(problem.seqs, problem.submat, problem.gap_o,
-                                    problem.gap_e, problem.free, problem.atol)
-        lm = engine.average_linkage(dm)
-        merges = lm[:, :2].astype(np.intp)
-    else:
-        if not isinstance(guide_tree, TreeNode):
-            raise TypeError("`guide_tree` must be a TreeNode.")
-        merges = _tree_to_lnkmat(guide_tree, problem.ids)
+    merges, dm, lm = _merge_order(engine, problem, guide_tree)
     bits = engine.progressive(problem.seqs, problem.submat, merges, problem.gap_o,
                               problem.gap_e, problem.free, problem.atol)
     path = AlignPath.from_bits(bits)
+    tree, distmat = _kept_results(problem, guide_tree, lm, dm, keep_tree, keep_distmat)
+    return MultiAlignResult(path, tree, distmat)
+
+
+def _merge_order(
+    engine: SkbioEngine, problem: Problem, guide_tree
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The merges of the progressive stage, as ``(merges, dm, lm)``: from the given
+    ``guide_tree`` (``dm``, ``lm`` None), else from score distances ``dm`` and their UPGMA
+    linkage ``lm``."""
+    from skbio import TreeNode
+    from skbio.tree._utils import _tree_to_lnkmat
+
+    if guide_tree is not None:
+        if not isinstance(guide_tree, TreeNode):
+            raise TypeError("`guide_tree` must be a TreeNode.")
+        return _tree_to_lnkmat(guide_tree, problem.ids), None, None
+    dm = engine.score_distances(problem.seqs, problem.submat, problem.gap_o, problem.gap_e,
+                                problem.free, problem.atol)
+    lm = engine.average_linkage(dm)
+    return lm[:, :2].astype(np.intp), dm, lm
+
+
+def _kept_results(problem: Problem, guide_tree, lm: np.ndarray | None, dm: np.ndarray | None,
+                  keep_tree: bool, keep_distmat: bool) -> tuple:
+    """The guide tree and distance matrix that ``keep_tree`` / ``keep_distmat`` ask for
+    (None where not asked, or no distances were computed)."""
+    from skbio import TreeNode
+    from skbio.stats.distance import DistanceMatrix
+
     tree = None
     if keep_tree:
         tree = TreeNode.from_linkage_matrix(lm, problem.ids) if guide_tree is None else guide_tree
     distmat = DistanceMatrix(dm, problem.ids) if keep_distmat and guide_tree is None else None
-    return MultiAlignResult(path, tree, distmat)
+    return tree, distmat
 
 
 def prepare(sequences, sub_score, gap_cost, free_ends, ids, atol) -> Problem:

@@ -34,7 +34,7 @@ from bioplug.errors import InputError
 from bioplug.faults import device_guard
 from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
-from bioplug.runtime import get_runtime
+from bioplug.runtime import Runtime, get_runtime
 from bioplug.tree import matrix as _matrix
 from bioplug.tree.distance import Distances
 
@@ -222,6 +222,24 @@ def clustalw_fast_distances(
         parameter out of range.
     """
     encoded, names = _encode(sequences, ids)
+    nucleotide, params = _parameters(encoded, nucleotide, ktup, window, signif, wind_gap)
+    n = len(encoded)
+    out = np.zeros((n, n))
+    if n < 2:
+        return Distances(out, names)
+    tables = _ktuple_tables(encoded, params[0], nucleotide)
+    ii, jj = np.triu_indices(n, 1)
+    best = _best_scores(tables, ii, jj, params, device, progress)
+    _fill_distances(out, best, tables[4], ii, jj)
+    return Distances(out, names)
+
+
+def _parameters(
+    encoded: Sequence[np.ndarray], nucleotide: bool | None, ktup: int | None,
+    window: int | None, signif: int | None, wind_gap: int | None,
+) -> tuple[bool, tuple[int, int, int, int]]:
+    """The sequence type and ``(ktup, window, signif, wind_gap)``, ClustalW's defaults
+    filled in and every value checked (:class:`InputError` when out of range)."""
     if nucleotide is None:
         nucleotide = clustalw_is_nucleotide([_as_text(e) for e in encoded[:2]])
     defaults = list(NUCLEOTIDE_DEFAULTS if nucleotide else PROTEIN_DEFAULTS)
@@ -242,32 +260,24 @@ def clustalw_fast_distances(
             f"window and wind_gap must be >= 0 and signif >= 1 (got window={window}, "
             f"signif={signif}, wind_gap={wind_gap})"
         )
-    n = len(encoded)
-    out = np.zeros((n, n))
-    if n < 2:
-        return Distances(out, names)
-    code, chain, head, offsets, lengths, hw = _ktuple_tables(encoded, ktup, nucleotide)
+    return nucleotide, (ktup, window, signif, wind_gap)
+
+
+def _best_scores(tables: tuple, ii: np.ndarray, jj: np.ndarray,
+                 params: tuple[int, int, int, int], device,
+                 progress: ProgressCallback | None) -> np.ndarray:
+    """ClustalW's best fragment-chain score of every pair ``(ii[p], jj[p])``, one work-item
+    per pair, in batches that fit the device."""
+    code, chain, head, offsets, lengths, hw = tables
     maxlen = int(lengths.max())
     maxaln = 2 * maxlen  # ClustalW's maxAlignmentLength (Alignment::calculateMaxLengths)
-    ii, jj = np.triu_indices(n, 1)
     npairs = len(ii)
-
     rt = get_runtime(device)
     knl = rt.kernel("tree_clustalw.cl", "clustalw_fast", {"INTERLEAVE": int(rt.is_gpu)})
     wg = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
     width = 2 * maxaln  # diagonals (< 2 * maxlen) and fragments (< 2 * maxaln) per pair
-    per_item = width * (_NARR * 4 + 1)
-    budget = min(rt.memory_budget(0.25), rt.max_alloc // (_NARR * 4) * (_NARR * 4 + 1))
-    # enough work-items to fill the device (many per compute unit on GPUs), within memory
-    useful = rt.compute_units * (2048 if rt.is_gpu else 4 * wg)
-    batch = min(budget // per_item, useful, -(-npairs // wg) * wg) // wg * wg
-    if batch < wg:
-        raise InputError(
-            f"sequences of {maxlen} residues need {per_item / 2**20:.1f} MiB per pair and "
-            f"{wg} pairs at once; {rt.info.name} cannot hold that"
-        )
-    log.debug("clustalw fast: %d pairs, batches of %d, %d bytes per pair", npairs, batch,
-              per_item)
+    batch = _pairs_per_batch(rt, wg, width, npairs, maxlen)
+    ktup, window, signif, wind_gap = params
     # values past these caps act as the caps do; they keep the kernel's int arithmetic safe
     window, signif, wind_gap = (min(v, 1 << 30) for v in (window, signif, wind_gap))
     report = Progress(progress)
@@ -295,10 +305,32 @@ def clustalw_fast_distances(
     finally:
         for b in buffers:
             b.release()
-    # ClustalW's arithmetic, in double: score = best / min(l1, l2) * 100; d = (100 - s) / 100
+    return best
+
+
+def _pairs_per_batch(rt: Runtime, wg: int, width: int, npairs: int, maxlen: int) -> int:
+    """Pairs per launch (a multiple of ``wg``): enough work-items to fill the device (many
+    per compute unit on GPUs), within memory; :class:`InputError` when not even ``wg`` fit."""
+    per_item = width * (_NARR * 4 + 1)
+    budget = min(rt.memory_budget(0.25), rt.max_alloc // (_NARR * 4) * (_NARR * 4 + 1))
+    useful = rt.compute_units * (2048 if rt.is_gpu else 4 * wg)
+    batch = min(budget // per_item, useful, -(-npairs // wg) * wg) // wg * wg
+    if batch < wg:
+        raise InputError(
+            f"sequences of {maxlen} residues need {per_item / 2**20:.1f} MiB per pair and "
+            f"{wg} pairs at once; {rt.info.name} cannot hold that"
+        )
+    log.debug("clustalw fast: %d pairs, batches of %d, %d bytes per pair", npairs, batch,
+              per_item)
+    return batch
+
+
+def _fill_distances(out: np.ndarray, best: np.ndarray, lengths: np.ndarray, ii: np.ndarray,
+                    jj: np.ndarray) -> None:
+    """ClustalW's arithmetic, in double: score = best / min(l1, l2) * 100;
+    d = (100 - s) / 100, into both triangles of ``out``."""
     dsr = np.minimum(lengths[ii], lengths[jj]).astype(np.float64)
     calc = np.where(best > 0, best.astype(np.float64) / dsr * 100.0, 0.0)
     d = (100.0 - calc) / 100.0
     out[ii, jj] = d
     out[jj, ii] = d
-    return Distances(out, names)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 import weakref
+from dataclasses import dataclass
 
 import numpy as np
 import pyopencl as cl
@@ -288,8 +289,23 @@ def run_agglomerative(
     t_start = time.perf_counter()
     rt = get_runtime(device)
     dtype = np.dtype(dtype if dtype is not None else packed.dtype)
-    square = packed.ndim == 2
-    if square and packed.shape != (n, n):
+    shadow = _checked_fit(packed, n, rt, dtype, shadow)
+    kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow), split_r)
+    q = plain_queue(rt)
+    d_buf = _upload_triangle(q, kern, packed, n, dtype)
+    finish = launch_agglomerative(kern, q, d_buf, n, progress, report_every, stats, tail,
+                                  t_start)
+    return finish()
+
+
+def _checked_fit(packed: np.ndarray, n: int, rt: Runtime, dtype: np.dtype,
+                 shadow: bool | None) -> bool | None:
+    """Validate the input against the device and return ``shadow`` (chosen when None).
+
+    Raises :class:`InputError` for a square matrix of the wrong shape, a matrix the device
+    cannot hold, or float32 distances large enough to overflow in the joins' sums.
+    """
+    if packed.ndim == 2 and packed.shape != (n, n):
         raise InputError(f"expected a {n} x {n} matrix, got shape {packed.shape}")
     if shadow is None:  # a win where memory bandwidth is the limit (GPUs)
         shadow = dtype == np.float64 and rt.is_gpu
@@ -304,22 +320,21 @@ def run_agglomerative(
             f"distances up to {float(packed.max()):.3g} are too large for float32 with {n} "
             "taxa; use float64 or rescale"
         )
-    kern = TreeKernels(rt, method, dtype, wg, max_groups, bool(shadow), split_r)
-    q = plain_queue(rt)
-    ctx = rt.context
-    mf = cl.mem_flags
-    cells = packed_size(n)
-    wg = kern.wg
-    d_buf = cl.Buffer(ctx, mf.READ_WRITE, max(cells, 1) * dtype.itemsize)
-    if square:
+    return shadow
+
+
+def _upload_triangle(q: cl.CommandQueue, kern: TreeKernels, packed: np.ndarray, n: int,
+                     dtype: np.dtype) -> cl.Buffer:
+    """The packed triangle on the device, from a packed array or a square matrix."""
+    d_buf = cl.Buffer(kern.rt.context, cl.mem_flags.READ_WRITE,
+                      max(packed_size(n), 1) * dtype.itemsize)
+    if packed.ndim == 2:
         _upload_square(q, kern, packed, n, dtype, d_buf)
     else:  # one transfer, no extra copy when the dtype matches
         host = np.ascontiguousarray(packed, dtype=dtype)
         cl.enqueue_copy(q, d_buf, host, is_blocking=True)
         del host
-    finish = launch_agglomerative(kern, q, d_buf, n, progress, report_every, stats, tail,
-                                  t_start)
-    return finish()
+    return d_buf
 
 
 def launch_agglomerative(
@@ -360,15 +375,103 @@ def launch_agglomerative(
         ``finish() -> link``: waits for the run and returns the rows
         :func:`run_agglomerative` returns.
     """
-    rt = kern.rt
-    ctx = rt.context
-    mf = cl.mem_flags
-    dtype = kern.dtype
-    method = kern.method
+    bufs = _RunBuffers.allocate(kern, q, d_buf, n)
+    plan = _LoopPlan.of(kern, n, tail)
+    kernels = _loop_kernels(kern, bufs, n)
+    if stats is not None:
+        t_loop = _record_upload(stats, q, kern, plan, t_start)
+    _enqueue_scans(q, kern, kernels, plan, progress, report_every)
+    keep_tail = _enqueue_tail(q, kern, bufs, plan, progress, report_every)
+    q.flush()
+    if stats is not None:
+        q.finish()
+        stats["loop_s"] = time.perf_counter() - t_loop
+    return _read_back(q, kern, bufs, plan, progress, keep_tail)
+
+
+@dataclass(frozen=True)
+class _LoopPlan:
+    """How the iterations of one run are split between launches."""
+
+    n: int
+    is_nj: bool
+    stop: int  # live clusters left by the loop (NJ: 3, the final trichotomy)
+    total_iters: int
+    tail_r: int  # live sizes r <= tail_r run in the single-work-group tail
+    fused_iters: int  # iterations with r > tail_r: one launch each (two when split)
+
+    @classmethod
+    def of(cls, kern: TreeKernels, n: int, tail: int | None) -> _LoopPlan:
+        is_nj = kern.method == "nj"
+        stop = 3 if is_nj else 1
+        tail_r = kern.tail_r if tail is None else int(tail)
+        return cls(n, is_nj, stop, n - stop, tail_r, max(0, n - max(tail_r, stop)))
+
+
+@dataclass(frozen=True)
+class _RunBuffers:
+    """The device buffers of one run besides the triangle ``d``."""
+
+    d: cl.Buffer
+    f: cl.Buffer  # float32 shadow (triangle, then row sums), or a placeholder
+    r: cl.Buffer  # NJ row sums
+    ids: cl.Buffer
+    sizes: cl.Buffer
+    state: cl.Buffer  # iterations done, ticket, and (split joins) the pair and scan groups
+    parts: cl.Buffer  # new-row block sums
+    pick: cl.Buffer  # d(i, j) / 2 and the two sizes
+    link: cl.Buffer
+    cand_q: cl.Buffer
+    cand_ij: cl.Buffer
+    seed: cl.Buffer  # upper bound of the next minimum for the shadow scan (inf: none yet)
+    seed_ij: cl.Buffer
+    seed_q: cl.Buffer
+
+    @classmethod
+    def allocate(cls, kern: TreeKernels, q: cl.CommandQueue, d_buf: cl.Buffer,
+                 n: int) -> _RunBuffers:
+        """Allocate the buffers; enqueue the row sums and shadow copies of ``d_buf``."""
+        rt, dtype, wg = kern.rt, kern.dtype, kern.wg
+        ctx, mf = rt.context, cl.mem_flags
+        r_buf, f_buf = _row_sums_and_shadow(kern, q, d_buf, n)
+
+        def filled(host: np.ndarray) -> cl.Buffer:
+            return cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+
+        return cls(
+            d=d_buf, f=f_buf, r=r_buf,
+            ids=filled(np.arange(n, dtype=np.uint32)),
+            sizes=filled(np.ones(n, dtype)),
+            state=filled(np.zeros(8, np.uint32)),
+            parts=rt.empty(max(1, -(-n // (4 * wg))) * dtype.itemsize),
+            pick=rt.empty(3 * dtype.itemsize),
+            link=rt.empty(max(n - 1, 1) * 4 * dtype.itemsize),
+            cand_q=rt.empty(kern.max_groups * dtype.itemsize),
+            cand_ij=rt.empty(kern.max_groups * 2 * 4),
+            seed=filled(np.full(1, np.inf, dtype)),
+            seed_ij=rt.empty(kern.max_groups * 2 * 4),
+            seed_q=rt.empty(kern.max_groups * dtype.itemsize),
+        )
+
+    def args(self, n: int) -> tuple:
+        """The arguments ``iterate`` and ``iterate_tail`` begin with."""
+        return (self.d, self.f, self.r, self.ids, self.sizes, self.link, self.state,
+                np.uint32(n))
+
+    def kept(self) -> list[cl.Buffer]:
+        """Every buffer, for the read-back to keep alive until the run is done."""
+        return [self.d, self.f, self.r, self.ids, self.sizes, self.state, self.parts,
+                self.pick, self.link, self.cand_q, self.cand_ij, self.seed, self.seed_ij,
+                self.seed_q]
+
+
+def _row_sums_and_shadow(kern: TreeKernels, q: cl.CommandQueue, d_buf: cl.Buffer,
+                         n: int) -> tuple[cl.Buffer, cl.Buffer]:
+    """Enqueue NJ's row sums and (shadow runs) their float32 copies; ``(r_buf, f_buf)``."""
+    rt, wg = kern.rt, kern.wg
     cells = packed_size(n)
-    wg = kern.wg
-    r_buf = rt.empty(n * dtype.itemsize)
-    is_nj = method == "nj"
+    r_buf = rt.empty(n * kern.dtype.itemsize)
+    is_nj = kern.method == "nj"
     if is_nj:
         cl.Kernel(kern.prog, "row_sums")(q, (n * wg,), (wg,), d_buf, np.uint32(n), r_buf)
     if kern.shadow:  # float32 copies (triangle, then row sums) made on the device
@@ -381,52 +484,51 @@ def launch_agglomerative(
                       np.uint64(cells))
     else:
         f_buf = rt.empty(4)
-    ids_buf = cl.Buffer(
-        ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.arange(n, dtype=np.uint32)
-    )
-    sizes_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(n, dtype))
-    # state: iterations done, ticket, and (split joins) the picked pair and scan groups
-    state_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
-                          hostbuf=np.zeros(8, np.uint32))
-    parts_buf = rt.empty(max(1, -(-n // (4 * wg))) * dtype.itemsize)  # new-row block sums
-    pick_buf = rt.empty(3 * dtype.itemsize)  # d(i, j) / 2 and the two sizes
-    link_buf = rt.empty(max(n - 1, 1) * 4 * dtype.itemsize)
-    cand_q = rt.empty(kern.max_groups * dtype.itemsize)
-    cand_ij = rt.empty(kern.max_groups * 2 * 4)
-    stop = 3 if is_nj else 1
-    total_iters = n - stop
-    tail_r = kern.tail_r if tail is None else int(tail)
-    fused_iters = max(0, n - max(tail_r, stop))  # iterations with r > tail_r: one launch each
-    args = (d_buf, f_buf, r_buf, ids_buf, sizes_buf, link_buf, state_buf, np.uint32(n))
+    return r_buf, f_buf
+
+
+def _loop_kernels(kern: TreeKernels, bufs: _RunBuffers,
+                  n: int) -> tuple[cl.Kernel, cl.Kernel | None, cl.Kernel | None]:
+    """``iterate`` and (split joins) ``iterate_pick`` and ``join``, their arguments set once:
+    the launches of the loop change no argument."""
+    scan_args = (*bufs.args(n), bufs.cand_q, bufs.cand_ij, bufs.seed, bufs.seed_ij,
+                 bufs.seed_q, bufs.parts, bufs.pick)
     iterate = cl.Kernel(kern.prog, "iterate")
-    # upper bound of the next minimum for the shadow scan (inf: none yet), kept on the device
-    seed_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
-                         hostbuf=np.full(1, np.inf, dtype))
-    seed_ij = rt.empty(kern.max_groups * 2 * 4)
-    seed_q = rt.empty(kern.max_groups * dtype.itemsize)
-    scan_args = (*args, cand_q, cand_ij, seed_buf, seed_ij, seed_q, parts_buf, pick_buf)
-    iterate.set_args(*scan_args)  # once: the launches below change no argument
-    split_r = kern.split_r
-    if split_r:
+    iterate.set_args(*scan_args)
+    pick = join = None
+    if kern.split_r:
         pick = cl.Kernel(kern.prog, "iterate_pick")
         pick.set_args(*scan_args)
         join = cl.Kernel(kern.prog, "join")
-        join.set_args(d_buf, f_buf, r_buf, ids_buf, sizes_buf, state_buf, np.uint32(n),
-                      parts_buf, pick_buf, seed_buf, seed_ij, seed_q)
-    if stats is not None:
-        q.finish()
-        stats["upload_s"] = time.perf_counter() - (t_start or time.perf_counter())
-        stats["shadow"] = kern.shadow
-        stats["iterations"] = total_iters
-        stats["tail_r"] = min(tail_r, n)
-        joins = max(0, min(fused_iters, n - split_r + 1)) if split_r else 0
-        stats["launches"] = fused_iters + joins + (fused_iters < total_iters)
-        t_loop = time.perf_counter()
+        join.set_args(bufs.d, bufs.f, bufs.r, bufs.ids, bufs.sizes, bufs.state, np.uint32(n),
+                      bufs.parts, bufs.pick, bufs.seed, bufs.seed_ij, bufs.seed_q)
+    return iterate, pick, join
+
+
+def _record_upload(stats: dict, q: cl.CommandQueue, kern: TreeKernels, plan: _LoopPlan,
+                   t_start: float | None) -> float:
+    """Fill ``stats`` with the upload's time and the loop's shape; the loop's start time."""
+    q.finish()
+    stats["upload_s"] = time.perf_counter() - (t_start or time.perf_counter())
+    stats["shadow"] = kern.shadow
+    stats["iterations"] = plan.total_iters
+    stats["tail_r"] = min(plan.tail_r, plan.n)
+    split_r, fused_iters = kern.split_r, plan.fused_iters
+    joins = max(0, min(fused_iters, plan.n - split_r + 1)) if split_r else 0
+    stats["launches"] = fused_iters + joins + (fused_iters < plan.total_iters)
+    return time.perf_counter()
+
+
+def _enqueue_scans(q: cl.CommandQueue, kern: TreeKernels, kernels: tuple, plan: _LoopPlan,
+                   progress: Progress | None, report_every: int) -> None:
+    """The iterations with more than ``tail_r`` live clusters, one or two launches each."""
+    iterate, pick, join = kernels
+    n, wg, split_r = plan.n, kern.wg, kern.split_r
     max_groups, min_cells = kern.max_groups, kern.min_cells
     local = (wg,)
     enqueue = cl.enqueue_nd_range_kernel
     flush_every = min(report_every, 32)
-    for step in range(fused_iters):
+    for step in range(plan.fused_iters):
         r = n - step
         groups = scan_groups(r, wg, max_groups, min_cells)
         if split_r and r >= split_r:  # then the join over every compute unit
@@ -438,32 +540,39 @@ def launch_agglomerative(
         if (step + 1) % flush_every == 0:
             q.flush()
         if progress is not None and (step + 1) % report_every == 0:
-            progress.report("tree", step + 1, total_iters)
-    if fused_iters < total_iters:
-        if progress is not None and fused_iters % report_every:
-            q.flush()
-            progress.report("tree", fused_iters, total_iters)
-        tail_knl = cl.Kernel(kern.tail_prog, "iterate_tail")
-        tail_parts = rt.empty(max(1, -(-n // (4 * kern.tail_wg))) * dtype.itemsize)
-        tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *args, np.uint32(stop), tail_parts)
-        keep_tail = [tail_parts]
-    else:
-        keep_tail = []
-    q.flush()
-    if stats is not None:
-        q.finish()
-        stats["loop_s"] = time.perf_counter() - t_loop
+            progress.report("tree", step + 1, plan.total_iters)
+
+
+def _enqueue_tail(q: cl.CommandQueue, kern: TreeKernels, bufs: _RunBuffers, plan: _LoopPlan,
+                  progress: Progress | None, report_every: int) -> list[cl.Buffer]:
+    """The remaining iterations in one single-work-group launch; the buffers it needs kept."""
+    fused_iters, total_iters = plan.fused_iters, plan.total_iters
+    if fused_iters >= total_iters:
+        return []
+    if progress is not None and fused_iters % report_every:
+        q.flush()
+        progress.report("tree", fused_iters, total_iters)
+    tail_knl = cl.Kernel(kern.tail_prog, "iterate_tail")
+    tail_parts = kern.rt.empty(max(1, -(-plan.n // (4 * kern.tail_wg))) * kern.dtype.itemsize)
+    tail_knl(q, (kern.tail_wg,), (kern.tail_wg,), *bufs.args(plan.n), np.uint32(plan.stop),
+             tail_parts)
+    return [tail_parts]
+
+
+def _read_back(q: cl.CommandQueue, kern: TreeKernels, bufs: _RunBuffers, plan: _LoopPlan,
+               progress: Progress | None, keep_tail: list[cl.Buffer]):
+    """Enqueue the reads of the linkage rows; ``finish()`` waits and completes them."""
+    n, is_nj, dtype, total_iters = plan.n, plan.is_nj, kern.dtype, plan.total_iters
     link = np.empty((max(n - 1, 1), 4), dtype=dtype)
-    cl.enqueue_copy(q, link, link_buf, is_blocking=False)
+    cl.enqueue_copy(q, link, bufs.link, is_blocking=False)
     ids = np.empty(3, np.uint32)
     tail3 = np.empty(3, dtype)
     if is_nj:
-        cl.enqueue_copy(q, ids, ids_buf, is_blocking=False)
-        cl.enqueue_copy(q, tail3, d_buf, is_blocking=False)  # d(1,0), d(2,0), d(2,1)
+        cl.enqueue_copy(q, ids, bufs.ids, is_blocking=False)
+        cl.enqueue_copy(q, tail3, bufs.d, is_blocking=False)  # d(1,0), d(2,0), d(2,1)
     q.flush()
     # the buffers stay referenced by this closure until the run is read back
-    keep = [d_buf, f_buf, r_buf, ids_buf, sizes_buf, state_buf, parts_buf, pick_buf,
-            link_buf, cand_q, cand_ij, seed_buf, seed_ij, seed_q, *keep_tail]
+    keep = [*bufs.kept(), *keep_tail]
 
     def finish() -> np.ndarray:
         q.finish()
