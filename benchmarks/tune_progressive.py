@@ -9,11 +9,16 @@ Each family's guide tree is computed once per ``distances`` setting and reused b
 that shares it, so a grid costs little more than its progressive stages. Prints mean SP / TC
 (HomFam protocol, ``benchmarks/homfam.py``; BAliBASE core columns, ``bioplug.msa.score``) and
 seconds per setting, best last. Tune only on these sets: other families are kept back to judge.
+
+A key with a dot sets a module constant for that setting only, e.g. ``refine.PATIENCE=8``
+(``bioplug.progressive.refine.PATIENCE``): constants that are no aligner argument.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import sys
 import time
 from pathlib import Path
@@ -70,6 +75,25 @@ def make_tree(texts, nuc, rt, dist: str, method: str, ids) -> np.ndarray:
     return linkage_from_tree(tree, [str(i) for i in range(len(texts))])
 
 
+@contextlib.contextmanager
+def module_constants(kw: dict):
+    """Set the ``module.NAME`` keys of ``kw`` (popped) on ``bioplug.progressive.module`` for
+    the block, and restore them after."""
+    saved = []
+    for key in [key for key in kw if "." in key]:
+        module, _, name = key.rpartition(".")
+        mod = importlib.import_module(f"bioplug.progressive.{module}")
+        value = kw.pop(key)
+        old = getattr(mod, name)
+        saved.append((mod, name, old))
+        setattr(mod, name, type(old)(value) if isinstance(old, (int, float)) else value)
+    try:
+        yield
+    finally:
+        for mod, name, old in reversed(saved):
+            setattr(mod, name, old)
+
+
 def balibase_sets(root: Path) -> list[tuple[str, Path, Path]]:
     sets = []
     for sub in ("RV11", "RV12"):
@@ -119,8 +143,9 @@ def main(argv=None) -> int:
             if (dist, method) not in trees:
                 trees[dist, method] = make_tree(texts, nuc, rt, dist, method,
                                                 [r.id for r in records])
-            aligner = ProgressiveAligner(device=rt, **kw)
-            aln = aligner.align(records, guide_tree=trees[dist, method])
+            with module_constants(kw):
+                aligner = ProgressiveAligner(device=rt, **kw)
+                aln = aligner.align(records, guide_tree=trees[dist, method])
             seconds[name] += time.perf_counter() - t0
             ids = [r.id for r in aln.sequences]
             rows = [r.tobytes().decode("latin-1") for r in alignment_rows(aln)]

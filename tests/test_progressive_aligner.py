@@ -32,6 +32,7 @@ from bioplug.errors import InputError
 from bioplug.msa.score import read_reference, sp_tc
 from bioplug.progress import Cancelled
 from bioplug.progressive import ProgressiveAligner
+from bioplug.progressive.device import GapScores
 from bioplug.progressive.guide import guide_tree, partition, seed_embedding, spectrum
 from bioplug.progressive.pipeline import Substitution, profile_columns
 from bioplug.progressive.trees import newick_from_linkage
@@ -46,7 +47,7 @@ AMINO = "ACDEFGHIKLMNPQRSTVWY"
 #: Random protein strings may consist of IUPAC nucleotide codes only ("C", "AA"), which
 #: seqtype="auto" calls DNA, hence seqtype="protein" wherever the input is random protein.
 GAPS = dict(gap_open=10.0, gap_extend=1.0, end_gap_open=2.0, end_gap_extend=0.5, shift=0.0)
-PROTEIN = dict(GAPS, seqtype="protein")
+PROTEIN = dict(GAPS, seqtype="protein", matrix="BLOSUM62")
 DNA_PEN = dict(gap_open=15.0, gap_extend=2.0, end_gap_open=3.0, end_gap_extend=1.0, shift=0.0)
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -400,7 +401,7 @@ def test_dna_end_to_end(aligner) -> None:
     assert pair_score(ra, rb, nuc, DNA_PEN) == biopython_optimum(a, b, nuc, DNA_PEN)
     # seqtype="protein": ACGT are amino-acid letters (U scores as X); BLOSUM62-optimal pairs
     as_protein = ProgressiveAligner(device=DEVICE, distances="ktuple", seqtype="protein",
-                                    **GAPS)
+                                    matrix="BLOSUM62", **GAPS)
     check_valid(as_protein.align(recs), [r.id for r in recs], texts)
     pair = as_protein.align(records(texts[3:5]))
     blosum = load_matrix("BLOSUM62")
@@ -564,6 +565,41 @@ def test_fragments_sit_apart_from_repeat_chains(aligner_align) -> None:
     d = alignment_distances([domain, chain_a, chain_b], False, DEVICE)
     assert d[0, 1] > 0.3 and d[0, 2] > 0.3
     assert d[1, 2] < min(d[0, 1], d[0, 2])
+
+
+@pytest.mark.parametrize(("k", "want"), [
+    (99, ("PFASUM43", -14.0, -0.75, -2.0, -0.5, 0.0)),      # small: BAliBASE-tuned
+    (100, ("PFASUM43", -10.0, -1.0, -0.66, -0.66, 6.0)),    # large: HomFam-tuned, unchanged
+])
+def test_protein_defaults_by_family_size(k, want) -> None:
+    """Small and large protein families take their own ``DEFAULTS`` rows (the matrix compared
+    by its scores: PFASUM43 plus the shift), and explicit settings still win."""
+    texts = ["MKVLWTHE"] * k
+    matrix, gaps, nucleotide = ProgressiveAligner().scoring(texts)
+    name, *penalties, shift = want
+    base = Substitution.complete(load_matrix(name), False, shift)
+    assert not nucleotide and matrix.letters == base.letters
+    np.testing.assert_array_equal(matrix.values, base.values)
+    assert gaps == GapScores(*penalties)
+    mine, gaps, _ = ProgressiveAligner(matrix="BLOSUM62", gap_open=9.0).scoring(texts)
+    np.testing.assert_array_equal(
+        mine.values, Substitution.complete(load_matrix("BLOSUM62"), False, shift).values)
+    assert (gaps.open, gaps.extend) == (-9.0, penalties[1])
+
+
+def test_stop_letter_with_a_matrix_that_lacks_it() -> None:
+    """PFASUM43 has no ``*``: input with one gets a ``*`` row (1 with itself, the matrix's
+    lowest score against the rest, as in BLOSUM62); input without one keeps the plain matrix."""
+    plain = Substitution.complete(load_matrix("PFASUM43"), False)
+    matrix, _, _ = ProgressiveAligner().scoring(["MKVL*", "MKIL*", "MRVL"])
+    star = matrix.letters.index("*")
+    assert matrix.values[star, star] == 1.0
+    others = np.delete(matrix.values[star], star)
+    assert (others == plain.values.min()).all()
+    same, _, _ = ProgressiveAligner().scoring(["MKVL", "MKIL"])
+    assert same.letters == plain.letters
+    aln = ProgressiveAligner(device=DEVICE).align(["MKVLAGH*", "MKILAGH*", "MRVLGH*"])
+    assert {aln[i][-1] for i in range(3)} == {"*"}        # the stops end up in one column
 
 
 # -- (j) a large family ---------------------------------------------------------------------------

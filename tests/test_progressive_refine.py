@@ -103,8 +103,8 @@ def test_aligner_refines_small_families_by_default() -> None:
     texts = family(4, 10)
     plain = ProgressiveAligner(device=DEVICE, refinement=0).align(texts)
     refined = ProgressiveAligner(device=DEVICE).align(texts)
-    matrix = Substitution.complete(load_matrix("BLOSUM62"), False)
-    gaps = GapScores(-10.0, -1.0, -2.0, -0.5)            # the small-family defaults
+    matrix = Substitution.complete(load_matrix("PFASUM43"), False)
+    gaps = GapScores(-14.0, -0.75, -2.0, -0.5)           # the small-family defaults
 
     def score(aln):
         return sp_objective(as_rows([aln[i] for i in range(len(texts))]), matrix, gaps, False)

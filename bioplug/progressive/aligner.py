@@ -53,14 +53,21 @@ log = logging.getLogger(__name__)
 #: SP 45 without, 89 with +4), while small families of divergent proteins (BAliBASE) lose
 #: 4 SP points with it. Large families take PFASUM43 (FAMSA 2's default matrix, from the
 #: ``scoring-matrices`` package) with end gaps 0.66 / 0.66: HomFam dev SP / TC 83.6 / 67.8
-#: against 83.3 / 66.8 with BLOSUM62; small ones keep BLOSUM62 (BAliBASE equal or better).
-#: The large shift is 6, not 4: the bigger the family, the bigger and more divergent its top
-#: profiles, and the more they need it (HomFam dev, all 101 on PoCL: 84.40 / 68.76 against
-#: 84.03 / 68.34; simulated 10,000 x 300, three seeds: SP 89.0 against 85.2, 5,000: 88.4
-#: against 83.0; shift 8 or gap open 8 lost on HomFam). Tuned on the HomFam dev families and
-#: BAliBASE RV11/RV12 (``benchmarks/tune_progressive.py``, RESULTS.md).
+#: against 83.3 / 66.8 with BLOSUM62. The large shift is 6, not 4: the bigger the family, the
+#: bigger and more divergent its top profiles, and the more they need it (HomFam dev, all 101
+#: on PoCL: 84.40 / 68.76 against 84.03 / 68.34; simulated 10,000 x 300, three seeds: SP 89.0
+#: against 85.2, 5,000: 88.4 against 83.0; shift 8 or gap open 8 lost on HomFam).
+#: Small protein families take PFASUM43 too, with gap open 14 / extend 0.75 (ClustalW-style
+#: penalties are in the matrix's units, and PFASUM43's scores run larger than BLOSUM62's):
+#: BAliBASE RV11+RV12, all 82 sets, refined, SP / TC 77.53 / 60.78 against 76.03 / 59.29 with
+#: BLOSUM62 10 / 1 (pyfamsa 77.39 / 60.68). At PFASUM43's old 10 / 1 the matrix alone gave
+#: 76.40 / 59.24; penalties 13-15 / 0.75-1 give 76.6-77.6 SP (mean 77.2), GONNET1992 at its
+#: best 12 / 0.75 77.09 / 60.02, PFASUM31 / 45 at 14 / 0.75 77.31 / 77.16. End gaps stay
+#: 2 / 0.5 (best without refinement; with it 1-3 / 0.25-0.75 are within +-0.3 SP).
+#: Tuned on the HomFam dev families and BAliBASE RV11/RV12 (``benchmarks/tune_progressive.py``,
+#: RESULTS.md).
 DEFAULTS = {
-    ("protein", "small"): ("BLOSUM62", 10.0, 1.0, 2.0, 0.5, 0.0),
+    ("protein", "small"): ("PFASUM43", 14.0, 0.75, 2.0, 0.5, 0.0),
     ("protein", "large"): ("PFASUM43", 10.0, 1.0, 0.66, 0.66, 6.0),
     ("nucleotide", "small"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
     ("nucleotide", "large"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
@@ -68,22 +75,25 @@ DEFAULTS = {
 #: Families of at least this many sequences take the "large" defaults.
 LARGE_FAMILY = 100
 #: Refinement rounds by default, for families below LARGE_FAMILY sequences: BAliBASE RV11/12
-#: SP / TC 74.6 / 56.2 -> 76.1 / 59.3; on the HomFam dev families (218 sequences and more)
-#: it cost 0.2 SP and five times the time, so large families are not refined by default.
+#: SP / TC 74.6 / 56.2 -> 76.1 / 59.3 (BLOSUM62), 76.3 / 58.0 -> 77.5 / 60.8 (PFASUM43 14 /
+#: 0.75); 32 rounds with patience 6 gained under 0.1. On the HomFam dev families (218
+#: sequences and more) it cost 0.2 SP and five times the time, so large families are not
+#: refined by default.
 REFINE_ROUNDS = 16
 
 
 class ProgressiveAligner:
     """Progressive multiple alignment (ClustalW's three stages) with profiles on the device.
 
-    Defaults depend on the alphabet and on the family's size (:data:`DEFAULTS`): from 100
-    sequences on, proteins get PFASUM43, cheaper end gaps and a substitution shift of +4.
+    Defaults depend on the alphabet and on the family's size (:data:`DEFAULTS`): proteins get
+    PFASUM43 (gap open 14 / extend 0.75 below 100 sequences; from 100 on 10 / 1, cheaper end
+    gaps and a substitution shift of +6).
 
     Parameters
     ----------
     matrix : str or Bio.Align.substitution_matrices.Array, optional
         Substitution matrix (a Biopython or ``scoring-matrices`` name, or an ``Array``);
-        default BLOSUM62 for proteins (PFASUM43 from 100 sequences), NUC.4.4 for nucleotides.
+        default PFASUM43 for proteins, NUC.4.4 for nucleotides.
     gap_open, gap_extend : float, optional
         Penalties (positive, as ClustalW's ``-GAPOPEN`` / ``-GAPEXT``): a gap of ``n`` columns
         costs ``gap_open + (n - 1) * gap_extend`` in each sequence it opens in. Inside a
@@ -187,6 +197,8 @@ class ProgressiveAligner:
         matrix = self.matrix if self.matrix is not None else name
         if isinstance(matrix, str):
             matrix = load_matrix(matrix)
+        if not nucleotide and any("*" in t for t in texts):
+            matrix = with_stop(matrix)
         shift = shift if self.shift is None else float(self.shift)
         matrix = pipeline.Substitution.complete(matrix, nucleotide, shift)
         given = [d if v is None else float(v)
@@ -311,6 +323,36 @@ class ProgressiveAligner:
 
 
 # -- helpers for existing alignments ----------------------------------------------------------
+def with_stop(matrix):
+    """``matrix`` with a row for the stop letter ``*`` if it lacks one (PFASUM's do), scored
+    as BLOSUM62 scores it: 1 against itself, the matrix's lowest score against any other
+    letter; only for input that has a ``*``, so every other input is scored as before.
+
+    Parameters
+    ----------
+    matrix : Bio.Align.substitution_matrices.Array
+        A two-dimensional substitution matrix.
+
+    Returns
+    -------
+    Bio.Align.substitution_matrices.Array
+        ``matrix`` itself when it has ``*``, else a copy with the ``*`` row and column.
+    """
+    from Bio.Align import substitution_matrices
+
+    letters = "".join(matrix.alphabet)
+    if "*" in letters:
+        return matrix
+    values = np.asarray(matrix, dtype=np.float64)
+    n = len(letters)
+    data = np.full((n + 1, n + 1), values.min())
+    data[:n, :n] = values
+    data[n, n] = 1.0
+    out = substitution_matrices.Array(alphabet=letters + "*", dims=2, data=data)
+    out.name = getattr(matrix, "name", None) or ""
+    return out
+
+
 def molecule(nucleotide: bool) -> str:
     return "DNA" if nucleotide else "protein"
 

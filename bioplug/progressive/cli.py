@@ -27,12 +27,14 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "while they take about two seconds of a GPU, LCS above")
     g.add_argument("--ktuple", action="store_true", help="the same as --distances ktuple")
     g.add_argument("--matrix", default=None,
-                   help="substitution matrix (default BLOSUM62, PFASUM43 from 100 sequences; "
-                        "NUC.4.4 for nucleotides)")
+                   help="substitution matrix (default PFASUM43 for proteins, NUC.4.4 for "
+                        "nucleotides)")
     g.add_argument("--gap-open", type=float, default=None, metavar="P",
-                   help="gap opening penalty (positive; default 10, nucleotides 15)")
+                   help="gap opening penalty (positive; default 14 for protein families "
+                        "below 100 sequences, 10 from 100; nucleotides 15)")
     g.add_argument("--gap-extend", type=float, default=None, metavar="P",
-                   help="gap extension penalty (default 1, nucleotides 2)")
+                   help="gap extension penalty (default 0.75 for protein families below 100 "
+                        "sequences, 1 from 100; nucleotides 2)")
     g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
                    help="penalty for opening a gap at either end (default 2; 0.66 for protein "
                         "families of 100 or more; nucleotides 3)")
