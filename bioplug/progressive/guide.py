@@ -116,8 +116,11 @@ def alignment_distances_packed(texts: list[str], nucleotide: bool, rt):
     (``kernels/progressive_distances.cl``) makes the distances in input order. For 3,900
     sequences the host's way (scores spread into a square, distances, packing) took longer
     than the alignments on an H100; the values are the same bits. Returns a ``cl.Buffer``."""
+    from bioplug.pairwise import allpairs
+
     engine, scoring = local_engine(nucleotide, rt)
-    tri, rank = engine.score_triangle(encoded(texts, "".join(scoring.letters), nucleotide))
+    tri, rank = allpairs.score_triangle(engine, encoded(texts, "".join(scoring.letters),
+                                                       nucleotide))
     n = len(texts)
     row_start = np.zeros(n, dtype=np.int64)
     np.cumsum(n - np.arange(n - 1), out=row_start[1:])
