@@ -365,3 +365,35 @@ def test_auto_kernels_choose_by_mean_length(monkeypatch, threshold, scans):
     ref = engine.score_triangle(codes)
     np.testing.assert_array_equal(tri, ref[0])
     np.testing.assert_array_equal(rank, ref[1])
+
+
+def test_several_devices_share_a_search():
+    """Two devices (two contexts on the test device) share the chunks: the same hit table as
+    one device, chunks scanned by both, every score Biopython's, and a cancel stops it."""
+    from bioplug.progress import Cancelled
+    from bioplug.runtime import Runtime, select_device
+
+    queries, db = random_set(11, nq=4, nd=150)
+    queries.append("W" * 3000)
+    db += ["W" * 3000, queries[0] * 2]                    # past int16 (32-bit rescue); a repeat
+    one = search(queries, db, top=6, device=DEVICE, chunk_residues=2000)
+    devices = [Runtime(select_device(DEVICE)), Runtime(select_device(DEVICE))]
+    seen = []
+    real = search_module.Scanner.chunk_top
+    record = lambda self, *a: seen.append(id(self)) or real(self, *a)  # noqa: E731
+    search_module.Scanner.chunk_top = record
+    try:
+        two = search(queries, db, top=6, device=devices, chunk_residues=2000)
+    finally:
+        search_module.Scanner.chunk_top = real
+    assert two.tabular() == one.tabular()
+    assert len(set(seen)) == 2 and len(seen) > 4
+    assert "scan: 32-bit rescue" in two.seconds and two.hits[4][0].score == 33000
+    every = search(queries, db, top=len(db), device=devices, chunk_residues=2000)
+    assert_all_scores(every, queries, db, biopython())
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                              extend_gap_score=-1, devices=devices)
+    assert aligner.search(queries, db, top=6).tabular() == one.tabular()
+    with pytest.raises(Cancelled):
+        search(queries, db, top=6, device=devices, chunk_residues=2000,
+               progress=lambda stage, done, total: done < 30)

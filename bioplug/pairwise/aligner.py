@@ -552,8 +552,9 @@ class PairwiseAligner(Align.PairwiseAligner):
         """
         from bioplug.pairwise.search import search
 
+        devices = self.devices if self.devices is not None else self.device
         return search(queries, database, aligner=self, top=top, karlin=karlin,
-                      device=self.device, chunk_residues=chunk_residues, progress=progress)
+                      device=devices, chunk_residues=chunk_residues, progress=progress)
 
 
 def _label(item, index: int, what: str) -> str:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,7 +47,8 @@ from bioplug.errors import InputError
 from bioplug.pairwise.database import Database, encode_bytes, fasta_records, open_database
 from bioplug.pairwise.engine import LIMIT16, PairwiseEngine
 from bioplug.progress import Progress
-from bioplug.runtime import Runtime, get_runtime
+from bioplug.runtime import Runtime, get_runtimes
+from bioplug.runtime.schedule import run_lpt
 
 log = logging.getLogger(__name__)
 
@@ -196,8 +198,9 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     top : int
         Hits kept per query (score descending, then database number ascending); hits with
         no positive score are never reported.
-    device : device specification, optional
-        See :func:`bioplug.runtime.get_runtime`.
+    device : device specification, list of them, or "all", optional
+        See :func:`bioplug.runtime.get_runtimes`; with several devices the database's chunks
+        are shared among them (the hits are the same).
     chunk_residues : int, optional
         Residues per device chunk of the database (default: from the device's memory).
     progress : callable, optional
@@ -213,18 +216,20 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     if top < 1:
         raise InputError(f"top must be at least 1, not {top}")
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
-    rt = get_runtime(device)
+    runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
     db = _as_database(database, scoring)
     qids, qcodes = _as_queries(queries, scoring)
     clock["index"] = time.perf_counter() - start
     progress = progress if isinstance(progress, Progress) else Progress(progress)
-    scanner = Scanner(rt, scoring, precision=precision)
-    best = scanner.scan(qcodes, db, top, chunk_residues, progress)
+    scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
+    best = scan_devices(scanners, qcodes, db, top, chunk_residues, progress)
     clock["scan"] = time.perf_counter() - start - clock["index"]
-    clock.update({f"scan: {name}": value for name, value in scanner.timings.items()})
-    hits = _trace_hits(scanner.engine, qids, qcodes, db, best, stats)
+    for scanner in scanners:   # kernel seconds summed over the devices
+        for name, value in scanner.timings.items():
+            clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
+    hits = _trace_hits(scanners[0].engine, qids, qcodes, db, best, stats)
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in qcodes)) * db.residues
     return SearchResults(qids, hits, cells, clock)
@@ -410,48 +415,49 @@ class Scanner:
     def scan(self, qcodes: list[np.ndarray], db: Database, top: int,
              chunk_residues: int | None, progress: Progress) -> list[tuple]:
         """Top hits per query as (scaled scores, input numbers), best first."""
-        rt = self.rt
-        chunk = chunk_residues or self.default_chunk()
-        chunks = _chunks(db.offsets, chunk)
-        best = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in qcodes]
+        return scan_devices([self], qcodes, db, top, chunk_residues, progress)
+
+    def prepare(self, qcodes: list[np.ndarray]) -> tuple:
+        """The queries' profiles on this device: (16-bit profile, table, 8-bit or None)."""
         profile, qtable = self._query_profiles(qcodes)
         eight = self.eight
-        first8 = self._query_profiles8(qcodes) if eight else None
         log.info("scan: %s-bit first pass (precision %r)", 8 if eight else 16, self.precision)
-        total = float(db.residues) or 1.0
-        progress.report("database search", 0, 100)
-        for a, b in chunks:
-            lengths = db.lengths[a:b]
-            if self.packed:
-                # a view of the memmap: the upload reads the pages, no second host copy
-                codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
-                dbuf = rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
-                starts = db.offsets[a:b] - db.offsets[a]
-                if eight:
-                    scores, launch = self._scan_chunk8(dbuf, starts, lengths, first8,
-                                                       (profile, qtable))
-                else:
-                    scores, launch = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
-                dbuf.release()
-                # scores stay in launch order (a column permutation of 8 bytes x queries x
-                # subjects cost a quarter of the H100's search); the numbers follow them
-                rows, columns = np.nonzero(scores >= LIMIT16)
-                rescue = list(zip(rows, a + launch[columns], strict=True))
-            else:  # scores beyond a byte: every pair on the 32-bit kernels
-                scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
-                launch = np.arange(b - a)
-                rescue = [(q, s) for s in range(a, b) for q in range(len(qcodes))]
-                columns = np.array([s - a for _, s in rescue], dtype=np.int64)
-            if rescue:
-                began = time.perf_counter()
-                self._rescore(qcodes, db, rescue, scores, columns)
-                self._record("32-bit rescue", time.perf_counter() - began)
-                self._count("32-bit rescue", len(rescue))
-            numbers = db.order[a:b][launch]
-            for q in range(len(qcodes)):
-                best[q] = _merge_top(best[q], scores[q], numbers, top)
-            progress.report("database search", int(100 * db.offsets[b] / total), 100)
-        return best
+        return profile, qtable, self._query_profiles8(qcodes) if eight else None
+
+    def chunk_top(self, qcodes: list[np.ndarray], db: Database, a: int, b: int, top: int,
+                  prepared: tuple) -> list[tuple]:
+        """Each query's top hits among the database's sorted sequences ``a:b`` (one upload,
+        the scan, the 32-bit rescue)."""
+        profile, qtable, first8 = prepared
+        lengths = db.lengths[a:b]
+        if self.packed:
+            # a view of the memmap: the upload reads the pages, no second host copy
+            codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
+            dbuf = self.rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
+            starts = db.offsets[a:b] - db.offsets[a]
+            if first8 is not None:
+                scores, launch = self._scan_chunk8(dbuf, starts, lengths, first8,
+                                                   (profile, qtable))
+            else:
+                scores, launch = self._scan_chunk(dbuf, starts, lengths, profile, qtable)
+            dbuf.release()
+            # scores stay in launch order (a column permutation of 8 bytes x queries x
+            # subjects cost a quarter of the H100's search); the numbers follow them
+            rows, columns = np.nonzero(scores >= LIMIT16)
+            rescue = list(zip(rows, a + launch[columns], strict=True))
+        else:  # scores beyond a byte: every pair on the 32-bit kernels
+            scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
+            launch = np.arange(b - a)
+            rescue = [(q, s) for s in range(a, b) for q in range(len(qcodes))]
+            columns = np.array([s - a for _, s in rescue], dtype=np.int64)
+        if rescue:
+            began = time.perf_counter()
+            self._rescore(qcodes, db, rescue, scores, columns)
+            self._record("32-bit rescue", time.perf_counter() - began)
+            self._count("32-bit rescue", len(rescue))
+        numbers = db.order[a:b][launch]
+        empty = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        return [_merge_top(empty, scores[q], numbers, top) for q in range(len(qcodes))]
 
     def score_triangle(self, codes: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """All-vs-all local scores with the scan kernels, in
@@ -751,6 +757,39 @@ class Scanner:
         scaled = np.rint(values * self.scoring.scale).astype(np.int64)
         scores[np.array([q for q, _ in pairs]), columns] = scaled
         log.info("%d pairs scored by the 32-bit kernels", len(pairs))
+
+
+def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Database,
+                 top: int, chunk_residues: int | None, progress: Progress) -> list[tuple]:
+    """Top hits per query over the whole database, its chunks shared by the scanners' devices
+    (one host thread each, largest chunk first, the next chunk to whichever is free).
+
+    With several devices the chunks are cut to about a quarter of each device's share, so a
+    faster device takes more of them. The merge keeps score descending, then database number
+    ascending, so the hits do not depend on which device scanned what.
+    """
+    chunk = chunk_residues or min(s.default_chunk() for s in scanners)
+    if len(scanners) > 1:
+        chunk = min(chunk, max(1 << 16, -(-int(db.residues) // (4 * len(scanners)))))
+    chunks = _chunks(db.offsets, chunk)
+    prepared = {id(s): s.prepare(qcodes) for s in scanners}
+    best = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in qcodes]
+    lock, scanned = threading.Lock(), [0]
+    total = float(db.residues) or 1.0
+    progress.report("database search", 0, 100)
+
+    def merge(_i: int, found: list[tuple]) -> None:
+        (a, b) = chunks[_i]
+        with lock:
+            for q, (scores, numbers) in enumerate(found):
+                best[q] = _merge_top(best[q], scores, numbers, top)
+            scanned[0] += int(db.offsets[b] - db.offsets[a])
+            progress.report("database search", int(100 * scanned[0] / total), 100)
+
+    run_lpt(chunks, [float(db.offsets[b] - db.offsets[a]) for a, b in chunks], scanners,
+            lambda s, ab: s.chunk_top(qcodes, db, ab[0], ab[1], top, prepared[id(s)]), merge,
+            cancelled=lambda: progress.cancelled)
+    return best
 
 
 def _group_tasks(sel: np.ndarray, skip: np.ndarray, qlen: np.ndarray, ls: np.ndarray,
