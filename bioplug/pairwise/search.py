@@ -586,7 +586,7 @@ class Scanner:
         launch, subj, skip = self._launch_order(starts, lengths, qtable16[:, 1])
         table16, table8 = qtable16.copy(), qtable8.copy()
         table16[:, 3] = table8[:, 3] = skip
-        out = np.zeros((len(qtable16), subj.shape[0]), dtype=np.int64)
+        out = np.zeros((len(qtable16), subj.shape[0]), dtype=np.int32)
         pending = self._launch_long(dbuf, subj, table16, profile16,
                                     self.rt.to_device(table16))
         self._launch_scan8(dbuf, subj, table8, profile8, out)
@@ -638,7 +638,7 @@ class Scanner:
         launch, subj, skip = self._launch_order(starts, lengths, qtable[:, 1])
         table = qtable.copy()
         table[:, 3] = skip
-        out = np.zeros((len(qtable), subj.shape[0]), dtype=np.int64)
+        out = np.zeros((len(qtable), subj.shape[0]), dtype=np.int32)
         qbuf = self.rt.to_device(table)
         pending = self._launch_long(dbuf, subj, table, profile, qbuf)
         self._launch_scan(dbuf, subj, table, profile, qbuf, out)
