@@ -684,3 +684,23 @@ def test_align_many_equals_align_and_names_a_bad_family(tmp_path) -> None:
     kept = al.align_many([bad, good], keep_going=True)
     assert kept[0] is None and rows_of(kept[1]) == rows_of(many[0])
     assert [r.name for r in al.last_errors] == [str(bad)]
+
+
+def test_msa_auto_takes_progressive_above_full_mode(tmp_path, caplog) -> None:
+    """`bioplug msa` (--method auto): protein families above 300 sequences go to the
+    progressive pipeline, and the command says so; 300 stay with QuickProbs."""
+    import bioplug.msa.cli as msa_cli
+    from bioplug.cli import build_parser
+
+    rng = np.random.default_rng(3)
+    root = "".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 30))
+    chosen = []
+    for k in (300, 301):
+        src = tmp_path / f"k{k}.fa"
+        src.write_text("".join(f">s{i}\n{root[: 20 + i % 10]}\n" for i in range(k)))
+        args = build_parser().parse_args(["msa", str(src), "-o", str(tmp_path / "out.fa")])
+        method, records = msa_cli.choose_method(args, args.input[0])
+        assert len(records) == k
+        chosen.append(method)
+    assert chosen == ["quickprobs", "progressive"]
+    assert "301 protein sequences: aligning with --method progressive" in caplog.text

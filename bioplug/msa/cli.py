@@ -59,7 +59,8 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=("auto", "quickprobs", "progressive"), default="auto",
                    help="quickprobs (accurate; proteins and nucleotides), progressive "
                         "(ClustalW-style, big families); auto (default) takes progressive "
-                        "above 2,000 sequences, and says so")
+                        "for protein families above 300 sequences and any above 2,000, and "
+                        "says so (one family per call; with --outdir, auto is quickprobs)")
     from bioplug.progressive.cli import add_options
 
     add_options(p)
@@ -86,6 +87,14 @@ def add_parser(sub) -> None:
 #: it, as for proteins; it costs ~40x the progressive time on the CPU device, and above
 #: AUTO_PROGRESSIVE_K sequences the progressive pipeline is still taken.
 NUCLEOTIDE_AUTO = "quickprobs"
+#: ``--method auto`` takes the progressive pipeline for protein families above this many
+#: sequences, where the QuickProbs pipeline leaves full mode (``max_full``) for anchor mode.
+#: Anchor mode aligns real families worse: the five HomFam dev families of 301-617 sequences
+#: that take it (bowman, ghf33, HTH_AraC, Huristasin, hip) score SP 68.2 in anchor mode and
+#: 76.9 with the progressive pipeline (benchmarks/RESULTS_msa.md, RESULTS.md), in a hundredth
+#: of the time. Simulated families, which flatter consistency, go the other way in SP
+#: (1,000 x 300: 96.7 against 93.9) but not in TC (40.6 against 53.2).
+AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
 def choose_method(args, source) -> tuple[str, object]:
@@ -109,6 +118,11 @@ def choose_method(args, source) -> tuple[str, object]:
                     len(records), progressive.AUTO_PROGRESSIVE_K)
         return "progressive", records
     seqtype = resolve_seqtype(texts, getattr(args, "seqtype", "auto"))
+    if seqtype == "protein" and len(records) > AUTO_PROGRESSIVE_PROTEIN_K:
+        log.warning("%d protein sequences: aligning with --method progressive (above %d the "
+                    "QuickProbs pipeline runs in anchor mode, less accurate on real families; "
+                    "--method quickprobs forces it)", len(records), AUTO_PROGRESSIVE_PROTEIN_K)
+        return "progressive", records
     if seqtype != "protein" and NUCLEOTIDE_AUTO == "progressive":
         log.warning("nucleotide input: aligning with --method progressive")
         return "progressive", records
