@@ -704,3 +704,24 @@ def test_msa_auto_takes_progressive_above_full_mode(tmp_path, caplog) -> None:
         chosen.append(method)
     assert chosen == ["quickprobs", "progressive"]
     assert "301 protein sequences: aligning with --method progressive" in caplog.text
+
+
+def test_msa_auto_batch_chooses_per_family(tmp_path, caplog) -> None:
+    """`bioplug msa A B --outdir D` with --method auto: each family takes its own pipeline
+    (the same files as the single calls with that method)."""
+    from bioplug.cli import main
+
+    rng = np.random.default_rng(4)
+    root = "".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 30))
+    big = tmp_path / "big.fa"
+    big.write_text("".join(f">s{i}\n{root[: 20 + i % 10]}\n" for i in range(301)))
+    small = tmp_path / "small.fa"
+    small.write_text("".join(f">t{i}\n{root[i: 24 + i]}\n" for i in range(5)))
+    assert main(["-q", "msa", str(big), str(small), "--outdir", str(tmp_path / "out"),
+                 "--device", "cpu"]) == 0
+    assert "301 protein sequences: aligning with --method progressive" in caplog.text
+    for src, method in ((big, "progressive"), (small, "quickprobs")):
+        one = tmp_path / f"{src.stem}.{method}.fasta"
+        assert main(["-q", "msa", str(src), "-o", str(one), "--method", method,
+                     "--device", "cpu"]) == 0
+        assert (tmp_path / "out" / f"{src.stem}.fasta").read_bytes() == one.read_bytes()

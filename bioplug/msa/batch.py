@@ -144,3 +144,42 @@ def run_batch(
         log.error("%d of %d families failed; the others were written", failed, len(inputs))
         return 2
     return 0
+
+
+class AutoAligner:
+    """``bioplug msa --method auto --outdir``: each family goes to the pipeline ``choose``
+    names for it ("quickprobs" or "progressive"), one device context for all.
+
+    Parameters
+    ----------
+    quickprobs : MultipleSequenceAligner
+    progressive : ProgressiveAligner
+    choose : callable
+        ``choose(records)`` -> "quickprobs" or "progressive" (``bioplug.msa.cli.auto_method``).
+    """
+
+    def __init__(self, quickprobs, progressive, choose: Callable[[list], str]):
+        self.quickprobs, self.progressive, self.choose = quickprobs, progressive, choose
+        self.last_errors: list = []
+
+    def align_each(self, inputs, progress=None, keep_going: bool = False):
+        """As :meth:`MultipleSequenceAligner.align_each`, the pipeline chosen per family."""
+        from functools import partial
+
+        from bioplug.msa.aligner import align_families, prepare_records
+        from bioplug.progress import Progress
+
+        self.last_errors = []
+
+        def align(records, report):
+            if self.choose(records) == "progressive":
+                aligner = self.progressive
+                return aligner._align_records(records, report), aligner.last_times, "progressive"
+            aligner = self.quickprobs
+            return aligner._align_records(records, report), aligner.last_times, aligner.last_mode
+
+        seqtype = self.quickprobs.seqtype
+        prepare = prepare_records if seqtype == "auto" else partial(prepare_records,
+                                                                    seqtype=seqtype)
+        yield from align_families(inputs, prepare, align, Progress(progress), keep_going,
+                                  self.last_errors)

@@ -60,7 +60,7 @@ def add_parser(sub) -> None:
                    help="quickprobs (accurate; proteins and nucleotides), progressive "
                         "(ClustalW-style, big families); auto (default) takes progressive "
                         "for protein families above 300 sequences and any above 2,000, and "
-                        "says so (one family per call; with --outdir, auto is quickprobs)")
+                        "says so (per family with --outdir too)")
     from bioplug.progressive.cli import add_options
 
     add_options(p)
@@ -101,32 +101,39 @@ def choose_method(args, source) -> tuple[str, object]:
     """(method, input) for ``bioplug msa``: ``args.method``, or for "auto" the pipeline that
     suits the input (said on stderr when it is not QuickProbs). The input is read once and its
     records handed on (standard input cannot be read twice)."""
-    from bioplug.progressive import cli as progressive
-
     if args.method != "auto":
         return args.method, source
     if args.guide_tree or args.tree_out:      # options only the progressive method has
         return "progressive", source
     from bioplug.io import read_records
-    from bioplug.msa.model import resolve_seqtype
 
     records = read_records(source)
-    texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
-    if len(records) > progressive.AUTO_PROGRESSIVE_K:
+    return auto_method(records, getattr(args, "seqtype", "auto")), records
+
+
+def auto_method(records, seqtype: str = "auto") -> str:
+    """``--method auto``'s choice for one family ("quickprobs" or "progressive"; the latter
+    said on stderr, with why)."""
+    from bioplug.msa.model import resolve_seqtype
+    from bioplug.progressive import cli as progressive
+
+    k = len(records)
+    if k > progressive.AUTO_PROGRESSIVE_K:
         log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
                     "pipeline is for families up to %d; --method quickprobs forces it)",
-                    len(records), progressive.AUTO_PROGRESSIVE_K)
-        return "progressive", records
-    seqtype = resolve_seqtype(texts, getattr(args, "seqtype", "auto"))
-    if seqtype == "protein" and len(records) > AUTO_PROGRESSIVE_PROTEIN_K:
+                    k, progressive.AUTO_PROGRESSIVE_K)
+        return "progressive"
+    texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
+    kind = resolve_seqtype(texts, seqtype)
+    if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
         log.warning("%d protein sequences: aligning with --method progressive (above %d the "
                     "QuickProbs pipeline runs in anchor mode, less accurate on real families; "
-                    "--method quickprobs forces it)", len(records), AUTO_PROGRESSIVE_PROTEIN_K)
-        return "progressive", records
-    if seqtype != "protein" and NUCLEOTIDE_AUTO == "progressive":
+                    "--method quickprobs forces it)", k, AUTO_PROGRESSIVE_PROTEIN_K)
+        return "progressive"
+    if kind != "protein" and NUCLEOTIDE_AUTO == "progressive":
         log.warning("nucleotide input: aligning with --method progressive")
-        return "progressive", records
-    return "quickprobs", records
+        return "progressive"
+    return "quickprobs"
 
 
 def _write(alignment, output, source, fmt: str) -> None:
@@ -170,6 +177,12 @@ def run_msa(args) -> int:
             refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
             seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
         )
+    if args.method == "auto" and args.outdir is not None:
+        from bioplug.msa.batch import AutoAligner
+
+        seqtype = aligner.seqtype
+        aligner = AutoAligner(aligner, progressive.make_aligner(args),
+                              lambda records: auto_method(records, seqtype))
     if args.outdir is not None:
         from bioplug.msa import batch
 
