@@ -746,6 +746,12 @@ def peer_version(tool: str, env: dict) -> str:
     return text.strip().splitlines()[0] if text.strip() else "?"
 
 
+def bioplug_command() -> list[str]:
+    """The installed ``bioplug`` program, else ``python -m bioplug``."""
+    exe = shutil.which("bioplug")
+    return [exe] if exe else [sys.executable, "-m", "bioplug"]
+
+
 def peer_command(tool: str, case: Case, out: Path, args) -> tuple[list[str], Path | None]:
     """(argv, stdout file or None) of a program on ``case``."""
     inp = str(case.path)
@@ -759,9 +765,7 @@ def peer_command(tool: str, case: Case, out: Path, args) -> tuple[list[str], Pat
         return ["clustalw", f"-INFILE={inp}", "-ALIGN", f"-OUTFILE={out}", "-OUTPUT=FASTA",
                 "-QUICKTREE", f"-NEWTREE={out.with_suffix('.dnd')}", "-QUIET"], None
     if tool in CLI_TOOLS:
-        exe = shutil.which("bioplug")
-        base = [exe] if exe else [sys.executable, "-m", "bioplug"]
-        cmd = [*base, "msa", inp, "-o", str(out), "--method", "progressive"]
+        cmd = [*bioplug_command(), "msa", inp, "-o", str(out), "--method", "progressive"]
         if args.device is not None:
             cmd += ["--device", str(args.device)]
         return cmd, None
@@ -943,10 +947,7 @@ class Bench:
 
     def start_server(self) -> None:
         """``bioplug server start`` in the run's own socket folder (never the user's)."""
-        env = self.tool_env("bioplug-srv")
-        cmd, _ = peer_command("bioplug-srv", Case("", "", Path(""), [], 0.0, None), Path(""),
-                              self.args)
-        base = cmd[: cmd.index("msa")]
+        env, base = self.tool_env("bioplug-srv"), bioplug_command()
         t0 = time.perf_counter()
         start = [*base, "server", "start", "--idle-timeout", "0"]
         if self.args.device is not None:

@@ -256,12 +256,15 @@ class MultipleSequenceAligner:
             alignment = self._align_records(records, report)
             return alignment, self.last_times, self.last_mode
 
+        yield from align_families(inputs, self.reader(), align, Progress(progress),
+                                  keep_going, self.last_errors)
+
+    def reader(self):
+        """``reader(item)`` -> checked records, as :meth:`align_each` reads each family."""
         # the module-level name is looked up here (tests replace it); an explicit seqtype
         # must reach the reader thread's letter check
-        prepare = (prepare_records if self.seqtype == "auto"
-                   else partial(prepare_records, seqtype=self.seqtype))
-        yield from align_families(inputs, prepare, align, Progress(progress),
-                                  keep_going, self.last_errors)
+        return (prepare_records if self.seqtype == "auto"
+                else partial(prepare_records, seqtype=self.seqtype))
 
 
 def align_families(inputs, prepare, align, report: Progress, keep_going: bool,

@@ -164,9 +164,7 @@ class AutoAligner:
 
     def align_each(self, inputs, progress=None, keep_going: bool = False):
         """As :meth:`MultipleSequenceAligner.align_each`, the pipeline chosen per family."""
-        from functools import partial
-
-        from bioplug.msa.aligner import align_families, prepare_records
+        from bioplug.msa.aligner import align_families
         from bioplug.progress import Progress
 
         self.last_errors = []
@@ -178,8 +176,5 @@ class AutoAligner:
             aligner = self.quickprobs
             return aligner._align_records(records, report), aligner.last_times, aligner.last_mode
 
-        seqtype = self.quickprobs.seqtype
-        prepare = prepare_records if seqtype == "auto" else partial(prepare_records,
-                                                                    seqtype=seqtype)
-        yield from align_families(inputs, prepare, align, Progress(progress), keep_going,
-                                  self.last_errors)
+        yield from align_families(inputs, self.quickprobs.reader(), align, Progress(progress),
+                                  keep_going, self.last_errors)

@@ -69,7 +69,9 @@ class SparseStore:
 
     def filtered(self, new_vals: np.ndarray, floor: float | None = None) -> SparseStore:
         """A store with the same rows, values replaced and entries below the threshold dropped
-        (below ``floor`` instead of the pairs' thresholds when it is given)."""
+        (below ``floor`` instead of the pairs' thresholds when it is given). The host's
+        version of what stage III does on the device (``consistency._Rows.kept``), and the
+        reference the tests hold it to."""
         if floor is not None:
             keep = new_vals >= np.float32(floor)
         elif self.thresh.size and np.all(self.thresh == self.thresh[0]):

@@ -497,10 +497,8 @@ class Scanner:
         iu = np.triu_indices(n)
         tri = out[iu].astype(np.int64)
         wide = np.flatnonzero(tri >= LIMIT16)
-        if wide.size:  # exact 32-bit scores from the engine
-            self.engine.use_packed16 = False
-            values = self.engine.score_indexed(ranked, iu[0][wide], iu[1][wide])
-            tri[wide] = np.rint(values * self.scoring.scale).astype(np.int64)
+        if wide.size:
+            tri[wide] = self._exact(ranked, iu[0][wide], iu[1][wide])
             self._count("32-bit rescue", wide.size)
         return self.scoring.unscale(tri), rank
 
@@ -752,11 +750,15 @@ class Scanner:
                                for s in subjects]
         ia = np.array([q for q, _ in pairs], dtype=np.int64)
         ib = np.array([where[s] for _, s in pairs], dtype=np.int64)
+        scores[np.array([q for q, _ in pairs]), columns] = self._exact(seqs, ia, ib)
+        log.info("%d pairs scored by the 32-bit kernels", len(pairs))
+
+    def _exact(self, seqs, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+        """Scaled scores of pairs ``(seqs[ia[k]], seqs[ib[k]])`` from the engine's 32-bit
+        kernels (past the 16-bit band)."""
         self.engine.use_packed16 = False
         values = self.engine.score_indexed(seqs, ia, ib)
-        scaled = np.rint(values * self.scoring.scale).astype(np.int64)
-        scores[np.array([q for q, _ in pairs]), columns] = scaled
-        log.info("%d pairs scored by the 32-bit kernels", len(pairs))
+        return np.rint(values * self.scoring.scale).astype(np.int64)
 
 
 def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Database,
@@ -778,8 +780,8 @@ def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Data
     total = float(db.residues) or 1.0
     progress.report("database search", 0, 100)
 
-    def merge(_i: int, found: list[tuple]) -> None:
-        (a, b) = chunks[_i]
+    def merge(i: int, found: list[tuple]) -> None:
+        a, b = chunks[i]
         with lock:
             for q, (scores, numbers) in enumerate(found):
                 best[q] = _merge_top(best[q], scores, numbers, top)
