@@ -1,28 +1,56 @@
-"""Nucleotide families: QuickProbs (nucleotide model) vs progressive vs MAFFT / Clustal Omega.
+"""Nucleotide families: QuickProbs (nucleotide model), progressive, MAFFT, Clustal Omega, MUSCLE.
 
 Usage::
 
     python benchmarks/nucleotide.py [--device cpu] [--families 20x200,50x500,...] \\
         [--seeds 1,2] [--scale 0.05] [--indel 0.5] \\
-        [--tools quickprobs,progressive,mafft,clustalo] [--repeat 1] [--out results.tsv]
+        [--tools quickprobs,progressive,mafft,clustalo,muscle] [--repeat 1] [--out results.tsv]
+    python benchmarks/nucleotide.py --reference .peers/data/nucleotide/bralibase2.1 \\
+        [--per-family N] [--shard I/N] [--tools ...] [--out results.tsv]
+    python benchmarks/nucleotide.py --merge a.tsv b.tsv ...     # summary of --reference TSVs
 
-Every family is simulated by ``benchmarks/simulate.py --nucleotide`` (random tree, K2P
-substitutions, geometric indels), so the true alignment is known; every tool aligns the same
-unaligned FASTA and is scored against the true alignment on every column (SP, TC in %).
+Simulated mode (no ``--reference``): every family is simulated by
+``benchmarks/simulate.py --nucleotide`` (random tree, K2P substitutions, geometric indels), so
+the true alignment is known; every tool aligns the same unaligned FASTA and is scored against
+the true alignment on every column (SP, TC in %).
 ``quickprobs`` is ``MultipleSequenceAligner`` (model chosen by ``seqtype="auto"``, i.e. the
 ProbConsRNA / HOXD70 nucleotide model), ``progressive`` is ``ProgressiveAligner`` (its own
 nucleotide defaults); both run in this process after a warm-up that builds their kernels, and
 their time is the median of ``--repeat`` runs. MAFFT (``--auto``) and Clustal Omega come from
-``.peers`` (``source .peers/env.sh`` first) and are skipped, saying so, when not on PATH.
+``.peers`` (``source .peers/env.sh`` first) and are skipped, saying so, when not on PATH;
+so is MUSCLE 5 (``muscle -align``, Debian's build, also in ``.peers``).
 The last lines print per-tool means and the QuickProbs - progressive SP/TC difference, which
 sets ``bioplug msa --method auto`` for nucleotides (``bioplug/msa/cli.py``).
+
+Reference mode (``--reference DIR``): every ``--ref-glob`` file under DIR (default
+``**/*.ref.fa*``, FASTA or gzipped FASTA) is a published reference alignment; BRAliBASE 2.1's
+k10 and k15 sets (845 and 503 structural RNA alignments of 10 and 15 sequences from 31 and 27
+Rfam families, 26-340 nt a sequence on average) are prepared in
+``.peers/data/nucleotide/bralibase2.1`` by ``benchmarks/_fetch_nucleotide_ref.py``, which names
+the source. Each reference's sequences, its rows with the gaps removed and the letters as given
+(lower case, U, IUPAC codes), are written unaligned under the names s0, s1, ... and aligned by
+every tool; the tool's rows get the input letters back (some tools rewrite letters, e.g.
+ambiguity codes; residue counts are checked) and are scored against the reference over all its
+columns: SP = the fraction of the reference's aligned residue pairs the test also aligns (the
+SPS of the BRAliBASE papers), TC = the fraction of reference columns (two residues or more)
+reproduced whole (``bioplug.msa.score.sp_tc``). BRAliBASE's SCI needs RNAalifold and is not
+computed. The set is the first folder under DIR (k10, k15), the RNA family the reference's own
+folder, the APSI the ``apsi-NN`` of its file name. ``--per-family N`` keeps N references per RNA
+family and set, evenly spread over their APSI; ``--shard I/N`` every N-th of those from the I-th
+(shards of one selection can run as separate commands and be summarised together with
+``--merge``). The summary gives each tool's mean SP/TC and time, per set and per APSI band, and
+the bioplug tools' SP/TC difference to MAFFT ``--auto``, MUSCLE and each other on the same
+references.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import gzip
 import logging
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -38,7 +66,8 @@ from simulate import evolve  # noqa: E402
 
 log = logging.getLogger("nucleotide")
 
-TOOLS = ("quickprobs", "progressive", "mafft", "clustalo")
+TOOLS = ("quickprobs", "progressive", "mafft", "clustalo", "muscle")
+EXTERNAL = ("mafft", "clustalo", "muscle")
 DEFAULT_FAMILIES = "20x200,20x1000,50x500,100x300,200x200"
 
 
@@ -50,6 +79,8 @@ def _write(path: Path, names, texts) -> None:
 def _external(tool: str, inp: Path, out: Path, threads: int) -> list[str]:
     if tool == "mafft":
         return ["mafft", "--auto", "--thread", str(threads), "--quiet", str(inp)]
+    if tool == "muscle":
+        return ["muscle", "-align", str(inp), "-output", str(out), "-threads", str(threads)]
     return ["clustalo", "-i", str(inp), "-o", str(out), "--outfmt=fasta", "--force",
             f"--threads={threads}"]
 
@@ -150,6 +181,196 @@ def summarise(results: list, tools) -> None:
                  np.mean(dsp), np.mean(dtc), wins, len(both))
 
 
+# -- reference mode ------------------------------------------------------------------------------
+REF_COLUMNS = ("set", "family", "name", "k", "length", "apsi", "tool", "SP", "TC", "seconds")
+APSI_BANDS = ((0, 50), (50, 65), (65, 80), (80, 101))
+_FASTA_SUFFIXES = (".fa", ".fasta", ".fas", ".afa", ".fna", ".mfa")
+
+
+def _stem(path: Path) -> str:
+    """The reference's name: its file name less ``.gz``, the format suffix and ``.ref``."""
+    name = path.name[:-3] if path.name.endswith(".gz") else path.name
+    name = name.rsplit(".", 1)[0] if "." in name else name
+    return name[:-4] if name.endswith(".ref") else name
+
+
+def _read_reference_rows(path: Path) -> list[str]:
+    """Aligned rows of a reference (gzipped or not), letters as given: FASTA read here, other
+    formats by Bio.AlignIO (through bioplug.msa.score, upper case)."""
+    gz = path.name.endswith(".gz")
+    suffix = Path(path.name[:-3] if gz else path.name).suffix.lower()
+    if suffix in _FASTA_SUFFIXES:
+        text = gzip.decompress(path.read_bytes()).decode() if gz else path.read_text()
+        rows: list[str] = []
+        for line in text.splitlines():
+            if line.startswith(">"):
+                rows.append("")
+            elif rows:
+                rows[-1] += "".join(line.split())
+        return rows
+    from bioplug.msa.score import read_alignment
+
+    if gz:
+        raise ValueError(f"{path}: only FASTA references may be gzipped")
+    return read_alignment(path)[1]
+
+
+def _apsi(path: Path) -> int:
+    m = re.search(r"apsi-(\d+)", path.name)
+    return int(m.group(1)) if m else -1
+
+
+def select_references(root: Path, pattern: str, per_family: int, shard: str | None) -> list:
+    """(set, family, path) of the references, ``--per-family`` and ``--shard`` applied."""
+    groups: dict[tuple[str, str], list[Path]] = {}
+    for path in sorted(root.glob(pattern)):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).parts
+        kset = rel[0] if len(rel) > 2 else root.name
+        family = path.parent.name if len(rel) > 1 else path.stem.split(".")[0]
+        groups.setdefault((kset, family), []).append(path)
+    picked = []
+    for (kset, family), paths in sorted(groups.items()):
+        paths.sort(key=lambda p: (_apsi(p), p.name))
+        if 0 < per_family < len(paths):
+            n = len(paths)  # the middles of per_family equal APSI-ordered slices
+            paths = [paths[(2 * j + 1) * n // (2 * per_family)] for j in range(per_family)]
+        picked += [(kset, family, p) for p in paths]
+    if shard:
+        i, n = (int(v) for v in shard.split("/"))
+        picked = picked[i - 1::n]
+    return picked
+
+
+def _restore(ids: list[str], rows: list[str], names: list[str], texts: list[str]) -> list[str]:
+    """The tool's rows in ``names`` order with the input letters back in its residue cells."""
+    pos = {n: i for i, n in enumerate(ids)}
+    out = []
+    for name, text in zip(names, texts, strict=True):
+        if name not in pos:
+            raise ValueError(f"output lacks {name}")
+        row = rows[pos[name]]
+        cells = [c not in "-.~" for c in row]
+        if sum(cells) != len(text):
+            raise ValueError(f"{name}: {sum(cells)} residues in the output, {len(text)} given")
+        letters = iter(text.upper())
+        out.append("".join(next(letters) if c else "-" for c in cells))
+    return out
+
+
+def run_reference(kset: str, family: str, path: Path, args, aligners, tools,
+                  workdir: Path) -> list:
+    """Rows (REF_COLUMNS) of one reference alignment."""
+    from bioplug.msa.score import Reference, sp_tc
+
+    ref_rows = [r.replace(".", "-").replace("~", "-") for r in _read_reference_rows(path)]
+    ref_rows = [r for r in ref_rows if r.replace("-", "")]
+    texts = [r.replace("-", "") for r in ref_rows]
+    names = [f"s{i}" for i in range(len(ref_rows))]
+    ref = Reference(names, [r.upper() for r in ref_rows],
+                    np.ones(len(ref_rows[0]), dtype=bool))
+    case = workdir / kset / family / _stem(path)
+    case.mkdir(parents=True, exist_ok=True)
+    _write(case / "family.fa", names, texts)
+    length = float(np.mean([len(t) for t in texts]))
+    out = []
+    for tool in tools:
+        try:
+            if tool in aligners:
+                ids, got, sec = _run_inprocess(aligners[tool], case / "family.fa", args.repeat)
+            else:
+                ids, got, sec = _run_external(tool, case / "family.fa", case, args.threads,
+                                              args.timeout)
+            sp, tc = sp_tc(names, _restore(ids, got, names, texts), ref)
+        except Exception as exc:  # noqa: BLE001 - a failure is a row-less result, logged
+            log.warning("%s failed on %s/%s: %s", tool, kset, _stem(path), exc)
+            continue
+        out.append((kset, family, _stem(path), len(names), round(length, 1), _apsi(path), tool,
+                    100 * sp, 100 * tc, sec))
+        log.info("%-4s %-14s %-44s %-12s SP %6.2f TC %6.2f %7.2f s", kset, family[:14],
+                 _stem(path)[:44], tool, 100 * sp, 100 * tc, sec)
+    return out
+
+
+def _table(rows: list, tools, label: str) -> None:
+    for tool in tools:
+        got = [r for r in rows if r["tool"] == tool]
+        if got:
+            log.info("%-16s %-12s %7.2f %7.2f %9.1f %5d", label, tool,
+                     np.mean([r["SP"] for r in got]), np.mean([r["TC"] for r in got]),
+                     np.sum([r["seconds"] for r in got]), len(got))
+
+
+def summarise_reference(rows: list[dict]) -> None:
+    """Per-tool means (all, per set, per APSI band) and bioplug's difference to MAFFT."""
+    tools = [t for t in TOOLS if any(r["tool"] == t for r in rows)]
+    names = {(r["set"], r["name"]) for r in rows}
+    log.info("# %d reference alignments, %d rows", len(names), len(rows))
+    log.info("%-16s %-12s %7s %7s %9s %5s", "subset", "tool", "SP", "TC", "seconds", "alns")
+    _table(rows, tools, "all")
+    for kset in sorted({r["set"] for r in rows}):
+        _table([r for r in rows if r["set"] == kset], tools, kset)
+    for lo, hi in APSI_BANDS:
+        band = [r for r in rows if lo <= r["apsi"] < hi]
+        if band:
+            _table(band, tools, f"APSI {lo}-{min(hi, 100)}")
+    by = {(r["set"], r["name"], r["tool"]): r for r in rows}
+    for tool in ("quickprobs", "progressive"):
+        for other in ("mafft", "muscle", "progressive"):
+            if tool == other:
+                continue
+            both = sorted(k[:2] for k in by if k[2] == tool and (*k[:2], other) in by)
+            if not both:
+                continue
+            dsp = [by[(*k, tool)]["SP"] - by[(*k, other)]["SP"] for k in both]
+            dtc = [by[(*k, tool)]["TC"] - by[(*k, other)]["TC"] for k in both]
+            log.info("%s - %s: SP %+.2f, TC %+.2f (mean over %d); SP better on %d, worse on %d",
+                     tool, other, np.mean(dsp), np.mean(dtc), len(both),
+                     sum(d > 0 for d in dsp), sum(d < 0 for d in dsp))
+
+
+def read_tsv(paths) -> list[dict]:
+    rows = []
+    for path in paths:
+        with open(path) as fh:
+            for r in csv.DictReader(fh, delimiter="\t"):
+                for key in ("SP", "TC", "seconds", "length"):
+                    r[key] = float(r[key])
+                r["k"], r["apsi"] = int(r["k"]), int(r["apsi"])
+                rows.append(r)
+    return rows
+
+
+def main_reference(args, tools) -> int:
+    from bioplug.runtime import get_runtime
+
+    root = Path(args.reference)
+    picked = select_references(root, args.ref_glob, args.per_family, args.shard)
+    if not picked:
+        log.error("no %s under %s (benchmarks/_fetch_nucleotide_ref.py prepares BRAliBASE)",
+                  args.ref_glob, root)
+        return 1
+    longest = max(len(r.replace("-", "").replace(".", "")) for *_, p in picked
+                  for r in _read_reference_rows(p))
+    logging.getLogger("bioplug").setLevel(logging.WARNING)  # one line per (reference, tool)
+    rt = get_runtime(args.device)
+    log.info("# device %s [%s]; %d references under %s (per family %s, shard %s), tools %s",
+             rt.info.name, rt.info.platform, len(picked), root, args.per_family or "all",
+             args.shard or "-", ",".join(tools))
+    aligners = _make_aligners(rt, tools, longest)
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bioplug_nucref_"))
+    results = []
+    for kset, family, path in picked:
+        results += run_reference(kset, family, path, args, aligners, tools, workdir)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write("\t".join(REF_COLUMNS) + "\n")
+            fh.writelines("\t".join(map(str, r)) + "\n" for r in results)
+    summarise_reference([dict(zip(REF_COLUMNS, r, strict=True)) for r in results])
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--device", default="cpu")
@@ -167,16 +388,35 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--out", default=None, help="TSV of every (family, tool) row")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--reference", default=None, metavar="DIR",
+                    help="reference mode: align and score every --ref-glob alignment under DIR "
+                         "(e.g. .peers/data/nucleotide/bralibase2.1)")
+    ap.add_argument("--ref-glob", default="**/*.ref.fa*",
+                    help="reference files under --reference, gzipped or not "
+                         "(default **/*.ref.fa*)")
+    ap.add_argument("--per-family", type=int, default=0,
+                    help="references kept per RNA family and set, spread over APSI (0: all)")
+    ap.add_argument("--shard", default=None, metavar="I/N",
+                    help="every N-th selected reference from the I-th (1-based)")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="TSV",
+                    help="summarise --reference TSVs (e.g. shards) and exit")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.merge:
+        summarise_reference(read_tsv(args.merge))
+        return 0
     tools = [t for t in args.tools.split(",") if t]
     for t in tools:
         if t not in TOOLS:
             ap.error(f"unknown tool {t!r}")
-    for t in ("mafft", "clustalo"):
+    for t in EXTERNAL:
         if t in tools and not shutil.which(t):
             log.warning("%s not on PATH (source .peers/env.sh): skipped", t)
             tools.remove(t)
+    if args.shard and not re.fullmatch(r"[1-9]\d*/[1-9]\d*", args.shard):
+        ap.error("--shard takes I/N, 1 <= I <= N")
+    if args.reference:
+        return main_reference(args, tools)
     from bioplug.runtime import get_runtime
 
     rt = get_runtime(args.device)
