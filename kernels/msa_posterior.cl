@@ -29,6 +29,41 @@
 #endif
 #define LNEG (-INFINITY)
 
+/* The partition function's precision: double (the paper's choice) unless PF_FLOAT, an option
+ * for passes whose matrices are not kept (tree distances of large families). */
+#ifdef PF_FLOAT
+typedef float pfreal;
+#else
+typedef double pfreal;
+#endif
+
+/* Score tables in local memory (TABLES_LOCAL): every work-item of a warp reads a different
+ * entry, which __constant memory serialises. */
+#ifdef TABLES_LOCAL
+#define PF(x) lpf[x]
+#else
+#define PF(x) ((pfreal)pf[x])
+#endif
+#define NHMM (30 + NA + NA * NA)
+
+/* NATIVE_MATH: the float passes use the hardware's approximate exp/log (relative error ~1e-6
+ * instead of correctly rounded within 3 ulp); an option for passes whose matrices are not kept.
+ * Double precision has no native functions, so the partition function needs PF_FLOAT too. */
+#ifdef NATIVE_MATH
+#define FEXP native_exp
+#define FLOG native_log
+#else
+#define FEXP exp
+#define FLOG log
+#endif
+#if defined(NATIVE_MATH) && defined(PF_FLOAT)
+#define PEXP native_exp
+#define PLOG native_log
+#else
+#define PEXP exp
+#define PLOG log
+#endif
+
 inline long jidx(int i, int j, int rows)
 {
     int b = j / J;
@@ -36,32 +71,50 @@ inline long jidx(int i, int j, int rows)
     return (long)b * (long)(rows + J - 1) * J + (long)(i + c) * J + c;
 }
 
-inline double lse2d(double a, double b)
+/* Log-sum-exp with one exp fewer than terms (lse2p, lse3p, lse2f): the largest term's exp(0) is
+ * exactly 1, so the sums equal exp(a - mx) + exp(b - mx) (+ exp(c - mx)) bit for bit, in the
+ * same order (LSE_ALL_EXP: the plain form). Stage I's time is mostly exp and log. */
+inline pfreal lse2p(pfreal a, pfreal b)
 {
-    double mx = fmax(a, b);
+    pfreal mx = fmax(a, b);
     if (mx == -INFINITY) return mx;
-    return mx + log(exp(a - mx) + exp(b - mx));
+#ifdef LSE_ALL_EXP
+    return mx + PLOG(PEXP(a - mx) + PEXP(b - mx));
+#else
+    return mx + PLOG((pfreal)1 + PEXP(fmin(a, b) - mx));
+#endif
 }
 
-inline double lse3d(double a, double b, double c)
+inline pfreal lse3p(pfreal a, pfreal b, pfreal c)
 {
-    double mx = fmax(fmax(a, b), c);
+    pfreal mx = fmax(fmax(a, b), c);
     if (mx == -INFINITY) return mx;
-    return mx + log(exp(a - mx) + exp(b - mx) + exp(c - mx));
+#ifdef LSE_ALL_EXP
+    return mx + PLOG(PEXP(a - mx) + PEXP(b - mx) + PEXP(c - mx));
+#else
+    /* c largest: (ea + eb) + 1; else (1 + e_other) + ec, with a or b the largest */
+    const pfreal ep = PEXP(((c == mx || a != mx) ? a : b) - mx);
+    const pfreal eq = PEXP(((c == mx) ? b : c) - mx);
+    return mx + PLOG((c == mx) ? (ep + eq) + (pfreal)1 : ((pfreal)1 + ep) + eq);
+#endif
 }
 
 inline float lse2f(float a, float b)
 {
     float mx = fmax(a, b);
     if (mx == -INFINITY) return mx;
-    return mx + log(exp(a - mx) + exp(b - mx));
+#ifdef LSE_ALL_EXP
+    return mx + FLOG(FEXP(a - mx) + FEXP(b - mx));
+#else
+    return mx + FLOG(1.0f + FEXP(fmin(a, b) - mx));
+#endif
 }
 
 inline float lse5f(float a, float b, float c, float d, float e)
 {
     float mx = fmax(fmax(fmax(a, b), fmax(c, d)), e);
     if (mx == -INFINITY) return mx;
-    return mx + log(exp(a - mx) + exp(b - mx) + exp(c - mx) + exp(d - mx) + exp(e - mx));
+    return mx + FLOG(FEXP(a - mx) + FEXP(b - mx) + FEXP(c - mx) + FEXP(d - mx) + FEXP(e - mx));
 }
 
 /* Work-group maximum of one float (used for the final log-likelihoods broadcast). */
@@ -101,59 +154,70 @@ __kernel void posterior(__global const uchar *codes,
 #ifdef ROLL_LOCAL
     /* rolling diagonals in local memory (9 doubles per column; MAXCOLS >= cols) */
     __local double roll_mem[9 * MAXCOLS];
-    __local double *rolld = roll_mem;
+    __local pfreal *rollp = (__local pfreal *)roll_mem;
     __local float *rollf = (__local float *)roll_mem;
 #else
-    __global double *rolld = zbuf + delta + (delta + 1) / 2;
-    __global float *rollf = (__global float *)rolld;
+    __global pfreal *rollp = (__global pfreal *)(zbuf + delta + (delta + 1) / 2);
+    __global float *rollf = (__global float *)rollp;
+#endif
+    __global pfreal *zp = (__global pfreal *)zbuf;   /* Zm of pass 1 */
+#ifdef TABLES_LOCAL
+    __local pfreal lpf[NA * NA];
+    __local float lhmm[NHMM];
+    for (int x = lid; x < NA * NA; x += WG) lpf[x] = (pfreal)pf[x];
+    for (int x = lid; x < NHMM; x += WG) lhmm[x] = hmm[x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const float *li = lhmm;
+#else
+    __constant float *li = hmm;
 #endif
     __global int *rowcount = counts + of.s1;
     __global int *colcount = counts + of.s2;
 
-    const double bgo = pf[NA * NA], bge = pf[NA * NA + 1];
+    const pfreal bgo = (pfreal)pf[NA * NA], bge = (pfreal)pf[NA * NA + 1];
     const int ndiag = n + m + 1;
 
 #ifndef HMM_ONLY
     /* ---- pass 1: partition-function forward ------------------------------------------- */
-    /* roll (double): state s in {m,e,f}, diagonal t%3 -> rolld[(s*3 + t%3)*cols + j] */
+    /* roll (pfreal): state s in {m,e,f}, diagonal t%3 -> rollp[(s*3 + t%3)*cols + j] */
     for (int t = 0; t < ndiag; ++t) {
         const int c0 = t % 3, c1 = (t + 2) % 3, c2 = (t + 1) % 3;  /* t, t-1, t-2 */
         for (int j = lid; j < cols; j += WG) {
             const int i = t - j;
             if (i < 0 || i > n) continue;
-            double zm, ze, zf;
+            pfreal zm, ze, zf;
             if (i == 0 && j == 0) {
-                zm = 0.0; ze = LNEG; zf = LNEG;
+                zm = (pfreal)0; ze = LNEG; zf = LNEG;
             } else {
-                const double oh = (i == 0 || i == n) ? 0.0 : bgo;
-                const double eh = (i == 0 || i == n) ? 0.0 : bge;
-                const double ov = (j == 0 || j == m) ? 0.0 : bgo;
-                const double ev = (j == 0 || j == m) ? 0.0 : bge;
+                const pfreal oh = (i == 0 || i == n) ? (pfreal)0 : bgo;
+                const pfreal eh = (i == 0 || i == n) ? (pfreal)0 : bge;
+                const pfreal ov = (j == 0 || j == m) ? (pfreal)0 : bgo;
+                const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
                 ze = LNEG; zf = LNEG; zm = LNEG;
                 if (j > 0)  /* (i, j-1) on diagonal t-1 */
-                    ze = lse2d(rolld[(0 * 3 + c1) * cols + j - 1] + oh,
-                               rolld[(1 * 3 + c1) * cols + j - 1] + eh);
+                    ze = lse2p(rollp[(0 * 3 + c1) * cols + j - 1] + oh,
+                               rollp[(1 * 3 + c1) * cols + j - 1] + eh);
                 if (i > 0)  /* (i-1, j) on diagonal t-1 */
-                    zf = lse2d(rolld[(0 * 3 + c1) * cols + j] + ov,
-                               rolld[(2 * 3 + c1) * cols + j] + ev);
+                    zf = lse2p(rollp[(0 * 3 + c1) * cols + j] + ov,
+                               rollp[(2 * 3 + c1) * cols + j] + ev);
                 if (i > 0 && j > 0)
-                    zm = lse3d(rolld[(0 * 3 + c2) * cols + j - 1],
-                               rolld[(1 * 3 + c2) * cols + j - 1],
-                               rolld[(2 * 3 + c2) * cols + j - 1])
-                         + pf[xs[i - 1] * NA + ys[j - 1]];
+                    zm = lse3p(rollp[(0 * 3 + c2) * cols + j - 1],
+                               rollp[(1 * 3 + c2) * cols + j - 1],
+                               rollp[(2 * 3 + c2) * cols + j - 1])
+                         + PF(xs[i - 1] * NA + ys[j - 1]);
             }
-            rolld[(0 * 3 + c0) * cols + j] = zm;
-            rolld[(1 * 3 + c0) * cols + j] = ze;
-            rolld[(2 * 3 + c0) * cols + j] = zf;
-            zbuf[jidx(i, j, rows)] = zm;
+            rollp[(0 * 3 + c0) * cols + j] = zm;
+            rollp[(1 * 3 + c0) * cols + j] = ze;
+            rollp[(2 * 3 + c0) * cols + j] = zf;
+            zp[jidx(i, j, rows)] = zm;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
-    double lz;
+    pfreal lz;
     {
         const int c = (ndiag - 1) % 3;
-        lz = lse3d(rolld[(0 * 3 + c) * cols + m], rolld[(1 * 3 + c) * cols + m],
-                   rolld[(2 * 3 + c) * cols + m]);
+        lz = lse3p(rollp[(0 * 3 + c) * cols + m], rollp[(1 * 3 + c) * cols + m],
+                   rollp[(2 * 3 + c) * cols + m]);
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 
@@ -164,35 +228,35 @@ __kernel void posterior(__global const uchar *codes,
         for (int j = lid; j < cols; j += WG) {
             const int i = t - j;
             if (i < 0 || i > n) continue;
-            double bm, be, bf;
+            pfreal bm, be, bf;
             if (i == n && j == m) {
-                bm = 0.0; be = 0.0; bf = 0.0;
+                bm = (pfreal)0; be = (pfreal)0; bf = (pfreal)0;
             } else {
-                const double oh = (i == 0 || i == n) ? 0.0 : bgo;
-                const double eh = (i == 0 || i == n) ? 0.0 : bge;
-                const double ov = (j == 0 || j == m) ? 0.0 : bgo;
-                const double ev = (j == 0 || j == m) ? 0.0 : bge;
-                double dmatch = LNEG, hor_m = LNEG, hor_e = LNEG, ver_m = LNEG, ver_f = LNEG;
+                const pfreal oh = (i == 0 || i == n) ? (pfreal)0 : bgo;
+                const pfreal eh = (i == 0 || i == n) ? (pfreal)0 : bge;
+                const pfreal ov = (j == 0 || j == m) ? (pfreal)0 : bgo;
+                const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
+                pfreal dmatch = LNEG, hor_m = LNEG, hor_e = LNEG, ver_m = LNEG, ver_f = LNEG;
                 if (i < n && j < m)   /* (i+1, j+1) on diagonal t+2 */
-                    dmatch = rolld[(0 * 3 + c2) * cols + j + 1] + pf[xs[i] * NA + ys[j]];
+                    dmatch = rollp[(0 * 3 + c2) * cols + j + 1] + PF(xs[i] * NA + ys[j]);
                 if (j < m) {          /* (i, j+1) on diagonal t+1 */
-                    const double b = rolld[(1 * 3 + c1) * cols + j + 1];
+                    const pfreal b = rollp[(1 * 3 + c1) * cols + j + 1];
                     hor_m = b + oh; hor_e = b + eh;
                 }
                 if (i < n) {          /* (i+1, j) on diagonal t+1 */
-                    const double b = rolld[(2 * 3 + c1) * cols + j];
+                    const pfreal b = rollp[(2 * 3 + c1) * cols + j];
                     ver_m = b + ov; ver_f = b + ev;
                 }
-                bm = lse3d(dmatch, hor_m, ver_m);
-                be = lse2d(dmatch, hor_e);
-                bf = lse2d(dmatch, ver_f);
+                bm = lse3p(dmatch, hor_m, ver_m);
+                be = lse2p(dmatch, hor_e);
+                bf = lse2p(dmatch, ver_f);
             }
-            rolld[(0 * 3 + c0) * cols + j] = bm;
-            rolld[(1 * 3 + c0) * cols + j] = be;
-            rolld[(2 * 3 + c0) * cols + j] = bf;
+            rollp[(0 * 3 + c0) * cols + j] = bm;
+            rollp[(1 * 3 + c0) * cols + j] = be;
+            rollp[(2 * 3 + c0) * cols + j] = bf;
             const long q = jidx(i, j, rows);
             float p = 0.0f;
-            if (i > 0 && j > 0) p = (float)exp(zbuf[q] + bm - lz);
+            if (i > 0 && j > 0) p = (float)PEXP(zp[q] + bm - lz);
             pbuf[q] = p;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -201,10 +265,12 @@ __kernel void posterior(__global const uchar *codes,
 #endif
     /* ---- pass 3: pair-HMM forward (states M, Ix, Iy, Ix2, Iy2) ------------------------ */
     /* roll (float): state s, diagonal t%3 -> rollf[(s*3 + t%3)*cols + j] */
-    __constant float *li = hmm;          /* log init */
-    __constant float *lt = hmm + 5;      /* log transitions from*5+to */
-    __constant float *les = hmm + 30;    /* log single emission */
-    __constant float *lep = hmm + 30 + NA;  /* log pair emission */
+    /* li: log init (5), then log transitions from*5+to, log single and pair emissions */
+#ifdef TABLES_LOCAL
+    __local const float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
+#else
+    __constant float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
+#endif
     for (int t = 0; t < ndiag; ++t) {
         const int c0 = t % 3, c1 = (t + 2) % 3, c2 = (t + 1) % 3;
         for (int j = lid; j < cols; j += WG) {
@@ -307,7 +373,7 @@ __kernel void posterior(__global const uchar *codes,
             const long q = jidx(i, j, rows);
             float p = 0.0f;
             if (i > 0 && j > 0) {
-                const float pa = fmin(exp(fbuf[q] + b0 - lp), 1.0f);
+                const float pa = fmin(FEXP(fbuf[q] + b0 - lp), 1.0f);
 #ifdef HMM_ONLY
                 p = pa;
 #else

@@ -87,18 +87,21 @@ def test_partition_tables():
     assert np.array_equal(vt.hmm, gon.hmm)
 
 
-@pytest.mark.parametrize("roll_local", [True, False])
-def test_posteriors_match_numpy(rt, roll_local, monkeypatch):
+@pytest.mark.parametrize("roll_local, tables_local, precision",
+                         [(True, True, "double"), (False, False, "double"),
+                          (True, True, "float"), (False, True, "fast")])
+def test_posteriors_match_numpy(rt, roll_local, tables_local, precision, monkeypatch):
     import bioplug.msa.posterior as post
 
     monkeypatch.setattr(post, "ROLL_LOCAL", roll_local)
+    monkeypatch.setattr(post, "TABLES_LOCAL", tables_local)
     # one pair longer than the work-group (several columns per work-item), one tiny pair,
     # very different lengths
     seqs = family(1, 3, 90) + ["MKV", random_protein(np.random.default_rng(5), 140)]
     codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
     pairs = all_pairs(len(seqs))
     keep = np.ones(len(pairs), bool)
-    dist, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, precision=precision)
     for (a, b), d in zip(pairs, dist, strict=True):
         P = ref.combined_posterior(codes[a], codes[b])
         assert d == pytest.approx(ref.gapfree_distance(P), abs=2e-4)
@@ -114,6 +117,24 @@ def test_posteriors_match_numpy(rt, roll_local, monkeypatch):
         for r in range(r0, r1):
             c = store.cols[store.indptr[r]:store.indptr[r + 1]]
             assert np.all(np.diff(c) > 0)
+
+
+def test_log_sum_exp_shortcut_is_bit_identical(rt, monkeypatch):
+    """One exp fewer per log-sum-exp (the largest term's exp(0) is exactly 1) changes no bit."""
+    import bioplug.msa.posterior as post
+
+    seqs = family(3, 4, 70) + ["MKVW"]
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(len(seqs))
+    keep = np.ones(len(pairs), bool)
+    got = compute_posteriors(rt, codes, pairs, keep, keep)
+    plain = post.build_options
+    monkeypatch.setattr(post, "build_options",
+                        lambda *a, **kw: {**plain(*a, **kw), "LSE_ALL_EXP": 1})
+    want = compute_posteriors(rt, codes, pairs, keep, keep)
+    assert np.array_equal(got[0], want[0])
+    assert np.array_equal(got[1].vals, want[1].vals)
+    assert np.array_equal(got[1].cols, want[1].cols)
 
 
 def test_hmm_only_distances(rt):

@@ -28,6 +28,9 @@ CUTOFF = 0.01
 ACCURATE_KEEP = 0.3
 #: Keep the rolling DP diagonals in local memory when they fit (else global scratch).
 ROLL_LOCAL = True
+#: Copy the score tables to local memory (a warp's reads of __constant memory at different
+#: addresses are serialised on GPUs).
+TABLES_LOCAL = True
 
 
 def _pow2_floor(v: int) -> int:
@@ -60,29 +63,40 @@ def _bucket(cols: int) -> int:
         b *= 2
 
 
-def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21) -> dict:
+def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
+                  precision: str = "double") -> dict:
     """-D defines of the stage I program for a batch whose widest task has ``widest`` columns
     and a model of ``ncodes`` codes (:attr:`bioplug.msa.model.Model.ncodes`).
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
-    exist per device; the rolling diagonals go to local memory when 72 bytes per column fit.
+    exist per device; the score tables (8 NA^2 + 4 (30 + NA + NA^2) bytes) go to local memory,
+    and the rolling diagonals too when 72 bytes per column fit beside them.
     """
     wg = group_size(rt, widest)
     bucket = _bucket(widest + 1)
     defs: dict = {"WG": wg, "J": JAG, "NA": int(ncodes)}
     if hmm_only:
         defs["HMM_ONLY"] = 1
-    if ROLL_LOCAL and 72 * bucket + 4 * wg + 1024 <= rt.local_mem:
+    elif precision in ("float", "fast"):
+        defs["PF_FLOAT"] = 1
+    if precision == "fast":
+        defs["NATIVE_MATH"] = 1
+    local = 4 * wg + 1024
+    if TABLES_LOCAL:
+        local += 8 * ncodes * ncodes + 4 * (30 + ncodes + ncodes * ncodes)
+        defs["TABLES_LOCAL"] = 1
+    if ROLL_LOCAL and 72 * bucket + local <= rt.local_mem:
         defs.update(ROLL_LOCAL=1, MAXCOLS=bucket)
     return defs
 
 
-def prebuild(rt, longest: int = 2048, hmm_only: bool = False, seqtype: str = "protein") -> None:
+def prebuild(rt, longest: int = 2048, hmm_only: bool = False, seqtype: str = "protein",
+             precision: str = "double") -> None:
     """Build every stage I program variant up to ``longest`` columns (benchmark warm-up)."""
     ncodes = load_model(seqtype).ncodes
     cols = 64
     while True:
-        defs = build_options(rt, cols - 1, hmm_only, ncodes)
+        defs = build_options(rt, cols - 1, hmm_only, ncodes, precision)
         for name in ("posterior", "sparsify", "adaptive_threshold"):
             kernel(rt, "msa_posterior.cl", name, defs)
         if cols >= longest:
@@ -100,6 +114,7 @@ def compute_posteriors(
     report: Callable[[int, int], None] | None = None,
     hmm_only: bool = False,
     model: Model | None = None,
+    precision: str = "double",
 ) -> tuple[np.ndarray, SparseStore]:
     """Posteriors of the given pairs on one device.
 
@@ -123,6 +138,11 @@ def compute_posteriors(
     model : Model, optional
         The pair-HMM and partition-function parameters the codes were encoded for (default
         protein, :func:`bioplug.msa.model.load_model`).
+    precision : {"double", "float", "fast"}
+        The paper's double-precision partition function; "float": in single precision;
+        "fast": single precision and the device's approximate exp / log in every pass. The
+        last two move distances by ~1e-5 and are meant for passes whose matrices are not kept
+        (the all-pairs distances of anchor mode).
 
     Returns
     -------
@@ -138,7 +158,7 @@ def compute_posteriors(
     parts = _StoreParts()
     done = 0
     for batch in plan.batches:
-        run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes)
+        run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes, precision)
         dist[batch] = run.dist
         if plan.keep_rows[batch].any() or plan.keep_cols[batch].any():
             parts.add(plan, batch, run, _sparsify(rt, plan, batch, run))
@@ -215,11 +235,11 @@ class _BatchRun:
 
 
 def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool,
-               hmm_only: bool, ncodes: int) -> _BatchRun:
+               hmm_only: bool, ncodes: int, precision: str = "double") -> _BatchRun:
     """The posterior kernel over one batch (and, in accurate mode, the adaptive thresholds)."""
     d_codes, d_hmm, d_pf = shared
     nb, mb = plan.lengths[plan.row_seq[batch]], plan.lengths[plan.col_seq[batch]]
-    defs = build_options(rt, int(mb.max()), hmm_only, ncodes)
+    defs = build_options(rt, int(mb.max()), hmm_only, ncodes, precision)
     wg = int(defs["WG"])
     tasks = np.zeros((batch.size, 4), dtype=np.int32)
     tasks[:, 0], tasks[:, 1] = plan.starts[plan.row_seq[batch]], nb
