@@ -110,3 +110,32 @@ def test_anchor_mode_keeps_gonnet_full_mode_takes_vtml(family, monkeypatch):
     MultipleSequenceAligner(device="cpu", max_full=4).align(_records(names, texts))
     assert seen == ["vtml200", "gonnet160"]
     assert (PROTEIN_PARTITION, ANCHOR_PARTITION) == ("vtml200", "gonnet160")
+
+
+def test_anchor_tree_is_the_alignment_distance_tree(family, monkeypatch):
+    """Anchor mode's default guide tree is the progressive pipeline's (UPGMA on local-alignment
+    distances) and skips the all-pairs posterior pass; the posterior route stays available."""
+    from bioplug.progressive.guide import matrix_tree
+
+    names, texts, ref = family
+    calls = []
+    real = pipeline.compute_posteriors
+
+    def spy(rt, codes, pairs, *args, **kwargs):
+        calls.append(len(pairs))
+        return real(rt, codes, pairs, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "compute_posteriors", spy)
+    few = {"device": "cpu", "refinement": 0, "max_full_k": 8, "anchors": 3, "node_pairs": 2}
+    result = pipeline.run(texts, names, **few)
+    k = len(names)
+    assert result.mode == "anchor" and result.dist is None
+    assert np.array_equal(result.link, matrix_tree(texts, False, None, "auto"))
+    assert calls and max(calls) < k * (k - 1) // 2   # kept pairs only, never all pairs
+    given = pipeline.run(texts, names, link=result.link, **few)
+    assert given.rows == result.rows
+    monkeypatch.setattr(pipeline, "ANCHOR_TREE", "posterior")
+    calls.clear()
+    old = pipeline.run(texts, names, **few)
+    assert calls[0] == k * (k - 1) // 2 and old.dist.shape == (k, k)
+    assert min(sp_tc(names, old.rows, ref)[0], sp_tc(names, result.rows, ref)[0]) > 0.6

@@ -135,8 +135,9 @@ class MultipleSequenceAligner:
     host_budget_gb : float, keyword-only
         Estimated sparse-matrix storage above which anchor mode is used.
     fast_distances : bool, keyword-only
-        Anchor mode only: guide-tree distances from the pair-HMM posterior alone (skips the
-        partition function for the all-pairs pass; off by default).
+        Anchor mode only: the guide tree from an all-pairs pass of the pair-HMM posterior
+        alone (no partition function) instead of the default, UPGMA on the pairwise engine's
+        local-alignment distances (see :mod:`bioplug.msa.pipeline`); off by default.
     seqtype : {"auto", "protein", "dna", "rna"}, keyword-only
         Alphabet and model (as ``ProgressiveAligner``'s ``seqtype``): "auto" (default) takes the
         nucleotide model (ProbConsRNA pair-HMM, HOXD70 partition function) when

@@ -7,10 +7,14 @@ Large families: when the estimated size of all k^2 sparse matrices exceeds ``hos
 (default 4 GiB) or k > ``max_full_k`` (default 300; full consistency costs O(k^3)), the
 pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
 
-1. stage I runs over every pair for the distances only (nothing is stored), in single
-   precision with the device's fast exp / log (``ANCHOR_DISTANCES``; 1.9x faster on an H200,
-   distances within ~2e-4 of the double-precision pass);
-2. the guide tree and weights are built as usual;
+1. the guide tree is UPGMA on local-alignment distances of all pairs from the pairwise engine
+   (:func:`bioplug.progressive.guide.matrix_tree`, the progressive pipeline's tree; LCS
+   distances where all pairs would cost too many cells), with ClustalW weights
+   (``ANCHOR_TREE = "align"``). With ``ANCHOR_TREE = "posterior"`` or ``fast_distances``,
+   stage I runs over every pair for the distances only (nothing is stored; single precision
+   with the device's fast exp / log, ``ANCHOR_DISTANCES``) and the tree is built from them
+   as in full mode: ~60 times the cells of a Smith-Waterman score, for the tree alone;
+2. (the guide tree and weights, as above);
 3. a set of anchor sequences (``anchors``, spread along the tree's leaf order) is chosen, and the
    pairs to keep are: every pair with an anchor, plus for every tree node up to ``node_pairs``
    cross pairs drawn with the seeded RNG; stage I is recomputed for those pairs only;
@@ -46,6 +50,13 @@ _NNZ_PER_ROW = 6.0
 #: Precision of anchor mode's all-pairs distance pass, whose matrices are not kept
 #: (:func:`bioplug.msa.posterior.compute_posteriors`); the kept pairs are always "double".
 ANCHOR_DISTANCES = "fast"
+#: Anchor mode's guide tree (see the module docstring): "align" or "posterior". On 12 HomFam
+#: dev families of 301-1,533 sequences "align" gave SP / TC 80.59 / 64.53 in 31 s against
+#: 80.32 / 63.26 in 42 s (H200); on simulated 1,000 x 300 (seeds 1-3) 97.56 / 41.84 in 7.9 s
+#: against 97.05 / 43.34 in 10-12 s.
+ANCHOR_TREE = "align"
+#: Precision of anchor mode's kept pairs (``compute_posteriors``'s ``precision``).
+ANCHOR_KEPT = "double"
 
 
 @dataclass
@@ -159,8 +170,11 @@ def run(
     all_pairs = np.stack([ia, ib], axis=1)
     log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
     stages = _Stages(rt, k, codes, model, accurate, progress)
-    dist, store = stages.posteriors(all_pairs, full, fast_distances and not full)
-    dm, link, weights = stages.guide(dist, all_pairs, link)
+    if full or fast_distances or ANCHOR_TREE == "posterior":
+        dist, store = stages.posteriors(all_pairs, full, fast_distances and not full)
+        dm, link, weights = stages.guide(dist, all_pairs, link)
+    else:
+        dm, link, weights = stages.alignment_tree(texts, seqtype != "protein", link)
     zlist = np.arange(k)
     if not full:
         zlist, store = stages.anchor_posteriors(link, all_pairs, anchors, node_pairs, seed)
@@ -218,6 +232,22 @@ class _Stages:
         self.times["II"] = time.perf_counter() - t0
         return dm, link, weights
 
+    def alignment_tree(self, texts: list[str], nucleotide: bool, link: np.ndarray | None
+                       ) -> tuple[None, np.ndarray, np.ndarray]:
+        """Stage II of anchor mode: the guide tree from the pairwise engine's alignment
+        distances (``link`` when given) and the ClustalW weights; no distance matrix."""
+        from bioplug.progressive.guide import matrix_tree
+
+        t0 = time.perf_counter()
+        self.times["I"] = 0.0
+        self.progress.report("II guide tree", 0, 1)
+        if link is None:
+            link = matrix_tree(texts, nucleotide, self.rt, "auto")
+        weights = clustalw_weights(link, self.k)
+        self.progress.report("II guide tree", 1, 1)
+        self.times["II"] = time.perf_counter() - t0
+        return None, link, weights
+
     def anchor_posteriors(self, link: np.ndarray, all_pairs: np.ndarray, anchors: int,
                           node_pairs: int, seed: int) -> tuple[np.ndarray, SparseStore]:
         """Anchor mode: the anchors (the consistency's z), and stage I again for the pairs
@@ -234,7 +264,8 @@ class _Stages:
         self.progress.report("I posteriors (kept pairs)", 0, len(need))
         ones = np.ones(len(need), bool)
         _, store = compute_posteriors(self.rt, self.codes, need, ones, ones, self.accurate,
-                                      self.rep("I posteriors (kept pairs)"), model=self.model)
+                                      self.rep("I posteriors (kept pairs)"), model=self.model,
+                                      precision=ANCHOR_KEPT)
         self.times["I"] += time.perf_counter() - t0
         log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
                  len(all_pairs))

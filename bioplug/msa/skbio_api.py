@@ -136,6 +136,10 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
     tree = _linkage_to_tree(result.link, names) if keep_tree else None
     distmat = None
     if keep_distmat and guide_tree is None:
+        if result.dist is None:  # anchor mode's tree came from alignment distances
+            from bioplug.progressive.guide import alignment_distances
+
+            result.dist = alignment_distances(texts, seqtype != "protein", device)
         dm = np.asarray(result.dist, dtype=np.float64)
         dm = np.maximum((dm + dm.T) / 2, 0.0)
         np.fill_diagonal(dm, 0.0)
