@@ -328,3 +328,40 @@ def test_profile_dp_two_sequences(rt):
         ib += c1 != "-"
     assert score == pytest.approx(D[n, m], rel=1e-5)
     assert rows[0].replace("-", "") == seqs[0] and rows[1].replace("-", "") == seqs[1]
+
+
+def test_entries_kept_on_the_device_equal_the_host_path(rt, monkeypatch):
+    """Stage I -> III -> IV hand-off on the device (``on_device``): the same entries as the host
+    path, with several stage I batches merged on the device (a tiny memory budget makes every
+    pair its own batch)."""
+    from bioplug.msa.progressive import ProfileAligner
+
+    seqs = family(9, 5, 60) + ["MKVLA"]
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(len(seqs))
+    keep = np.ones(len(pairs), bool)
+    keep_ba = keep.copy()
+    keep_ba[1] = False                      # one orientation missing
+    host_dist, host = compute_posteriors(rt, codes, pairs, keep, keep_ba)
+    monkeypatch.setattr(rt, "memory_budget", lambda share: 1)
+    dist, dev = compute_posteriors(rt, codes, pairs, keep, keep_ba, on_device=True)
+    assert dev.device is not None and dev.cols.size == 0 and dev.nnz == host.nnz
+    back = dev.on_host(rt.queue)
+    assert np.array_equal(dist, host_dist)
+    for name in ("indptr", "cols", "vals", "pair_x", "row_base", "thresh"):
+        assert np.array_equal(getattr(back, name), getattr(host, name)), name
+    weights = np.ones(len(seqs)) / len(seqs)
+    zs = np.arange(len(seqs))
+    want = relax(rt, host, weights, zs, 2, last_floor=1e-5)
+    got = relax(rt, dev, weights, zs, 2, last_floor=1e-5, on_device=True)
+    assert got.device is not None
+    got_host = got.on_host(rt.queue)
+    for name in ("indptr", "cols", "vals"):
+        assert np.array_equal(getattr(got_host, name), getattr(want, name)), name
+    rows = []
+    for store in (want, got):
+        al = ProfileAligner(rt, store, weights)
+        tree = scipy_linkage(np.arange(len(seqs), dtype=float)[:, None], "average")
+        _, length = al.progressive(tree)
+        rows.append(al.rows(seqs, length))
+    assert rows[0] == rows[1]

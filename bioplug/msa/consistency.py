@@ -21,7 +21,7 @@ import pyopencl.array as cl_array
 from pyopencl.scan import InclusiveScanKernel
 
 from bioplug.msa._kernels import kernel
-from bioplug.msa.sparse import SparseStore
+from bioplug.msa.sparse import DeviceCSR, SparseStore
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ def relax(
     passes: int = 2,
     report: Callable[[int, int], None] | None = None,
     last_floor: float | None = None,
+    on_device: bool = False,
 ) -> SparseStore:
     """Run ``passes`` consistency passes over every stored pair.
 
@@ -62,6 +63,9 @@ def relax(
         (QuickProbs 2 filters at 1e-5 after its last pass, :data:`LAST_FLOOR`: stage IV then
         sees the small transformed values that the cutoff would drop; no entry is added). None
         filters every pass alike.
+    on_device : bool
+        Leave the result's entries on the device (``store.device``, for stage IV). A store
+        that arrives with ``device`` entries is read from there either way.
 
     Returns
     -------
@@ -70,7 +74,7 @@ def relax(
     """
     npairs = store.pair_x.size
     if passes <= 0 or npairs == 0 or store.nnz == 0:
-        return store
+        return store if on_device else store.on_host(rt.queue)
     knl, wg = _relax_kernel(rt)
     tables = _pair_tables(rt, store, weights, zlist)
     rows = _Rows.upload(rt, store)
@@ -89,7 +93,7 @@ def relax(
             if report is not None:
                 report(done, total)
         rows = rows.kept(rt, store, out, last_floor if it == passes - 1 else None)
-    return rows.download(rt, store)
+    return rows.download(rt, store, entries=not on_device)
 
 
 def _relax_kernel(rt) -> tuple[cl.Kernel, int]:
@@ -134,6 +138,11 @@ class _Rows:
 
     @classmethod
     def upload(cls, rt, store: SparseStore) -> _Rows:
+        """The store's arrays on the device (its entries may be there already)."""
+        dev = store.device
+        if dev is not None:
+            indptr = dev.indptr if dev.indptr is not None else rt.to_device(store.indptr)
+            return cls(indptr, dev.cols, dev.vals, dev.nnz)
         return cls(rt.to_device(store.indptr), rt.to_device(store.cols),
                    rt.to_device(store.vals), store.nnz)
 
@@ -156,14 +165,14 @@ class _Rows:
             cols, vals)
         return _Rows(counts.data, cols, vals, nnz)
 
-    def download(self, rt, store: SparseStore) -> SparseStore:
+    def download(self, rt, store: SparseStore, entries: bool = True) -> SparseStore:
+        """The store with these rows: ``indptr`` read back, and the entries too (else they
+        stay on the device as ``store.device``)."""
         indptr = np.empty(int(store.row_base[-1]) + 1, dtype=np.int64)
-        cols = np.empty(self.nnz, dtype=np.int32)
-        vals = np.empty(self.nnz, dtype=np.float32)
-        for host, buf in ((indptr, self.indptr), (cols, self.cols), (vals, self.vals)):
-            if host.size:
-                cl.enqueue_copy(rt.queue, host, buf)
-        return replace(store, indptr=indptr, cols=cols, vals=vals)
+        cl.enqueue_copy(rt.queue, indptr, self.indptr)
+        out = replace(store, indptr=indptr, device=DeviceCSR(self.cols, self.vals, self.nnz,
+                                                             self.indptr))
+        return out.on_host(rt.queue) if entries else out
 
 
 _scans: dict = {}

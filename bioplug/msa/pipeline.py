@@ -21,6 +21,9 @@ pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
 4. consistency sums over z in the anchors only (Eq. 2 restricted to z in the anchor set);
 5. progressive alignment and refinement use the stored cross pairs of each profile pair.
 Memory is then O(k * (anchors + node_pairs) * n * nnz_per_row) instead of O(k^2 ...).
+
+In both modes the matrices' entries stay on the device from stage I to stage IV
+(:class:`bioplug.msa.sparse.DeviceCSR`); only row offsets and pair tables visit the host.
 """
 
 from __future__ import annotations
@@ -210,7 +213,8 @@ class _Stages:
         dist, store = compute_posteriors(self.rt, self.codes, all_pairs, keep, keep,
                                          self.accurate, self.rep("I posteriors"),
                                          hmm_only=hmm_only, model=self.model,
-                                         precision="double" if full else ANCHOR_DISTANCES)
+                                         precision="double" if full else ANCHOR_DISTANCES,
+                                         on_device=True)
         self.times["I"] = time.perf_counter() - t0
         return dist, store
 
@@ -265,7 +269,7 @@ class _Stages:
         ones = np.ones(len(need), bool)
         _, store = compute_posteriors(self.rt, self.codes, need, ones, ones, self.accurate,
                                       self.rep("I posteriors (kept pairs)"), model=self.model,
-                                      precision=ANCHOR_KEPT)
+                                      precision=ANCHOR_KEPT, on_device=True)
         self.times["I"] += time.perf_counter() - t0
         log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
                  len(all_pairs))
@@ -277,7 +281,7 @@ class _Stages:
         t0 = time.perf_counter()
         self.progress.report("III consistency", 0, 1)
         store = relax(self.rt, store, weights, zlist, passes, self.rep("III consistency"),
-                      last_floor=LAST_FLOOR)
+                      last_floor=LAST_FLOOR, on_device=True)
         self.progress.report("III consistency", 1, 1)
         self.times["III"] = time.perf_counter() - t0
         return store

@@ -19,7 +19,7 @@ import pyopencl as cl
 from bioplug.errors import KernelBuildError
 from bioplug.msa._kernels import kernel
 from bioplug.msa.model import Model, load_model
-from bioplug.msa.sparse import SparseStore
+from bioplug.msa.sparse import DeviceCSR, SparseStore
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,7 @@ def compute_posteriors(
     hmm_only: bool = False,
     model: Model | None = None,
     precision: str = "double",
+    on_device: bool = False,
 ) -> tuple[np.ndarray, SparseStore]:
     """Posteriors of the given pairs on one device.
 
@@ -143,6 +144,9 @@ def compute_posteriors(
         "fast": single precision and the device's approximate exp / log in every pass. The
         last two move distances by ~1e-5 and are meant for passes whose matrices are not kept
         (the all-pairs distances of anchor mode).
+    on_device : bool
+        Leave the kept entries on the device (``store.device``, for stage III) instead of
+        reading them back.
 
     Returns
     -------
@@ -155,13 +159,13 @@ def compute_posteriors(
     plan = _plan(rt, codes, pairs, keep_ab, keep_ba)
     shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
     dist = np.zeros(plan.ntask, dtype=np.float32)
-    parts = _StoreParts()
+    parts = _StoreParts(rt if on_device else None)
     done = 0
     for batch in plan.batches:
         run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes, precision)
         dist[batch] = run.dist
         if plan.keep_rows[batch].any() or plan.keep_cols[batch].any():
-            parts.add(plan, batch, run, _sparsify(rt, plan, batch, run))
+            parts.add(plan, batch, run, _sparsify(rt, plan, batch, run, on_device))
         del run   # its scratch goes before the next batch's is made
         done += batch.size
         if report is not None:
@@ -281,10 +285,11 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
     return _BatchRun(defs, d_tasks, offs, seg, d_scratch, d_counts, thresh, d_thresh, dist)
 
 
-def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: bool = False
+              ) -> tuple:
     """Both sparse forms of the batch's kept pairs: (kept segments, their row counts, cols,
-    vals), written by the ``sparsify`` kernel from the counts at each row's threshold."""
+    vals), written by the ``sparsify`` kernel from the counts at each row's threshold; cols
+    and vals as device buffers (None when empty) with ``on_device``."""
     q, nrows, wg = rt.queue, run.nrows, int(run.defs["WG"])
     counts = np.empty(max(nrows, 1), dtype=np.int32)
     cl.enqueue_copy(q, counts, run.counts)
@@ -297,6 +302,7 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun
     nnz = int(ptr[-1])
     cols = np.empty(nnz, dtype=np.int32)
     vals = np.empty(nnz, dtype=np.float32)
+    d_col = d_val = None
     if nnz:
         d_col, d_val = rt.empty(nnz * 4), rt.empty(nnz * 4)
         offs = run.offs.copy()
@@ -305,21 +311,30 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun
         kernel(rt, "msa_posterior.cl", "sparsify", run.defs)(
             q, (batch.size * wg,), (wg,), run.tasks, rt.to_device(offs), run.scratch,
             run.d_thresh, rt.to_device(ptr), d_col, d_val)
-        cl.enqueue_copy(q, cols, d_col)
-        cl.enqueue_copy(q, vals, d_val)
+        if not on_device:
+            cl.enqueue_copy(q, cols, d_col)
+            cl.enqueue_copy(q, vals, d_val)
+    if on_device:
+        return keep_seg, counts[row_keep], d_col, d_val
     return keep_seg, counts[row_keep], cols, vals
 
 
-class _StoreParts:
-    """The batches' sparse forms, in batch order, until the store is assembled."""
+_COPY_PIECE = 1 << 30
 
-    def __init__(self) -> None:
+
+class _StoreParts:
+    """The batches' sparse forms, in batch order, until the store is assembled (their entries
+    on the host, or on the device of ``rt`` when given)."""
+
+    def __init__(self, rt=None) -> None:
+        self.rt = rt
         self.pair_x: list[np.ndarray] = []
         self.pair_y: list[np.ndarray] = []
         self.thresh: list[np.ndarray] = []
         self.rowcounts: list[np.ndarray] = []
-        self.cols: list[np.ndarray] = []
-        self.vals: list[np.ndarray] = []
+        self.cols: list = []    # numpy arrays, or cl.Buffer with a device
+        self.vals: list = []
+        self.nnz: list[int] = []
 
     def add(self, plan: _Plan, batch: np.ndarray, run: _BatchRun, sparse: tuple) -> None:
         keep_seg, rowcounts, cols, vals = sparse
@@ -332,9 +347,10 @@ class _StoreParts:
         self.pair_y.append(py[keep_seg])
         self.thresh.append(np.repeat(run.thresh, 2)[keep_seg])
         self.rowcounts.append(rowcounts)
-        if cols.size:
+        if cols is not None and (self.rt is not None or cols.size):
             self.cols.append(cols)
             self.vals.append(vals)
+            self.nnz.append(int(rowcounts.sum()))
 
     def store(self, lengths: np.ndarray) -> SparseStore:
         def joined(parts, dtype):
@@ -349,7 +365,29 @@ class _StoreParts:
         rc = joined(self.rowcounts, np.int64)
         indptr = np.zeros(rc.size + 1, dtype=np.int64)
         np.cumsum(rc, out=indptr[1:])
+        device = None
+        if self.rt is None:
+            cols, vals = joined(self.cols, np.int32), joined(self.vals, np.float32)
+        else:
+            cols, vals = np.zeros(0, np.int32), np.zeros(0, np.float32)
+            device = self._merged(int(indptr[-1]))
         return SparseStore(lengths=lengths, pair_id=pair_id, pair_x=px, pair_y=py,
-                           row_base=row_base, indptr=indptr,
-                           cols=joined(self.cols, np.int32), vals=joined(self.vals, np.float32),
-                           thresh=joined(self.thresh, np.float32))
+                           row_base=row_base, indptr=indptr, cols=cols, vals=vals,
+                           thresh=joined(self.thresh, np.float32), device=device)
+
+    def _merged(self, nnz: int) -> DeviceCSR:
+        """The batches' device entries in one pair of buffers, in batch order (device-side
+        copies)."""
+        if len(self.cols) == 1:
+            return DeviceCSR(self.cols[0], self.vals[0], nnz)
+        q = self.rt.queue
+        cols, vals = self.rt.empty(max(4, 4 * nnz)), self.rt.empty(max(4, 4 * nnz))
+        at = 0
+        for c, v, n in zip(self.cols, self.vals, self.nnz, strict=True):
+            for lo in range(0, 4 * n, _COPY_PIECE):  # pieces: see Runtime.fill on 2 GiB
+                size = min(_COPY_PIECE, 4 * n - lo)
+                cl.enqueue_copy(q, cols, c, src_offset=lo, dst_offset=at + lo, byte_count=size)
+                cl.enqueue_copy(q, vals, v, src_offset=lo, dst_offset=at + lo, byte_count=size)
+            at += 4 * n
+        self.cols, self.vals = [], []
+        return DeviceCSR(cols, vals, nnz)

@@ -182,9 +182,11 @@ class ProfileAligner:
         self.d_seq_start = rt.to_device(self.seq_start)
         self.d_px = rt.to_device(store.pair_x.astype(np.int32))
         self.d_rb = rt.to_device(store.row_base.astype(np.int64))
-        self.d_ip = rt.to_device(store.indptr)
-        self.d_cols = rt.to_device(store.cols)
-        self.d_vals = rt.to_device(store.vals)
+        dev = store.device  # stage III may leave the entries on the device
+        self.d_ip = dev.indptr if dev is not None and dev.indptr is not None \
+            else rt.to_device(store.indptr)
+        self.d_cols = dev.cols if dev is not None else rt.to_device(store.cols)
+        self.d_vals = dev.vals if dev is not None else rt.to_device(store.vals)
         self.d_w = rt.to_device(np.asarray(weights, dtype=np.float32))
         self.budget = max(min(rt.memory_budget(0.25), rt.max_alloc), 1 << 20)
 
