@@ -42,8 +42,24 @@
  * merge_nodes (a second launch, once the host has placed the results) builds the merged
  * profiles, every work-item a column.
  *
- * Defines: A (alphabet size), STRIDE (floats per column, a multiple of 4, >= A + 7), WG.
+ * Residue-specific gap opening (define RESGAP = 1; ClustalW's, Thompson, Higgins & Gibson 1994,
+ * Nucleic Acids Res. 22:4673, "position-specific gap penalties" (a)-(d)): two more slots,
+ *   HY  = A+7   hydrophilic stretch: sequences whose residue here lies in a run of at least
+ *               five hydrophilic residues (set for the leaves by the host; averaged on merging)
+ *   MU  = A+8   open multiplier of the boundary after this column (kernel open_factors)
+ * and OPEN(j) above takes OPEN_HALF * MU(j) * hi(j). MU is the mean of the two neighbouring
+ * columns' factors, each the residues' mean Pascarella & Argos factor (the paper's table 1,
+ * host) with the hydrophilic share taking HYD instead, times ClustalW's gap separation raise
+ * 1 + SEP * (1 + 2 (D - d) / D) where the boundary's columns have no gap but a column d <= D
+ * away has one. With RESGAP = 0 (default) the slots do not exist and MU is 1.
+ *
+ * Defines: A (alphabet size), STRIDE (floats per column, a multiple of 4, >= A + 7, or A + 9
+ * with RESGAP), WG, RESGAP (0 or 1).
  */
+
+#ifndef RESGAP
+#define RESGAP 0
+#endif
 
 #define NEG (-1.0e30f)
 #define S4 (STRIDE / 4)
@@ -55,6 +71,14 @@
 #define SP (A + 4)
 #define FI (A + 5)
 #define LA (A + 6)
+#define HY (A + 7)
+#define MU (A + 8)
+
+#if RESGAP
+#define OPEN_FACTOR(c) ((c)[MU])
+#else
+#define OPEN_FACTOR(c) 1.0f
+#endif
 
 inline __global const float *column(__global const float4 *P, int c)
 {
@@ -112,6 +136,9 @@ __kernel void leaf_profiles(__global float *pool,
     col[SP] = last ? 0.0f : 1.0f;
     col[FI] = first ? 1.0f : 0.0f;
     col[LA] = last ? 1.0f : 0.0f;
+#if RESGAP
+    col[HY] = (flags[r] & 4) ? 1.0f : 0.0f;
+#endif
 }
 
 /* node (long8): s0 X column offset, s1 Y column offset, s3 direction-byte offset, s4
@@ -173,7 +200,8 @@ void align_nodes(__global const long8 *node,
             }
             occx = 1.0f - xc[G];
             stx = xc[ST];
-            openx = (i == LX) ? end_open : open_half * xc[HI] + 0.5f * end_open * xc[HE];
+            openx = (i == LX) ? end_open
+                              : open_half * OPEN_FACTOR(xc) * xc[HI] + 0.5f * end_open * xc[HE];
             extfx = (i == LX) ? end_ext : ext * xc[SP] + end_ext * (1.0f - xc[SP]);
             end_extx = end_ext * occx;
         }
@@ -203,7 +231,8 @@ void align_nodes(__global const long8 *node,
                     out.x = bm + sc;
                     /* IX: gap in Y between columns j and j+1 */
                     const float oyb = yend ? end_open
-                                           : open_half * yf[HI] + 0.5f * end_open * yf[HE];
+                                           : open_half * OPEN_FACTOR(yf) * yf[HI]
+                                             + 0.5f * end_open * yf[HE];
                     const float oy = oyb * occx;
                     float bx = up.x + oy; uchar dx = 0;
                     if (up.y + oyb * stx > bx) { bx = up.y + oyb * stx; dx = 1; }
@@ -303,3 +332,50 @@ void merge_nodes(__global const long8 *node,
         oc[HE] = oc[LA] + first_next;
     }
 }
+
+#if RESGAP
+/* factor of one column: the residues' mean gap-open factor, with the share in hydrophilic
+ * stretches taking `hyd` instead; 1 for a column without residues */
+inline float column_factor(__global const float *c, __constant float *factor, const float hyd)
+{
+    const float occ = 1.0f - c[G];
+    if (occ <= 1.0e-6f) return 1.0f;
+    float sum = 0.0f;
+    for (int a = 0; a < A; ++a) sum += c[a] * factor[a];
+    const float h = fmin(c[HY] / occ, 1.0f);
+    return (1.0f - h) * (sum / occ) + h * hyd;
+}
+
+/* MU of every column of the given profiles (node: s0 column offset, s1 length), one
+ * work-group a profile; run after the profiles' other slots are final (leaves, host
+ * profiles, merges). The boundary after the last column is an end: its MU is never read. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void open_factors(__global const long2 *node,
+                  __global float *pool,
+                  __constant float *factor,
+                  const float hyd, const int dist, const float sep)
+{
+    const long2 nd = node[get_group_id(0)];
+    const int L = (int)nd.s1;
+    __global float *P = pool + nd.s0 * STRIDE;
+    for (int c = get_local_id(0); c < L; c += WG) {
+        const float r0 = column_factor(P + (long)c * STRIDE, factor, hyd);
+        const float r1 = (c + 1 < L) ? column_factor(P + (long)(c + 1) * STRIDE, factor, hyd)
+                                     : r0;
+        float mu = 0.5f * (r0 + r1);
+        const bool clear = P[(long)c * STRIDE + G] <= 0.0f
+                           && (c + 1 >= L || P[(long)(c + 1) * STRIDE + G] <= 0.0f);
+        if (clear) {    /* ClustalW raises gap opening near an existing gap, nearest first */
+            for (int d = 1; d <= dist; ++d) {
+                const bool left = c - d >= 0 && P[(long)(c - d) * STRIDE + G] > 0.0f;
+                const bool right = c + 1 + d < L && P[(long)(c + 1 + d) * STRIDE + G] > 0.0f;
+                if (left || right) {
+                    mu *= 1.0f + sep * (1.0f + 2.0f * (float)(dist - d) / (float)dist);
+                    break;
+                }
+            }
+        }
+        P[(long)c * STRIDE + MU] = mu;
+    }
+}
+#endif

@@ -296,3 +296,63 @@ def test_biopython_rescore_itself() -> None:
         moves = np.array([0 if p != "-" and q != "-" else 1 if q == "-" else 2
                           for p, q in zip(ra, rb, strict=True)], dtype=np.uint8)
         assert biopython_rescore(moves, a, b, matrix, gaps) == aln.score
+
+
+# -- 5. residue-specific gap opening (RESGAP) ------------------------------------------------
+def open_multipliers_reference(columns: np.ndarray, A: int, residue) -> np.ndarray:
+    """MU of every column of a (L, A + 6) host profile, from the kernel header's definition
+    (ClustalW's residue-specific factors, hydrophilic stretches, gap separation)."""
+    L = columns.shape[0]
+    factor = np.asarray(residue.factor, np.float64)
+    g, hy = columns[:, A].astype(np.float64), columns[:, A + 5].astype(np.float64)
+    occ = 1.0 - g
+    r = np.ones(L)
+    for c in range(L):
+        if occ[c] > 1e-6:
+            h = min(hy[c] / occ[c], 1.0)
+            r[c] = (1 - h) * (columns[c, :A] @ factor / occ[c]) + h * residue.hyd
+    mu = np.empty(L)
+    D = residue.dist
+    for c in range(L):
+        mu[c] = 0.5 * (r[c] + (r[c + 1] if c + 1 < L else r[c]))
+        if g[c] <= 0 and (c + 1 >= L or g[c + 1] <= 0):
+            for d in range(1, D + 1):
+                if (c - d >= 0 and g[c - d] > 0) or (c + 1 + d < L and g[c + 1 + d] > 0):
+                    mu[c] *= 1 + residue.sep * (1 + 2 * (D - d) / D)
+                    break
+    return mu
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_open_multipliers_match_reference(rt, blosum, seed) -> None:
+    """Leaves, host profiles and merged nodes get the MU the header defines; hydrophilic
+    stretches are runs of >= 5 in each ungapped sequence, and merged profiles carry their
+    share (the merged rows' ``profile_columns``)."""
+    from bioplug.progressive.aligner import residue_gaps
+
+    rng = np.random.default_rng(seed)
+    letters, A = blosum.letters, len(blosum.letters)
+    residue = residue_gaps(letters)
+    gaps = GapScores(-10.0, -1.0, -2.0, -0.5, residue)
+    engine = ProfileEngine(rt, blosum.values, gaps)
+    texts = ["".join(rng.choice(list("DEGKNQPRS" if rng.random() < 0.5 else AMINO), 7))
+             + "".join(rng.choice(list(AMINO), int(rng.integers(5, 30)))) for _ in range(4)]
+    leaves = engine.add_sequences(encode(texts, ["s"] * 4, letters, False), np.ones(4))
+    for leaf, text in zip(leaves, texts, strict=True):
+        rows = np.frombuffer(text.encode(), np.uint8)[None, :]
+        cols = profile_columns(rows, letters, False, ["s"], residue)
+        np.testing.assert_allclose(engine.read_profile(leaf), cols, atol=2e-6)
+        np.testing.assert_allclose(engine.open_multipliers(leaf),
+                                   open_multipliers_reference(cols, A, residue), rtol=1e-5)
+    rx, ry = random_rows(rng, 3, 25, AMINO, 0.3), random_rows(rng, 2, 20, AMINO, 0.3)
+    px = profile_columns(rx, letters, False, ["x"] * 3, residue)
+    x = engine.add_profile(px, 3.0)
+    np.testing.assert_allclose(engine.open_multipliers(x),
+                               open_multipliers_reference(px, A, residue), rtol=1e-5)
+    y = engine.add_profile(profile_columns(ry, letters, False, ["y"] * 2, residue), 2.0)
+    (node, moves), = engine.align([(x, y)])
+    merged = np.vstack([placed(rx, moves != 2), placed(ry, moves != 1)])
+    cols = profile_columns(merged, letters, False, ["m"] * 5, residue)
+    np.testing.assert_allclose(engine.read_profile(node), cols, atol=2e-6)
+    np.testing.assert_allclose(engine.open_multipliers(node),
+                               open_multipliers_reference(cols, A, residue), rtol=1e-5)

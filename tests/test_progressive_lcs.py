@@ -270,13 +270,15 @@ def test_awkward_families_keep_every_residue(options) -> None:
 
 def test_profile_pool_reuses_merged_nodes(monkeypatch) -> None:
     """A buffer limit below leaves + every node (what the pool once needed) but above the live
-    profiles: merged children's columns are reused, and the alignment is the same."""
+    profiles: merged children's columns are reused, and the alignment is the same (along the
+    UPGMA tree alone: the limit is set for its profiles)."""
     from bioplug.progressive import device as pdevice
     from bioplug.runtime.devices import DeviceInfo
 
     texts = separated_family(60, 12)
     rt = get_runtime(DEVICE)
-    expected = [str(r) for r in ProgressiveAligner(device=rt, refinement=0).align(texts)]
+    upgma = dict(device=rt, refinement=0, trees="upgma")
+    expected = [str(r) for r in ProgressiveAligner(**upgma).align(texts)]
     total = sum(len(t) for t in texts)
     grown = []
     real_move = pdevice.ProfileEngine._move_live
@@ -288,10 +290,10 @@ def test_profile_pool_reuses_merged_nodes(monkeypatch) -> None:
     monkeypatch.setattr(pdevice.ProfileEngine, "_move_live", spy)
     limit = int(1.6 * total) * 128          # columns of 128 bytes (PFASUM/BLOSUM stride)
     monkeypatch.setattr(DeviceInfo, "max_alloc", property(lambda self: limit), raising=False)
-    got = [str(r) for r in ProgressiveAligner(device=rt, refinement=0).align(texts)]
+    got = [str(r) for r in ProgressiveAligner(**upgma).align(texts)]
     assert got == expected
     assert max(grown) * 128 <= limit and len(grown) >= 2
     monkeypatch.setattr(DeviceInfo, "max_alloc", property(lambda self: total * 64),
                         raising=False)
     with pytest.raises(Exception, match="GiB in one buffer"):
-        ProgressiveAligner(device=rt, refinement=0).align(texts)
+        ProgressiveAligner(**upgma).align(texts)

@@ -104,7 +104,7 @@ def test_aligner_refines_small_families_by_default() -> None:
     plain = ProgressiveAligner(device=DEVICE, refinement=0).align(texts)
     refined = ProgressiveAligner(device=DEVICE).align(texts)
     matrix = Substitution.complete(load_matrix("PFASUM43"), False)
-    gaps = GapScores(-14.0, -0.75, -2.0, -0.5)           # the small-family defaults
+    gaps = GapScores(-14.0, -0.75, -2.0, -0.25)          # the small-family defaults
 
     def score(aln):
         return sp_objective(as_rows([aln[i] for i in range(len(texts))]), matrix, gaps, False)
@@ -119,3 +119,42 @@ def test_bad_refine_setting() -> None:
 
     with pytest.raises(InputError, match="refinement"):
         ProgressiveAligner(refinement=-1)
+
+
+def test_best_of_trees_keeps_the_higher_objective() -> None:
+    """``trees=("upgma", "nj")`` returns the candidate, aligned along one tree alone, with the
+    higher sum-of-pairs objective (rows and guide tree), UPGMA on a tie."""
+    texts = family(5, 12)
+    kw = dict(device=DEVICE, refinement=4)
+    best = ProgressiveAligner(trees=("upgma", "nj"), **kw)
+    matrix, gaps, _ = best.scoring(texts)
+    alone = {t: ProgressiveAligner(trees=t, **kw).align(texts) for t in ("upgma", "nj")}
+
+    def score(aln):
+        return sp_objective(as_rows([aln[i] for i in range(len(texts))]), matrix, gaps, False)
+
+    want = max(("upgma", "nj"), key=lambda t: (score(alone[t]), t == "upgma"))
+    got = best.align(texts)
+    assert [got[i] for i in range(len(texts))] == [alone[want][i] for i in range(len(texts))]
+    assert got.guide_tree == alone[want].guide_tree
+    assert alone["upgma"].guide_tree != alone["nj"].guide_tree   # two different trees here
+
+
+def test_tree_candidates_by_family_size() -> None:
+    """Small protein families try UPGMA and NJ; large ones and nucleotides UPGMA only; two
+    sequences have no NJ tree and align as before."""
+    aligner = ProgressiveAligner(device=DEVICE)
+    assert aligner.tree_methods(99, False) == ("upgma", "nj")
+    assert aligner.tree_methods(100, False) == ("upgma",)
+    assert aligner.tree_methods(10, True) == ("upgma",)
+    assert ProgressiveAligner(trees="nj").tree_methods(10, False) == ("nj",)
+    pair = aligner.align(["MKVLWAHE", "MKVWAHE"])
+    assert pair[1] == "MKV-WAHE"
+
+
+def test_bad_trees_setting() -> None:
+    from bioplug.errors import InputError
+
+    for bad in ("sl", (), ("upgma", "parttree")):
+        with pytest.raises(InputError, match="trees"):
+            ProgressiveAligner(trees=bad)

@@ -38,9 +38,9 @@ from bioplug.io import (
 )
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.progressive import pipeline
-from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.device import GapScores, ProfileEngine, ResidueGaps
 from bioplug.progressive.pipeline import profile_columns
-from bioplug.progressive.refine import refine
+from bioplug.progressive.refine import refine, sp_objective
 from bioplug.progressive.trees import linkage_from_tree, newick_from_linkage
 
 log = logging.getLogger(__name__)
@@ -62,12 +62,16 @@ log = logging.getLogger(__name__)
 #: BAliBASE RV11+RV12, all 82 sets, refined, SP / TC 77.53 / 60.78 against 76.03 / 59.29 with
 #: BLOSUM62 10 / 1 (pyfamsa 77.39 / 60.68). At PFASUM43's old 10 / 1 the matrix alone gave
 #: 76.40 / 59.24; penalties 13-15 / 0.75-1 give 76.6-77.6 SP (mean 77.2), GONNET1992 at its
-#: best 12 / 0.75 77.09 / 60.02, PFASUM31 / 45 at 14 / 0.75 77.31 / 77.16. End gaps stay
-#: 2 / 0.5 (best without refinement; with it 1-3 / 0.25-0.75 are within +-0.3 SP).
+#: best 12 / 0.75 77.09 / 60.02, PFASUM31 / 45 at 14 / 0.75 77.31 / 77.16. End gaps 2 / 0.25
+#: with the best of two guide trees (:data:`TREES`): 78.33 / 62.17 (refinement seed 1:
+#: 78.33 / 62.20), against 77.81 / 60.86 at the old 2 / 0.5 and 77.77 / 61.62 along UPGMA
+#: alone;
+#: neighbours 1 / 0.25, 3 / 0.25, 2 / 0.4, 2 / 0.1: 77.73 / 62.06, 78.20 / 61.52,
+#: 78.06 / 61.44, 74.86 / 60.02 (pyfamsa 0.7.0: 77.81 / 61.39).
 #: Tuned on the HomFam dev families and BAliBASE RV11/RV12 (``benchmarks/tune_progressive.py``,
 #: RESULTS.md).
 DEFAULTS = {
-    ("protein", "small"): ("PFASUM43", 14.0, 0.75, 2.0, 0.5, 0.0),
+    ("protein", "small"): ("PFASUM43", 14.0, 0.75, 2.0, 0.25, 0.0),
     ("protein", "large"): ("PFASUM43", 10.0, 1.0, 0.66, 0.66, 6.0),
     ("nucleotide", "small"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
     ("nucleotide", "large"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
@@ -80,6 +84,44 @@ LARGE_FAMILY = 100
 #: sequences and more) it cost 0.2 SP and five times the time, so large families are not
 #: refined by default.
 REFINE_ROUNDS = 16
+#: ClustalW's residue-specific gap opening for small protein families (``RESGAP`` in
+#: ``kernels/progressive_profile.cl``): 0 off. The factors are the Pascarella & Argos
+#: residue-specific gap modification factors as printed in table 1 of Thompson, Higgins &
+#: Gibson (1994), CLUSTAL W, Nucleic Acids Res. 22:4673-4680 (letters not in the table: 1);
+#: hydrophilic residues and the stretch length, the one-third reduction inside hydrophilic
+#: stretches and the gap separation distance (the program's default 4; the paper says 8) are
+#: from the same paper's description.
+RESIDUE_GAPS = 0
+PASCARELLA = {"A": 1.13, "C": 1.13, "D": 0.96, "E": 1.31, "F": 1.20, "G": 0.61, "H": 1.00,
+              "I": 1.32, "K": 0.96, "L": 1.21, "M": 1.29, "N": 0.63, "P": 0.74, "Q": 1.07,
+              "R": 0.72, "S": 0.76, "T": 0.89, "V": 1.25, "W": 1.23, "Y": 1.00}
+HYDROPHILIC = "DEGKNQPRS"
+HYDROPHILIC_FACTOR = 2.0 / 3.0
+GAP_DISTANCE = 4
+SEPARATION = 1.0
+#: Per-letter factor scale: the factors used are 1 + PASCARELLA_SCALE * (factor - 1).
+PASCARELLA_SCALE = 1.0
+
+
+def residue_gaps(letters: str) -> ResidueGaps:
+    """:class:`ResidueGaps` for a protein matrix's letters (module constants above)."""
+    factor = tuple(1.0 + PASCARELLA_SCALE * (PASCARELLA.get(c, 1.0) - 1.0) for c in letters)
+    return ResidueGaps(factor, tuple(c in HYDROPHILIC for c in letters),
+                       float(HYDROPHILIC_FACTOR), int(GAP_DISTANCE), float(SEPARATION))
+
+
+#: Candidate guide trees per sequence type and family size (``ProgressiveAligner(trees=...)``):
+#: small protein families are aligned along UPGMA and along midpoint-rooted NJ of the same
+#: distances, each refined, and the alignment with the higher sum-of-pairs objective is kept
+#: (twice the time). BAliBASE RV11+RV12, all 82 sets, end gaps 2 / 0.25, PoCL: SP / TC
+#: 78.33 / 62.17 against 77.77 / 61.62 along UPGMA alone (NJ alone 77.37 / 61.00; adding
+#: single linkage as a third candidate 78.36 / 62.19 for half as much time again).
+TREES = {
+    ("protein", "small"): ("upgma", "nj"),
+    ("protein", "large"): ("upgma",),
+    ("nucleotide", "small"): ("upgma",),
+    ("nucleotide", "large"): ("upgma",),
+}
 
 
 class ProgressiveAligner:
@@ -133,6 +175,13 @@ class ProgressiveAligner:
         splits realigned on the device, the best kept while the sum-of-pairs score grows);
         default :data:`REFINE_ROUNDS` for families below :data:`LARGE_FAMILY` sequences,
         none for larger ones; 0 turns it off.
+    trees : str or tuple of str, optional
+        Candidate guide trees, "upgma" (the guide tree above: UPGMA, or the big-family tree
+        above ``max_matrix``) and "nj" (midpoint-rooted neighbour joining on the same
+        distances): the family is aligned along each, refined, and the alignment with the
+        highest sum-of-pairs objective is kept (ties: the earlier). Default :data:`TREES`:
+        both for protein families below :data:`LARGE_FAMILY` sequences, else "upgma".
+        Ignored when ``align`` is given a ``guide_tree``.
     seed : int
         Seed of the bisecting tree's random starts and of the refinement's choice of splits.
     device : optional
@@ -144,8 +193,8 @@ class ProgressiveAligner:
                  end_gap_extend: float | None = None, seqtype: str = "auto",
                  shift: float | None = None, distances: str = "auto",
                  weights: str = "clustalw", max_matrix: int | None = None,
-                 embedding: str = "single", refinement: int | None = None, seed: int = 0,
-                 device=None):
+                 embedding: str = "single", refinement: int | None = None,
+                 trees: str | tuple[str, ...] | None = None, seed: int = 0, device=None):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -164,6 +213,11 @@ class ProgressiveAligner:
             raise InputError(f"max_matrix must be at least 2, got {max_matrix}")
         if refinement is not None and not (int(refinement) == refinement and refinement >= 0):
             raise InputError(f"refinement must be a number of rounds >= 0, got {refinement!r}")
+        if isinstance(trees, str):
+            trees = (trees,)
+        if trees is not None and (not trees or any(t not in ("upgma", "nj") for t in trees)):
+            raise InputError(f"trees must name 'upgma' and/or 'nj', not {trees!r}")
+        self.trees = None if trees is None else tuple(trees)
         self.matrix = matrix
         self.penalties = (gap_open, gap_extend, end_gap_open, end_gap_extend)
         if shift is not None and not np.isfinite(shift):
@@ -207,7 +261,9 @@ class ProgressiveAligner:
         log.info("progressive: %s, matrix %s, gap open %g extend %g, end %g/%g",
                  "nucleotide" if nucleotide else "protein",
                  matrix.name or name, go, ge, eo, ee)
-        return matrix, GapScores(-go, -ge, -eo, -ee), nucleotide
+        residue = (residue_gaps(matrix.letters) if RESIDUE_GAPS and kind == ("protein", "small")
+                   else None)
+        return matrix, GapScores(-go, -ge, -eo, -ee, residue), nucleotide
 
     # -- verbs ---------------------------------------------------------------------------------
     @device_guard
@@ -240,6 +296,28 @@ class ProgressiveAligner:
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
         link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
+        if link is not None:
+            result = self._align_along(texts, ids, matrix, gaps, nucleotide, link, progress)
+        else:
+            result = self._best_of_trees(self.tree_methods(len(texts), nucleotide), texts,
+                                         ids, matrix, gaps, nucleotide, progress)
+        self.last_times = result.times
+        alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
+        alignment.guide_tree = newick_from_linkage(result.link, ids)
+        return alignment
+
+    def tree_methods(self, k: int, nucleotide: bool) -> tuple[str, ...]:
+        """Candidate guide trees for a family of ``k`` sequences (``trees``, else
+        :data:`TREES`)."""
+        if self.trees is not None:
+            return self.trees
+        kind = ("nucleotide" if nucleotide else "protein",
+                "large" if k >= LARGE_FAMILY else "small")
+        return TREES[kind]
+
+    def _align_along(self, texts, ids, matrix, gaps, nucleotide, link, progress
+                     ) -> pipeline.Result:
+        """The pipeline along ``link`` (None: the guide tree of :mod:`.guide`), refined."""
         rounds = self.refinement if self.refinement is not None else (
             REFINE_ROUNDS if len(texts) < LARGE_FAMILY else 0)
         result = pipeline.run(texts, ids, matrix, gaps, nucleotide, self.max_matrix,
@@ -250,10 +328,41 @@ class ProgressiveAligner:
             result.rows = refine(result.rows, result.link, matrix, gaps, nucleotide,
                                  self.device, rounds, seed=self.seed, progress=progress)
             result.times["refine"] = time.perf_counter() - t0
-        self.last_times = result.times
-        alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
-        alignment.guide_tree = newick_from_linkage(result.link, ids)
-        return alignment
+        return result
+
+    def _best_of_trees(self, methods, texts, ids, matrix, gaps, nucleotide, progress
+                       ) -> pipeline.Result:
+        """The alignment along each candidate guide tree ("upgma": the pipeline's own tree,
+        :func:`.guide.guide_tree`; "nj": :func:`.guide.nj_tree`), refined, and the one with
+        the highest sum-of-pairs objective kept (:func:`.refine.sp_objective`, the
+        refinement's own; ties keep the earlier). Times add up over the candidates."""
+        from bioplug.progressive.guide import nj_tree
+
+        best, score, times = None, -np.inf, {}
+        for n, method in enumerate(methods):
+            t0 = time.perf_counter()
+            # later candidates report as stages of their own ("progressive (nj)"), so that
+            # each stage's counts still only grow
+            report = progress if n == 0 else StageSuffix(progress, f" ({method})")
+            link = None
+            if method == "nj":
+                report.report("guide tree", 0, 1)
+                link = nj_tree(texts, nucleotide, self.device, self.distances,
+                               self.max_matrix)
+                report.report("guide tree", 1, 1)
+                if link is None and best is not None:    # no k x k matrix: no NJ tree
+                    continue
+            times["tree"] = times.get("tree", 0.0) + time.perf_counter() - t0
+            result = self._align_along(texts, ids, matrix, gaps, nucleotide, link, report)
+            for stage, seconds in result.times.items():
+                times[stage] = times.get(stage, 0.0) + seconds
+            value = sp_objective(result.rows, matrix, gaps, nucleotide) if len(methods) > 1 \
+                else 0.0
+            log.info("guide tree %s: objective %.1f (best so far %.1f)", method, value, score)
+            if value > score:
+                best, score = result, value
+        best.times = times
+        return best
 
     @device_guard
     def align_many(self, inputs, progress: ProgressCallback | None = None,
@@ -299,8 +408,10 @@ class ProgressiveAligner:
         engine = ProfileEngine(get_runtime(self.device), matrix.values, gaps)
         letters = matrix.letters
         ids = [r.id for r in a + b]
-        x = engine.add_profile(profile_columns(rows_a, letters, nucleotide, ids), len(a))
-        y = engine.add_profile(profile_columns(rows_b, letters, nucleotide, ids[len(a):]),
+        x = engine.add_profile(profile_columns(rows_a, letters, nucleotide, ids, gaps.residue),
+                               len(a))
+        y = engine.add_profile(profile_columns(rows_b, letters, nucleotide, ids[len(a):],
+                                               gaps.residue),
                                len(b))
         (_, moves), = engine.align([(x, y)])
         out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
@@ -320,6 +431,17 @@ class ProgressiveAligner:
             new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
                    for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
         return self.align_profiles(alignment, new)
+
+
+class StageSuffix(Progress):
+    """A :class:`Progress` that reports to another with ``suffix`` added to every stage."""
+
+    def __init__(self, inner: Progress, suffix: str):
+        super().__init__(None)
+        self.inner, self.suffix = inner, suffix
+
+    def report(self, stage: str, done: int, total: int) -> None:
+        self.inner.report(stage + self.suffix, done, total)
 
 
 # -- helpers for existing alignments ----------------------------------------------------------

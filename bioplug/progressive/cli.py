@@ -39,8 +39,12 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="penalty for opening a gap at either end (default 2; 0.66 for protein "
                         "families of 100 or more; nucleotides 3)")
     g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
-                   help="penalty for extending an end gap (default 0.5; 0.66 for protein "
-                        "families of 100 or more; nucleotides 1)")
+                   help="penalty for extending an end gap (default 0.25 for protein "
+                        "families below 100 sequences, 0.66 from 100; nucleotides 1)")
+    g.add_argument("--trees", default=None, choices=("upgma", "nj", "upgma,nj"),
+                   help="candidate guide trees: the family is aligned along each and the "
+                        "alignment with the best sum-of-pairs score kept (default upgma,nj "
+                        "for protein families below 100 sequences, else upgma)")
     g.add_argument("--shift", type=float, default=None,
                    help="constant added to every substitution score (default 6 for protein "
                         "families of 100 or more, else 0)")
@@ -61,6 +65,7 @@ def make_aligner(args):
         shift=args.shift, seqtype=args.seqtype,
         distances="ktuple" if args.ktuple else args.distances,
         refinement=getattr(args, "refinement", None), seed=getattr(args, "seed", 0),
+        trees=tuple(args.trees.split(",")) if getattr(args, "trees", None) else None,
         device=args.device)
 
 

@@ -29,6 +29,33 @@ DIRS_MAX = 1 << 31
 
 
 @dataclass(frozen=True)
+class ResidueGaps:
+    """ClustalW's residue-specific gap opening (``kernels/progressive_profile.cl``, RESGAP):
+    a gap-open factor and a hydrophilic flag per letter code of the matrix, the factor that
+    hydrophilic stretches (runs of at least ``run`` hydrophilic residues) take instead, and
+    the gap separation raise (``dist`` columns; ``sep`` 1 is ClustalW's, 0 turns it off)."""
+
+    factor: tuple
+    hydrophilic: tuple
+    hyd: float
+    dist: int
+    sep: float
+    run: int = 5
+
+    def stretches(self, codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        """Bool per residue of concatenated sequences (first residues at ``starts``): inside a
+        run of at least ``run`` hydrophilic residues of its own sequence."""
+        hyd = np.asarray(self.hydrophilic, dtype=bool)[codes]
+        if not hyd.size:
+            return hyd
+        new = np.ones(hyd.size, dtype=bool)         # a run starts: value change or sequence
+        new[1:] = hyd[1:] != hyd[:-1]
+        new[starts] = True
+        run = np.cumsum(new) - 1
+        return hyd & (np.bincount(run)[run] >= self.run)
+
+
+@dataclass(frozen=True)
 class GapScores:
     """Affine gap scores in Biopython's sign convention (negative = penalty).
 
@@ -41,6 +68,7 @@ class GapScores:
     extend: float
     end_open: float
     end_extend: float
+    residue: ResidueGaps | None = None
 
 
 def kernel_matrix(values: np.ndarray, stride: int) -> np.ndarray:
@@ -67,9 +95,14 @@ class ProfileEngine:
     def __init__(self, rt, matrix: np.ndarray, gaps: GapScores):
         self.rt = rt
         self.A = int(matrix.shape[0])
-        self.stride = -(-(self.A + 7) // 4) * 4
+        self.residue = gaps.residue
+        self.stride = -(-(self.A + (9 if self.residue else 7)) // 4) * 4
         self.wg = self._group_size(rt)
         defines = {"A": self.A, "STRIDE": self.stride, "WG": self.wg}
+        if self.residue:         # the define only when on: the plain build stays as it was
+            defines["RESGAP"] = 1
+            self.k_factors = rt.kernel("progressive_profile.cl", "open_factors", defines)
+            self.d_factor = rt.to_device(np.asarray(self.residue.factor, np.float32))
         self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
         self.k_align = rt.kernel("progressive_profile.cl", "align_nodes", defines)
         self.k_merge = rt.kernel("progressive_profile.cl", "merge_nodes", defines)
@@ -165,10 +198,13 @@ class ProfileEngine:
         flags = np.zeros(n, dtype=np.uint8)
         flags[starts - base] |= 1
         flags[starts - base + lengths - 1] |= 2
+        if self.residue:
+            flags[self.residue.stretches(allcodes, starts - base)] |= 4
         if n:
             self.k_leaf(self.rt.queue, (-(-n // 256) * 256,), (256,), self.pool,
                         self.rt.to_device(allcodes), self.rt.to_device(flags),
                         self.rt.to_device(column), np.int64(n))
+            self._open_factors(starts, lengths)
         first = len(self.offset)
         self.offset.extend(int(s) for s in starts)
         self.length.extend(int(v) for v in lengths)
@@ -176,10 +212,21 @@ class ProfileEngine:
         self.released.extend([False] * len(codes))
         return list(range(first, len(self.offset)))
 
+    def _open_factors(self, offsets, lengths) -> None:
+        """The MU slot of these profiles (residue-specific gaps only; one launch)."""
+        if not self.residue or not len(lengths):
+            return
+        nodes = np.stack([np.asarray(offsets, np.int64), np.asarray(lengths, np.int64)], 1)
+        r = self.residue
+        self.k_factors(self.rt.queue, (len(nodes) * self.wg,), (self.wg,),
+                       self.rt.to_device(nodes), self.pool, self.d_factor, np.float32(r.hyd),
+                       np.int32(r.dist), np.float32(r.sep))
+
     def slots(self) -> list[int]:
-        """Pool slots of the host layout: residues, g, st, first, last, span."""
+        """Pool slots of the host layout: residues, g, st, first, last, span (and the
+        hydrophilic stretch share with residue-specific gaps)."""
         A = self.A
-        return [*range(A + 1), A + 2, A + 5, A + 6, A + 4]
+        return [*range(A + 1), A + 2, A + 5, A + 6, A + 4] + ([A + 7] if self.residue else [])
 
     def add_profile(self, columns: np.ndarray, weight: float) -> int:
         """A profile given as (L, A + 5) columns: residue frequencies, then the fractions gap,
@@ -190,7 +237,8 @@ class ProfileEngine:
     def add_profiles(self, profiles: list[np.ndarray], weights: list[float]) -> list[int]:
         """Several profiles as :meth:`add_profile` takes them, in one upload; their node ids."""
         lengths = [c.shape[0] for c in profiles]
-        columns = np.concatenate(profiles) if profiles else np.zeros((0, self.A + 5))
+        columns = (np.concatenate(profiles) if profiles else
+                   np.zeros((0, len(self.slots()))))
         A = self.A
         host = np.zeros((columns.shape[0], self.stride), dtype=np.float32)
         host[:, self.slots()] = columns
@@ -204,8 +252,10 @@ class ProfileEngine:
         start = self._reserve(host.shape[0])
         if host.size:
             cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
+        offsets = start + np.cumsum([0, *lengths[:-1]], dtype=np.int64)
+        self._open_factors(offsets, lengths)
         first = len(self.offset)
-        self.offset.extend(int(v) for v in start + np.cumsum([0, *lengths[:-1]]))
+        self.offset.extend(int(v) for v in offsets)
         self.length.extend(lengths)
         self.weight.extend(float(w) for w in weights)
         self.released.extend([False] * len(lengths))
@@ -218,6 +268,14 @@ class ProfileEngine:
         cl.enqueue_copy(self.rt.queue, host, self.pool,
                         src_offset=self.offset[node] * self.col_bytes)
         return host[:, self.slots()]
+
+    def open_multipliers(self, node: int) -> np.ndarray:
+        """The MU slot of a node's columns (residue-specific gaps; for tests)."""
+        L = self.length[node]
+        host = np.empty((L, self.stride), dtype=np.float32)
+        cl.enqueue_copy(self.rt.queue, host, self.pool,
+                        src_offset=self.offset[node] * self.col_bytes)
+        return host[:, self.A + 8]
 
     # -- alignment ---------------------------------------------------------------------------
     def dirs_bytes(self, lx: int, ly: int) -> int:
@@ -278,6 +336,7 @@ class ProfileEngine:
             [[0], np.cumsum(lengths, dtype=np.int64)[:-1]])
         self.k_merge(q, (n * self.wg,), (self.wg,), d_nodes, d_wts, self.pool, d_src, d_len,
                      rt.to_device(out.astype(np.int64)))
+        self._open_factors(out, lengths)
         result = []
         for g, (x, y) in enumerate(pairs):
             end = int(nodes[g, 4] + span[g])

@@ -204,6 +204,41 @@ def matrix_tree(texts: list[str], nucleotide: bool, device=None,
     return upgma_tree(dist, device)
 
 
+def nj_tree(texts: list[str], nucleotide: bool, device=None, distances: str = "align",
+            max_matrix: int | None = None) -> np.ndarray | None:
+    """Midpoint-rooted neighbour joining on the distances :func:`matrix_tree` uses (a
+    (k-1, 4) linkage array), or None where there is no k x k matrix (more than ``max_matrix``
+    sequences, :func:`matrix_limit`, or LCS distances) or fewer than three sequences.
+
+    A second candidate guide tree for small families (``ProgressiveAligner(trees=...)``): NJ
+    does not assume a molecular clock, so on families whose branches evolve at unequal rates it
+    groups the sequences differently from UPGMA, and neither tree wins on every family.
+    """
+    from skbio.tree import TreeError
+
+    from bioplug.progressive.trees import linkage_from_tree
+    from bioplug.runtime import get_runtime
+    from bioplug.tree import nj
+
+    k = len(texts)
+    rt = device if hasattr(device, "kernel") else get_runtime(device)
+    kind = resolve_distances(distances, texts, rt)
+    if k < 3 or kind == "lcs" or k > matrix_limit(max_matrix, rt):
+        return None
+    dist = (alignment_distances(texts, nucleotide, rt) if kind == "align" else
+            ktuple_distances(texts, k=4 if nucleotide else 2, device=rt).to_numpy())
+    names = [str(i) for i in range(k)]
+    tree = nj(dist, ids=names, device=rt)
+    try:
+        rooted = tree.root_at_midpoint()
+    except (TreeError, TypeError, AttributeError) as err:
+        # a tip at the midpoint (TreeError), or scikit-bio 0.7's climb past the root (None
+        # length or parent), seen on families of near-identical short sequences: UPGMA only
+        log.info("no NJ guide tree: %r", err)
+        return None
+    return linkage_from_tree(rooted, names)
+
+
 def spectrum(texts: list[str], nucleotide: bool) -> np.ndarray:
     """(k, T) float32 k-tuple spectra scaled to unit length (the embedding)."""
     counts = ktuple_counts(texts, 4 if nucleotide else 2,

@@ -24,7 +24,7 @@ import numpy as np
 from bioplug.errors import InputError
 from bioplug.msa.guide import clustalw_weights
 from bioplug.progress import Progress
-from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.device import GapScores, ProfileEngine, ResidueGaps
 from bioplug.progressive.guide import guide_tree, matrix_limit
 
 log = logging.getLogger(__name__)
@@ -183,11 +183,13 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
 
 
 def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
-                    ids: list[str]) -> np.ndarray:
+                    ids: list[str], residue: ResidueGaps | None = None) -> np.ndarray:
     """(L, A + 5) profile of gapped rows (equal weights), as ``ProfileEngine.add_profile``
     takes it: residue frequencies, then the fractions of sequences with a gap, a segment start
     (residue after a gap or the start), their first residue, their last residue, and residues
-    on both sides of the boundary after the column."""
+    on both sides of the boundary after the column; with ``residue`` (residue-specific gaps)
+    a last column, the fraction whose residue lies in a hydrophilic stretch of its ungapped
+    sequence."""
     n, L = rows.shape
     A = len(letters)
     table = scoring_table(letters, nucleotide)
@@ -208,10 +210,15 @@ def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
     first = res & ~np.pad(seen_before[:, :-1], ((0, 0), (1, 0)))
     last = res & ~np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
     span = seen_before & np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
-    out = np.zeros((L, A + 5), dtype=np.float32)
+    out = np.zeros((L, A + 5 + (residue is not None)), dtype=np.float32)
     out[:, :A] = counts / n
     for k, v in enumerate((gap, starts, first, last, span)):
         out[:, A + k] = v.sum(axis=0) / n
+    if residue is not None:      # row-major residues are the ungapped sequences back to back
+        per_row = res.sum(axis=1)
+        begin = np.concatenate([[0], np.cumsum(per_row)[:-1]])[per_row > 0]
+        inside = residue.stretches(codes[res], begin)
+        out[:, A + 5] = np.bincount(col[inside], minlength=L) / n
     return out
 
 

@@ -82,7 +82,8 @@ def realign_splits(engine: ProfileEngine, rows: np.ndarray, splits: np.ndarray,
             sub = rows[side]
             sub = sub[:, ~(sub == GAP).all(axis=0)]
             parts.append(sub)
-            profiles.append(profile_columns(sub, matrix.letters, nucleotide, names))
+            profiles.append(profile_columns(sub, matrix.letters, nucleotide, names,
+                                            engine.residue))
             weights.append(float(sub.shape[0]))
         groups.append(parts)
     nodes = engine.add_profiles(profiles, weights)
