@@ -156,6 +156,19 @@ def test_unknown_path_is_refused(rt, monkeypatch):
         al.progressive(np.array([[0.0, 1.0, 1.0, 2.0]]))
 
 
+def test_a_profile_pair_beyond_the_device_gets_a_clear_error(rt, monkeypatch):
+    """A DP matrix larger than one buffer may be (here: a device allowing 1 KiB per buffer)
+    raises DeviceError naming the sizes, not the driver's bare INVALID_BUFFER_SIZE."""
+    from bioplug.errors import DeviceError
+
+    rng = np.random.default_rng(0)
+    store = random_store(rng, np.array([30, 40]))
+    monkeypatch.setattr(type(rt), "max_alloc", property(lambda self: 1024))
+    al = ProfileAligner(rt, store, np.ones(2, np.float32))
+    with pytest.raises(DeviceError, match="30 and 40 columns"):
+        al.progressive(np.array([[0.0, 1.0, 1.0, 2.0]]))
+
+
 def test_tile_side_follows_device_limits():
     def fake(wg, local):
         return SimpleNamespace(max_work_group=wg, local_mem=local, is_gpu=True)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 import pyopencl as cl
 
+from bioplug.errors import DeviceError
 from bioplug.msa._kernels import kernel
 from bioplug.msa.sparse import SparseStore
 from bioplug.runtime.schedule import budget_batches
@@ -289,12 +290,25 @@ class ProfileAligner:
         else:
             costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
                      for _, _, LX, LY, _, rowres, nch in prepared]
+        self._check_fits(prepared, costs)
         out: list[int] = []
         for start, end in budget_batches(costs, self.budget):
             batch = prepared[start:end]
             moves = self._launch_wide(batch) if wide else self._launch_group(batch)
             out.extend(self._apply_moves(batch, moves))
         return out
+
+    def _check_fits(self, prepared, costs) -> None:
+        """A clear error for a profile pair whose DP matrix cannot be allocated on this device
+        (the driver would fail with a bare INVALID_BUFFER_SIZE or OUT_OF_RESOURCES)."""
+        rt = self.rt
+        for (_, _, LX, LY, *_), cost in zip(prepared, costs, strict=True):
+            if 4 * LX * LY > rt.max_alloc or cost > rt.memory_budget(0.9):
+                raise DeviceError(
+                    f"stage IV: aligning two profiles of {LX:,} and {LY:,} columns needs "
+                    f"{cost / 2**30:.1f} GiB of device memory, {4 * LX * LY / 2**30:.1f} GiB "
+                    f"of it in one buffer; {rt.info.name} allows {rt.max_alloc / 2**30:.1f} GiB "
+                    f"per buffer. Use a device with more memory, or --method progressive")
 
     def _apply_moves(self, jobs, moves: list[np.ndarray]) -> list[int]:
         """Map every residue of X and Y to its column of the merged profile; new lengths."""
