@@ -89,11 +89,13 @@ def add_parser(sub) -> None:
 NUCLEOTIDE_AUTO = "quickprobs"
 #: ``--method auto`` takes the progressive pipeline for protein families above this many
 #: sequences, where the QuickProbs pipeline leaves full mode (``max_full``) for anchor mode.
-#: Anchor mode aligns real families worse: the five HomFam dev families of 301-617 sequences
-#: that take it (bowman, ghf33, HTH_AraC, Huristasin, hip) score SP 68.2 in anchor mode and
-#: 76.9 with the progressive pipeline (benchmarks/RESULTS_msa.md, RESULTS.md), in a hundredth
-#: of the time. Simulated families, which flatter consistency, go the other way in SP
-#: (1,000 x 300: 96.7 against 93.9) but not in TC (40.6 against 53.2).
+#: The reason is speed since anchor mode takes its guide tree from alignment distances
+#: (sixth session): on twelve HomFam dev families of 301-1,533 sequences anchor mode scored
+#: SP / TC 80.59 / 64.53 against the progressive pipeline's 77.38 / 59.03 (pyfamsa 75.93 /
+#: 60.12), in 34 s against 4.6 s (H200; benchmarks/RESULTS.md). The earlier anchor mode (tree
+#: from posterior distances, other partition function) lost: SP 68.2 against 76.9 on five
+#: families of 301-617 sequences. Whether to move this bound up waits for all 101 HomFam dev
+#: families.
 AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
@@ -127,8 +129,9 @@ def auto_method(records, seqtype: str = "auto") -> str:
     kind = resolve_seqtype(texts, seqtype)
     if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
         log.warning("%d protein sequences: aligning with --method progressive (above %d the "
-                    "QuickProbs pipeline runs in anchor mode, less accurate on real families; "
-                    "--method quickprobs forces it)", k, AUTO_PROGRESSIVE_PROTEIN_K)
+                    "QuickProbs pipeline runs in anchor mode: more accurate on real families, "
+                    "several times slower; --method quickprobs forces it)", k,
+                    AUTO_PROGRESSIVE_PROTEIN_K)
         return "progressive"
     if kind != "protein" and NUCLEOTIDE_AUTO == "progressive":
         log.warning("nucleotide input: aligning with --method progressive")
