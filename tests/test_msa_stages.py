@@ -345,6 +345,7 @@ def test_entries_kept_on_the_device_equal_the_host_path(rt, monkeypatch):
     host_dist, host = compute_posteriors(rt, codes, pairs, keep, keep_ba)
     monkeypatch.setattr(rt, "memory_budget", lambda share: 1)
     dist, dev = compute_posteriors(rt, codes, pairs, keep, keep_ba, on_device=True)
+    monkeypatch.undo()
     assert dev.device is not None and dev.cols.size == 0 and dev.nnz == host.nnz
     back = dev.on_host(rt.queue)
     assert np.array_equal(dist, host_dist)
