@@ -328,11 +328,13 @@ def test_open_multipliers_match_reference(rt, blosum, seed) -> None:
     """Leaves, host profiles and merged nodes get the MU the header defines; hydrophilic
     stretches are runs of >= 5 in each ungapped sequence, and merged profiles carry their
     share (the merged rows' ``profile_columns``)."""
+    from dataclasses import replace
+
     from bioplug.progressive.aligner import residue_gaps
 
     rng = np.random.default_rng(seed)
     letters, A = blosum.letters, len(blosum.letters)
-    residue = residue_gaps(letters)
+    residue = replace(residue_gaps(letters), sep=1.0)     # the separation raise on as well
     gaps = GapScores(-10.0, -1.0, -2.0, -0.5, residue)
     engine = ProfileEngine(rt, blosum.values, gaps)
     texts = ["".join(rng.choice(list("DEGKNQPRS" if rng.random() < 0.5 else AMINO), 7))
@@ -356,3 +358,21 @@ def test_open_multipliers_match_reference(rt, blosum, seed) -> None:
     np.testing.assert_allclose(engine.read_profile(node), cols, atol=2e-6)
     np.testing.assert_allclose(engine.open_multipliers(node),
                                open_multipliers_reference(cols, A, residue), rtol=1e-5)
+
+
+def test_residue_gaps_setting() -> None:
+    """``residue_gaps`` turns ClustalW's residue-specific gap opening on for proteins only;
+    by default it follows ``RESIDUE_GAPS`` for small families and is off for large ones."""
+    from bioplug.progressive import ProgressiveAligner
+    from bioplug.progressive.aligner import PASCARELLA, RESIDUE_GAPS
+
+    small, large = ["MKVLWTHE"] * 5, ["MKVLWTHE"] * 100
+    _, gaps, _ = ProgressiveAligner(residue_gaps=True).scoring(small)
+    letters = ProgressiveAligner().scoring(small)[0].letters
+    assert gaps.residue.factor[letters.index("G")] == PASCARELLA["G"]
+    assert gaps.residue.hydrophilic[letters.index("D")]
+    assert not gaps.residue.hydrophilic[letters.index("W")]
+    assert ProgressiveAligner(residue_gaps=False).scoring(small)[1].residue is None
+    assert ProgressiveAligner(residue_gaps=True).scoring(["ACGTAC"] * 3)[1].residue is None
+    assert (ProgressiveAligner().scoring(small)[1].residue is not None) == bool(RESIDUE_GAPS)
+    assert ProgressiveAligner().scoring(large)[1].residue is None

@@ -45,6 +45,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="candidate guide trees: the family is aligned along each and the "
                         "alignment with the best sum-of-pairs score kept (default upgma,nj "
                         "for protein families below 100 sequences, else upgma)")
+    g.add_argument("--residue-gaps", choices=("auto", "on", "off"), default="auto",
+                   help="ClustalW's residue-specific gap opening (Pascarella & Argos factors, "
+                        "lower inside hydrophilic stretches); auto: as the defaults for the "
+                        "family's size and alphabet")
     g.add_argument("--shift", type=float, default=None,
                    help="constant added to every substitution score (default 6 for protein "
                         "families of 100 or more, else 0)")
@@ -66,6 +70,7 @@ def make_aligner(args):
         distances="ktuple" if args.ktuple else args.distances,
         refinement=getattr(args, "refinement", None), seed=getattr(args, "seed", 0),
         trees=tuple(args.trees.split(",")) if getattr(args, "trees", None) else None,
+        residue_gaps={"on": True, "off": False}.get(getattr(args, "residue_gaps", "auto")),
         device=args.device)
 
 
