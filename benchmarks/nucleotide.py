@@ -133,6 +133,13 @@ def _run_inprocess(aligner, inp: Path, repeat: int) -> tuple[list[str], list[str
     return ids, rows, statistics.median(times)
 
 
+def _run_tool(tool: str, aligners: dict, folder: Path, args) -> tuple[list[str], list[str], float]:
+    """``folder/family.fa`` aligned by a bioplug aligner in this process or by a peer."""
+    if tool in aligners:
+        return _run_inprocess(aligners[tool], folder / "family.fa", args.repeat)
+    return _run_external(tool, folder / "family.fa", folder, args.threads, args.timeout)
+
+
 def run_family(k: int, length: int, seed: int, args, aligners, tools, workdir: Path) -> list:
     """Rows (k, length, seed, tool, SP, TC, seconds) of one simulated family."""
     from bioplug.msa.score import read_reference, sp_tc
@@ -147,11 +154,7 @@ def run_family(k: int, length: int, seed: int, args, aligners, tools, workdir: P
     out = []
     for tool in tools:
         try:
-            if tool in aligners:
-                ids, got, sec = _run_inprocess(aligners[tool], fam / "family.fa", args.repeat)
-            else:
-                ids, got, sec = _run_external(tool, fam / "family.fa", fam, args.threads,
-                                              args.timeout)
+            ids, got, sec = _run_tool(tool, aligners, fam, args)
         except (subprocess.SubprocessError, OSError) as exc:
             log.warning("%s failed on %dx%d seed %d: %s", tool, k, length, seed, exc)
             continue
@@ -277,11 +280,7 @@ def run_reference(kset: str, family: str, path: Path, args, aligners, tools,
     out = []
     for tool in tools:
         try:
-            if tool in aligners:
-                ids, got, sec = _run_inprocess(aligners[tool], case / "family.fa", args.repeat)
-            else:
-                ids, got, sec = _run_external(tool, case / "family.fa", case, args.threads,
-                                              args.timeout)
+            ids, got, sec = _run_tool(tool, aligners, case, args)
             sp, tc = sp_tc(names, _restore(ids, got, names, texts), ref)
         except Exception as exc:  # noqa: BLE001 - a failure is a row-less result, logged
             log.warning("%s failed on %s/%s: %s", tool, kset, _stem(path), exc)
