@@ -343,7 +343,8 @@ def test_entries_kept_on_the_device_equal_the_host_path(rt, monkeypatch):
     keep_ba = keep.copy()
     keep_ba[1] = False                      # one orientation missing
     host_dist, host = compute_posteriors(rt, codes, pairs, keep, keep_ba)
-    monkeypatch.setattr(rt, "memory_budget", lambda share: 1)
+    # on the class: an instance attribute would outlive undo() on this shared runtime
+    monkeypatch.setattr(type(rt), "memory_budget", lambda self, fraction=0.5: 1)
     dist, dev = compute_posteriors(rt, codes, pairs, keep, keep_ba, on_device=True)
     monkeypatch.undo()
     assert dev.device is not None and dev.cols.size == 0 and dev.nnz == host.nnz
