@@ -142,7 +142,7 @@ def compute_posteriors(
     precision : {"double", "float", "fast"}
         The paper's double-precision partition function; "float": in single precision;
         "fast": single precision and the device's approximate exp / log in every pass. The
-        last two move distances by ~1e-5 and are meant for passes whose matrices are not kept
+        last two move distances by up to ~2e-4 and are meant for passes whose matrices are not kept
         (the all-pairs distances of anchor mode).
     on_device : bool
         Leave the kept entries on the device (``store.device``, for stage III) instead of
@@ -300,8 +300,8 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: boo
     ptr = np.zeros(nrows + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])
     nnz = int(ptr[-1])
-    cols = np.empty(nnz, dtype=np.int32)
-    vals = np.empty(nnz, dtype=np.float32)
+    cols = np.empty(0 if on_device else nnz, dtype=np.int32)
+    vals = np.empty(0 if on_device else nnz, dtype=np.float32)
     d_col = d_val = None
     if nnz:
         d_col, d_val = rt.empty(nnz * 4), rt.empty(nnz * 4)
