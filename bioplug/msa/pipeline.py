@@ -9,11 +9,11 @@ pipeline switches to *anchor mode* (in the spirit of QuickProbs 2):
 
 1. the guide tree is UPGMA on local-alignment distances of all pairs from the pairwise engine
    (:func:`bioplug.progressive.guide.matrix_tree`, the progressive pipeline's tree; LCS
-   distances where all pairs would cost too many cells; ``ANCHOR_TREE = "align"``). With ``ANCHOR_TREE = "posterior"`` or ``fast_distances``,
-   stage I runs over every pair for the distances only (nothing is stored; single precision
-   with the device's fast exp / log, ``ANCHOR_DISTANCES``) and the tree is built from them
-   as in full mode (1,000 x 300 on an H200: about 3.5 s for that pass, against 0.56 s for
-   the alignment-distance tree);
+   distances where all pairs would cost too many cells; ``ANCHOR_TREE = "align"``). With
+   ``ANCHOR_TREE = "posterior"`` or ``fast_distances``, stage I runs over every pair for the
+   distances only (nothing is stored; single precision with the device's fast exp / log,
+   ``ANCHOR_DISTANCES``) and the tree is built from them as in full mode (1,000 x 300 on an
+   H200: about 3.5 s for that pass, against 0.56 s for the alignment-distance tree);
 2. ClustalW weights from the tree;
 3. a set of anchor sequences (``anchors``, spread along the tree's leaf order) is chosen, and the
    pairs to keep are: every pair with an anchor, plus for every tree node up to ``node_pairs``
