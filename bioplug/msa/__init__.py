@@ -7,7 +7,8 @@ Front doors: :class:`bioplug.msa.aligner.MultipleSequenceAligner` (also
 Stages (modules; every O(n^2)-or-worse loop is a kernel in ``kernels/msa_*.cl``):
 
 I. ``posterior`` - for every pair, the 5-state ProbCons pair-HMM forward-backward posterior
-   (float, log space) and the MSAProbs partition-function posterior (double, log space;
+   (float, log space) and the MSAProbs partition-function posterior (log space, float by
+   default: ``posterior.PRECISION``, double on request;
    QuickProbs 2's VTML200 with gap open -25.3549, extension -1.30113, T = 5.6007, free end gaps;
    MSAProbs' Gonnet 160 with -22, -1, T = 5 on request), combined by root mean square (Eq. 1);
    distance 1 - (gap-free DP score) / min length (Algorithm 1); sparse S_xy and S_yx at 0.01

@@ -51,8 +51,9 @@ _ENTRY, _ROW = 8, 8
 #: Entries per row assumed before stage I (3.5-7 measured on BAliBASE RV11/RV12 at 0.01).
 _NNZ_PER_ROW = 6.0
 #: Precision of anchor mode's all-pairs distance pass, whose matrices are not kept
-#: (:func:`bioplug.msa.posterior.compute_posteriors`); the kept pairs are "double" ("fast"
-#: gave the same alignments on 15 families and no time: their time is not in the kernel).
+#: (:func:`bioplug.msa.posterior.compute_posteriors`); the kept pairs take the default
+#: (:data:`bioplug.msa.posterior.PRECISION`; "fast" gave the same alignments on 15 families
+#: and no time: their time is not in the kernel).
 ANCHOR_DISTANCES = "fast"
 #: Anchor mode's guide tree (see the module docstring): "align" or "posterior". On 12 HomFam
 #: dev families of 301-1,533 sequences "align" gave SP / TC 80.59 / 64.53 in 31 s against
@@ -212,7 +213,7 @@ class _Stages:
         dist, store = compute_posteriors(self.rt, self.codes, all_pairs, keep, keep,
                                          self.accurate, self.rep("I posteriors"),
                                          hmm_only=hmm_only, model=self.model,
-                                         precision="double" if full else ANCHOR_DISTANCES,
+                                         precision=None if full else ANCHOR_DISTANCES,
                                          on_device=True)
         self.times["I"] = time.perf_counter() - t0
         return dist, store
