@@ -352,6 +352,15 @@ def test_entries_kept_on_the_device_equal_the_host_path(rt, monkeypatch):
     assert np.array_equal(dist, host_dist)
     for name in ("indptr", "cols", "vals", "pair_x", "row_base", "thresh"):
         assert np.array_equal(getattr(back, name), getattr(host, name)), name
+    import bioplug.msa.posterior as post
+
+    monkeypatch.setattr(type(rt), "memory_budget", lambda self, fraction=0.5: 1)
+    monkeypatch.setattr(post, "DEVICE_MERGE_SHARE", 0.0)   # no room to merge: host path
+    _, fallback = compute_posteriors(rt, codes, pairs, keep, keep_ba, on_device=True)
+    monkeypatch.undo()
+    assert fallback.device is None
+    for name in ("indptr", "cols", "vals"):
+        assert np.array_equal(getattr(fallback, name), getattr(host, name)), name
     weights = np.ones(len(seqs)) / len(seqs)
     zs = np.arange(len(seqs))
     want = relax(rt, host, weights, zs, 2, last_floor=1e-5)

@@ -325,6 +325,9 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: boo
 
 
 _COPY_PIECE = 1 << 30
+#: Share of device memory that stage I's batches and their merged entries may take together;
+#: above it (or above one buffer) the entries go to the host, as without ``on_device``.
+DEVICE_MERGE_SHARE = 0.5
 
 
 class _StoreParts:
@@ -370,15 +373,35 @@ class _StoreParts:
         rc = joined(self.rowcounts, np.int64)
         indptr = np.zeros(rc.size + 1, dtype=np.int64)
         np.cumsum(rc, out=indptr[1:])
-        device = None
+        device, nnz = None, int(indptr[-1])
+        if self.rt is not None and not self._merge_fits(nnz):
+            self._read_back()   # too big to merge on the device: the host path
         if self.rt is None:
             cols, vals = joined(self.cols, np.int32), joined(self.vals, np.float32)
         else:
             cols, vals = np.zeros(0, np.int32), np.zeros(0, np.float32)
-            device = self._merged(int(indptr[-1]))
+            device = self._merged(nnz)
         return SparseStore(lengths=lengths, pair_id=pair_id, pair_x=px, pair_y=py,
                            row_base=row_base, indptr=indptr, cols=cols, vals=vals,
                            thresh=joined(self.thresh, np.float32), device=device)
+
+    def _merge_fits(self, nnz: int) -> bool:
+        """The merged entries fit one buffer, and beside the batches' own (until they are
+        copied) within :data:`DEVICE_MERGE_SHARE` of the device's memory."""
+        rt = self.rt
+        return len(self.cols) <= 1 or (4 * nnz <= rt.max_alloc and
+                                       16 * nnz <= DEVICE_MERGE_SHARE * rt.info.global_mem)
+
+    def _read_back(self) -> None:
+        """Every batch's entries to the host; the store is then assembled there."""
+        q = self.rt.queue
+        for lst, dtype in ((self.cols, np.int32), (self.vals, np.float32)):
+            for i, (buf, n) in enumerate(zip(lst, self.nnz, strict=True)):
+                host = np.empty(n, dtype=dtype)
+                if n:
+                    cl.enqueue_copy(q, host, buf)
+                lst[i] = host
+        self.rt = None
 
     def _merged(self, nnz: int) -> DeviceCSR:
         """The batches' device entries in one pair of buffers, in batch order (device-side
