@@ -133,7 +133,6 @@ def _prewarm_one(task) -> float:
 def prewarm(device, workers: int) -> None:
     """Build stage I's program variants (and the stage IV programs) in parallel processes."""
     from bioplug.msa.model import load_model
-    from bioplug.msa.pipeline import ANCHOR_DISTANCES
     from bioplug.msa.posterior import _bucket, build_options
 
     rt = get_runtime(device)
@@ -141,8 +140,6 @@ def prewarm(device, workers: int) -> None:
     tasks, cols = [], 64
     while True:
         tasks.append((device, "msa_posterior.cl", build_options(rt, cols - 1, False, ncodes)))
-        tasks.append((device, "msa_posterior.cl",
-                      build_options(rt, cols - 1, False, ncodes, ANCHOR_DISTANCES)))
         if cols >= 4096:
             break
         cols = _bucket(cols + 1)

@@ -636,13 +636,10 @@ def _make_aligner(tool: str, device, threads: int):
                 options[key] = value
         aligner = bioplug.ProgressiveAligner(device=rt, **options)
     else:
-        from bioplug.msa.pipeline import ANCHOR_DISTANCES
         from bioplug.msa.posterior import prebuild
 
         aligner = bioplug.MultipleSequenceAligner(device=rt)
-        prebuild(rt, 4096)                  # every stage I variant (as benchmarks/balibase.py)
-        prebuild(rt, 4096, precision=ANCHOR_DISTANCES)   # and anchor mode's
-        prebuild(rt, 4096, hmm_only=True)
+        prebuild(rt, 4096)   # every stage I variant the pipeline uses (as benchmarks/balibase.py)
 
     def align(path):
         return aligner.align(path)

@@ -168,8 +168,8 @@ def main(argv=None) -> int:
 
     seqtype = "dna" if args.nucleotide else "protein"
     prebuild(rt, 1024, seqtype=seqtype)
-    prebuild(rt, 1024, seqtype=seqtype, precision=pipeline.ANCHOR_DISTANCES)
-    prebuild(rt, 1024, hmm_only=True, seqtype=seqtype)
+    if args.fast_distances:   # anchor mode's all-pairs pass, as the pipeline builds it
+        prebuild(rt, 1024, hmm_only=True, seqtype=seqtype, precision=pipeline.ANCHOR_DISTANCES)
     aligner.align(texts[:3])  # warm-up: kernel builds
     t0 = time.perf_counter()
     aln = aligner.align(str(out / "family.fa"))

@@ -107,13 +107,11 @@ HYDROPHILIC = "DEGKNQPRS"
 HYDROPHILIC_FACTOR = 2.0 / 3.0
 GAP_DISTANCE = 4
 SEPARATION = 0.0
-#: Per-letter factor scale: the factors used are 1 + PASCARELLA_SCALE * (factor - 1).
-PASCARELLA_SCALE = 1.0
 
 
 def residue_gaps(letters: str) -> ResidueGaps:
     """:class:`ResidueGaps` for a protein matrix's letters (module constants above)."""
-    factor = tuple(1.0 + PASCARELLA_SCALE * (PASCARELLA.get(c, 1.0) - 1.0) for c in letters)
+    factor = tuple(PASCARELLA.get(c, 1.0) for c in letters)
     return ResidueGaps(factor, tuple(c in HYDROPHILIC for c in letters),
                        float(HYDROPHILIC_FACTOR), int(GAP_DISTANCE), float(SEPARATION))
 

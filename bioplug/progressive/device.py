@@ -261,21 +261,20 @@ class ProfileEngine:
         self.released.extend([False] * len(lengths))
         return list(range(first, len(self.offset)))
 
-    def read_profile(self, node: int) -> np.ndarray:
-        """(L, A + 5) columns of a node, as :meth:`add_profile` takes them (for tests)."""
-        L = self.length[node]
-        host = np.empty((L, self.stride), dtype=np.float32)
+    def _pool_columns(self, node: int) -> np.ndarray:
+        """A node's (L, STRIDE) pool columns, read back."""
+        host = np.empty((self.length[node], self.stride), dtype=np.float32)
         cl.enqueue_copy(self.rt.queue, host, self.pool,
                         src_offset=self.offset[node] * self.col_bytes)
-        return host[:, self.slots()]
+        return host
+
+    def read_profile(self, node: int) -> np.ndarray:
+        """(L, A + 5) columns of a node, as :meth:`add_profile` takes them (for tests)."""
+        return self._pool_columns(node)[:, self.slots()]
 
     def open_multipliers(self, node: int) -> np.ndarray:
         """The MU slot of a node's columns (residue-specific gaps; for tests)."""
-        L = self.length[node]
-        host = np.empty((L, self.stride), dtype=np.float32)
-        cl.enqueue_copy(self.rt.queue, host, self.pool,
-                        src_offset=self.offset[node] * self.col_bytes)
-        return host[:, self.A + 8]
+        return self._pool_columns(node)[:, self.A + 8]
 
     # -- alignment ---------------------------------------------------------------------------
     def dirs_bytes(self, lx: int, ly: int) -> int:
