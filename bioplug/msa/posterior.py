@@ -324,7 +324,6 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: boo
     return keep_seg, counts[row_keep], cols, vals
 
 
-_COPY_PIECE = 1 << 30
 #: Share of device memory that stage I's batches and their merged entries may take together;
 #: above it (or above one buffer) the entries go to the host, as without ``on_device``.
 DEVICE_MERGE_SHARE = 0.5
@@ -412,10 +411,8 @@ class _StoreParts:
         cols, vals = self.rt.empty(max(4, 4 * nnz)), self.rt.empty(max(4, 4 * nnz))
         at = 0
         for c, v, n in zip(self.cols, self.vals, self.nnz, strict=True):
-            for lo in range(0, 4 * n, _COPY_PIECE):  # pieces: see Runtime.fill on 2 GiB
-                size = min(_COPY_PIECE, 4 * n - lo)
-                cl.enqueue_copy(q, cols, c, src_offset=lo, dst_offset=at + lo, byte_count=size)
-                cl.enqueue_copy(q, vals, v, src_offset=lo, dst_offset=at + lo, byte_count=size)
+            cl.enqueue_copy(q, cols, c, dst_offset=at, byte_count=4 * n)
+            cl.enqueue_copy(q, vals, v, dst_offset=at, byte_count=4 * n)
             at += 4 * n
         self.cols, self.vals = [], []
         return DeviceCSR(cols, vals, nnz)
