@@ -24,7 +24,7 @@ Tools (``--tools``; a tool that is not installed is skipped with the reason prin
 ``bioplug-qp``  ``bioplug.MultipleSequenceAligner`` (QuickProbs pipeline; k <= ``--qp-max-k``)
 ``pyfamsa``     ``pyfamsa.Aligner(threads=T).align`` in a worker process (FAMSA)
 ``clustalo``    ``clustalo -i IN -o OUT --threads=T``
-``mafft``       ``mafft --auto --thread -1 IN`` (``--parttree`` from ``--parttree-from``)
+``mafft``       ``mafft --auto --thread T IN`` (``--parttree`` from ``--parttree-from``)
 ``clustalw``    ``clustalw -QUICKTREE`` (one thread; k <= ``--clustalw-max-k``)
 
 T is every core of the machine (``--threads``).
@@ -759,7 +759,7 @@ def peer_command(tool: str, case: Case, out: Path, args) -> tuple[list[str], Pat
                 f"--threads={args.threads}"], None
     if tool == "mafft":
         mode = ["--parttree"] if case.k >= args.parttree_from else ["--auto"]
-        return ["mafft", *mode, "--thread", "-1", "--quiet", inp], out
+        return ["mafft", *mode, "--thread", str(args.threads), "--quiet", inp], out
     if tool == "clustalw":
         return ["clustalw", f"-INFILE={inp}", "-ALIGN", f"-OUTFILE={out}", "-OUTPUT=FASTA",
                 "-QUICKTREE", f"-NEWTREE={out.with_suffix('.dnd')}", "-QUIET"], None
@@ -1123,7 +1123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="also time the bioplug command through a resident `bioplug server`")
     ap.add_argument("--device", default=None, help="bioplug device (gpu, cpu, P:D, ...)")
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
-                    help="threads for pyfamsa and clustalo (default: every core)")
+                    help="threads for pyfamsa, clustalo and mafft (default: every core)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per tool per case")
     ap.add_argument("--start-timeout", type=float, default=900.0,
                     help="seconds for a worker to start and warm up (kernel builds)")
