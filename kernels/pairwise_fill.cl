@@ -327,29 +327,21 @@ __kernel void fill_pairs(__global const uchar *seqs,
 /* row row_begin on entry and holds row row_end on exit, so a long matrix can be recomputed */
 /* from checkpoints band by band for a traceback that does not fit in memory.               */
 /* ---------------------------------------------------------------------------------------- */
-__kernel void fill_wavefront(__global const uchar *seqs,
-                             const int4 task,
-                             __global const int *matrix,
-                             const int K,
-                             __global const int *gaps,
-                             __global score2_t *border,
-                             const int row_begin,
-                             const int row_end,
-                             __global score_t *result_out,
+/* The wavefront of one matrix by the calling work-group. With LOCAL && TRACE the end cell
+ * is the first maximum in fill_pairs' order (strip, column, row in the strip), whatever the
+ * group size: the end, and so the traced path, of a pair is the same on either kernel. */
+inline void wavefront(__global const uchar *seqs, const int4 task, __global const int *gaps,
+                      __global score2_t *border, const int row_begin, const int row_end,
+                      score_t *top_out, int2 *end_out,
 #if TRACE
-                             __global uint *dirs,
+                      __global uint *dirs,
 #endif
-                             __local score_t *lmat,
-                             __local score2_t *pass
+                      __local const score_t *lmat, __local score2_t *pass
 #if PROFILE
-                             , __local uint2 *profiles
+                      , __local uint2 *prof, const int K
 #endif
-                             )
+                      )
 {
-    load_matrix(lmat, matrix, K);
-#if PROFILE
-    __local uint2 *prof = profiles + get_local_id(0) * PSTRIDE;
-#endif
     const int w = get_local_id(0);
     const int W = get_local_size(0);
     __global const uchar *seqA = seqs + task.x;
@@ -402,27 +394,125 @@ __kernel void fill_wavefront(__global const uchar *seqs,
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
 
-    /* Reduce the score over the work-group through the pass buffer: (value, index). */
 #if LOCAL
     const score_t mine = best;
 #else
     const score_t mine = result;
 #endif
-    /* (value, work-item) through the pass buffer; the index travels as a score (exact). */
+    /* (value, work-item) through the pass buffer (indices and rows travel as scores: exact),
+     * and with LOCAL && TRACE each item's end cell beside it. */
     pass[w] = (score2_t)(mine, (score_t)w);
+#if LOCAL && TRACE
+    pass[W + w] = (score2_t)((score_t)best_i, (score_t)best_j);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (w == 0) {
         score2_t top = pass[0];
+#if LOCAL && TRACE
+        /* Each item's end is its first maximum in (strip, column, row) order: among the
+         * items holding the group's maximum, the first end in that order is fill_pairs'. */
+        score2_t end = pass[W];
+        for (int q = 1; q < W; q++) {
+            const score2_t c = pass[W + q];
+            const int ci = (int)c.x - 1, ei = (int)end.x - 1;
+            const bool earlier = (ci / R < ei / R)
+                || (ci / R == ei / R && ((int)c.y < (int)end.y
+                                          || ((int)c.y == (int)end.y && ci % R < ei % R)));
+            if (pass[q].x > top.x || (pass[q].x == top.x && earlier)) {
+                top = pass[q];
+                end = c;
+            }
+        }
+        *end_out = (int2)((int)end.x, (int)end.y);
+#else
         for (int q = 1; q < W; q++)
             if (pass[q].x > top.x) top = pass[q];
-        result_out[0] = top.x;
-        pass[0] = top;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#if LOCAL && TRACE
-    if (w == (int)pass[0].y) {
-        result_out[1] = (score_t)best_i;
-        result_out[2] = (score_t)best_j;
-    }
+        *end_out = (int2)(nA, nB);
 #endif
+        *top_out = top.x;
+    }
+}
+
+__kernel void fill_wavefront(__global const uchar *seqs,
+                             const int4 task,
+                             __global const int *matrix,
+                             const int K,
+                             __global const int *gaps,
+                             __global score2_t *border,
+                             const int row_begin,
+                             const int row_end,
+                             __global score_t *result_out,
+#if TRACE
+                             __global uint *dirs,
+#endif
+                             __local score_t *lmat,
+                             __local score2_t *pass
+#if PROFILE
+                             , __local uint2 *profiles
+#endif
+                             )
+{
+    load_matrix(lmat, matrix, K);
+    score_t top;
+    int2 end;
+    wavefront(seqs, task, gaps, border, row_begin, row_end, &top, &end,
+#if TRACE
+              dirs,
+#endif
+              lmat, pass
+#if PROFILE
+              , profiles + get_local_id(0) * PSTRIDE, K
+#endif
+              );
+    if (get_local_id(0) == 0) {
+        result_out[0] = top;
+        result_out[1] = (score_t)end.x;
+        result_out[2] = (score_t)end.y;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Many long pairs in one launch: work-group g aligns pair tasks[g] (a whole matrix, one band */
+/* per W * R rows), its top border at border + border_base[g] (row 0 on entry), its           */
+/* directions (TRACE) at dirs + dir_base[g] uints in fill_wavefront's layout; scores[g] and  */
+/* ends[g] as fill_pairs writes them.                                                         */
+/* ---------------------------------------------------------------------------------------- */
+__kernel void fill_wavefront_groups(__global const uchar *seqs,
+                                    __global const int4 *tasks,
+                                    __global const int *matrix,
+                                    const int K,
+                                    __global const int *gaps,
+                                    __global score2_t *border,
+                                    __global const ulong *border_base,
+                                    __global int *scores,
+                                    __global int2 *ends,
+#if TRACE
+                                    __global uint *dirs,
+                                    __global const ulong *dir_base,
+#endif
+                                    __local score_t *lmat,
+                                    __local score2_t *pass
+#if PROFILE
+                                    , __local uint2 *profiles
+#endif
+                                    )
+{
+    load_matrix(lmat, matrix, K);
+    const int g = get_group_id(0);
+    const int4 task = tasks[g];
+    score_t top;
+    int2 end;
+    wavefront(seqs, task, gaps, border + border_base[g], 0, task.y, &top, &end,
+#if TRACE
+              dirs + dir_base[g],
+#endif
+              lmat, pass
+#if PROFILE
+              , profiles + get_local_id(0) * PSTRIDE, K
+#endif
+              );
+    if (get_local_id(0) == 0) {
+        scores[g] = (int)top;
+        ends[g] = end;
+    }
 }

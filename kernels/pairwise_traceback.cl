@@ -16,6 +16,8 @@
  * (global: leading gaps are emitted), or where a local alignment starts (state -1).
  * Local walks with BITS = 4 carry the score still to explain (running[t]): the alignment
  * starts where it reaches 0, which is where the stored hz bit would have said so.
+ * With GROUPS (fill_wavefront_groups), task t's directions start at dirs + dir_base[t] with
+ * its own column count (tasks[first + t].w) and no interleaving (T = 1).
  */
 #include "common.h"
 
@@ -27,6 +29,9 @@
 #endif
 #ifndef BITS
 #define BITS 8
+#endif
+#ifndef GROUPS
+#define GROUPS 0
 #endif
 #define NW ((R * BITS) / 32)
 
@@ -75,7 +80,11 @@ __kernel void traceback(__global const uint *dirs,
                         __global const uchar *seqs,
                         __global const int *matrix,
                         const int K,
-                        __global const int *gaps)
+                        __global const int *gaps
+#if GROUPS
+                        , __global const ulong *dir_base
+#endif
+                        )
 {
     const int t = get_global_id(0);
     if (t >= ntasks) return;
@@ -95,6 +104,17 @@ __kernel void traceback(__global const uint *dirs,
     /* Tasks and path offsets are the batch's, in launch order; this launch has tasks
      * first .. first + ntasks - 1 and its own operations buffer. */
     __global uchar *out = ops + (ops_base[first + t] - ops_base[first]);
+#if GROUPS
+    /* this task's own matrix: T = 1, its own width */
+    dirs += dir_base[t];
+    const int width = tasks[first + t].w;
+#define DIRS_T 1
+#define DIRS_t 0
+#else
+    const int width = maxB;
+#define DIRS_T T
+#define DIRS_t t
+#endif
 #if LOCAL && BITS == 4
     const int4 task = tasks[first + t];
     __global const uchar *seqA = seqs + task.x;
@@ -111,7 +131,7 @@ __kernel void traceback(__global const uint *dirs,
             break;
         }
         if (i <= stop_row) break;
-        const uint b = cell_bits(dirs, i, j, row0, maxB, T, t);
+        const uint b = cell_bits(dirs, i, j, row0, width, DIRS_T, DIRS_t);
         const bool xe = b & 1u, ye = b & 2u, qm = b & 4u, hq = b & 8u;
 #if BITS == 4
         const bool pm = hq;  /* see pairwise_fill.cl: a gap never opens from its own gap */

@@ -236,3 +236,46 @@ def test_bad_batches_are_refused():
         engine.score_pairs([one], [np.zeros(0, np.uint8)])
     with pytest.raises(InputError, match="indices"):
         engine.score_indexed([one], [0], [1])
+
+
+def _tie_rich_pairs(seed: int) -> tuple[list[str], list[str]]:
+    """Random pairs plus pairs with many equal maxima (repeats), single residues, and tall
+    thin pairs that take two bands of a 64-item work-group on the CPU (the repeat has equal
+    maxima in both bands: the first work-item's second strip must not win over strip 1)."""
+    targets, queries = random_pairs(seed, 10, 160)
+    rng = np.random.default_rng(seed)
+    targets += ["AC" * 60, "W" * 40, "K", "WCW" * 30, "".join(rng.choice(list(AMINO), 1500)),
+                "AC" * 800]
+    queries += ["CA" * 15, "W" * 6, "KKKK", "CWC" * 9, "".join(rng.choice(list(AMINO), 40)),
+                "CA" * 10]
+    return targets, queries
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3)])  # four and eight direction bits
+def test_group_kernel_traces_like_the_windows(mode, gaps):
+    """Pairs on ``fill_wavefront_groups`` (a work-group each, one launch, one traceback
+    launch) get the per-work-item kernel's scores and paths exactly, ties included; so do
+    pairs alone on the checkpointed ``fill_wavefront`` (its end cell is fill_pairs' too)."""
+    aligner = aligner_for(mode, *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
+                           local=mode == "local")
+    targets, queries = _tie_rich_pairs(5)
+    ta = [scoring.encode(t) for t in targets]
+    tb = [scoring.encode(q) for q in queries]
+    want = PairwiseEngine(scoring, "cpu").trace_pairs(ta, tb)
+    groups = PairwiseEngine(scoring, "cpu")
+    groups.long_cells, groups.timings = 0, {}
+    banded = PairwiseEngine(scoring, "cpu", memory_fraction=1e-7)  # checkpointed bands
+    banded.long_cells, banded.timings = 0, {}
+    for engine, kernel in ((groups, "fill+directions (groups)"),
+                           (banded, "fill+directions (wavefront)")):
+        got = engine.trace_pairs(ta, tb)
+        assert kernel in engine.timings
+        np.testing.assert_array_equal(got.scores, want.scores)
+        for k in range(len(want)):
+            np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+        np.testing.assert_array_equal(engine.score_pairs(ta, tb), want.scores)
+    assert "fill (groups)" in groups.timings
+    for (score, coords), t, q in zip(groups.align_pairs(ta, tb), targets, queries, strict=True):
+        assert rescore(aligner, t, q, coords, mode == "local") == pytest.approx(score)

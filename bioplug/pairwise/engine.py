@@ -9,11 +9,14 @@ Plan of a batch (seed 001 §3, extended):
 * Only the order and the windows are planned before the first launch; each window's task
   table is made just before its launch (all-vs-all: by a kernel, ``pairwise_tasks.cl``) and
   its results are collected while the device runs the next one.
-* Longer pairs run one per work-group (``fill_wavefront``): the group sweeps the matrix as an
-  anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device.
+* Longer pairs run one per work-group (``fill_wavefront_groups``, all of them in as few
+  launches as the memory allows, their tracebacks in one launch each): the group sweeps the
+  matrix as an anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device. Its
+  end cell is the one ``fill_pairs`` picks, so a pair's path does not depend on the kernel.
 * Tracebacks follow direction bytes on the device (``pairwise_traceback.cl``). When a long
-  pair's directions do not fit in the memory budget, the score pass keeps checkpoint rows
-  and the traceback recomputes one band of rows at a time from the bottom up.
+  pair's directions do not fit in the memory budget, it runs alone (``fill_wavefront``): the
+  score pass keeps checkpoint rows and the traceback recomputes one band of rows at a time
+  from the bottom up.
 * Windows are spread over several devices largest-first (``run_lpt``); each pair's result is
   computed by the same kernel whatever the number of devices, so results do not depend on it.
 """
@@ -53,6 +56,8 @@ PAD = 64
 PAD_CODE = 255
 #: Largest window of pairs in one launch of the per-work-item kernel.
 MAX_WINDOW = 1 << 16
+#: Most pairs in one launch of the work-group-per-pair kernel.
+MAX_GROUPS = 1 << 16
 
 
 @dataclass
@@ -204,6 +209,10 @@ class PairwiseEngine:
         self._bits = 4 if all(g[k + 1] >= g[k] for k in (0, 2, 8, 10)) else 8
         #: Seconds per kernel, accumulated when set to a dict (waits on each launch).
         self.timings: dict[str, float] | None = None
+        #: Pairs of more cells run a work-group each (None: :data:`LONG_CELLS`). A search's
+        #: few hits take 0: one work-item alone on a multi-million-cell pair would set the
+        #: launch's length while the rest of the device idles.
+        self.long_cells: int | None = None
 
     # -- public API ---------------------------------------------------------------------------
     def score_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
@@ -361,16 +370,17 @@ class PairwiseEngine:
             ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
         la, lb = lengths[ia], lengths[ib]
         cells = la.astype(np.float64) * lb
-        if lengths.max(initial=0) <= LONG_LENGTH and lengths.max(initial=0) ** 2 <= LONG_CELLS:
+        limit = LONG_CELLS if self.long_cells is None else self.long_cells
+        if lengths.max(initial=0) <= LONG_LENGTH and lengths.max(initial=0) ** 2 <= limit:
             is_long = np.zeros(len(ia), dtype=bool)  # the common case, without the scans
             short = np.arange(len(ia))
         else:
-            is_long = (cells > LONG_CELLS) | (np.maximum(la, lb) > LONG_LENGTH)
+            is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
             short = np.flatnonzero(~is_long)
         order, windows = self._windows(short, la, lb, trace)
         widest = max((b - a for a, b in windows), default=1)
-        jobs = [(np.array([k]), None) for k in np.flatnonzero(is_long)]
-        costs = [float(cells[idx[0]]) for idx, _ in jobs]
+        jobs = self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
+        costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
         running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
         costs += [float(running[b] - running[a]) for a, b in windows]
@@ -392,8 +402,10 @@ class PairwiseEngine:
             task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
             task[:, 0], task[:, 1] = offsets[ia[idx]], la[idx]
             task[:, 2], task[:, 3] = offsets[ib[idx]], lb[idx]
-            if window is None:  # a long pair: its own work-group, finished at once
+            if window is None:  # a pair too long for the budget: checkpointed, at once
                 return self._run_long(rt, batch, task, trace)
+            if window == "groups":
+                return self._run_groups(rt, batch, task, trace)
             base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
             if trace:
                 np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
@@ -421,6 +433,37 @@ class PairwiseEngine:
         self._pipeline(jobs, costs, start_job, collect, progress)
         progress.report(stage, 100, 100)
         return scores, (launches, launch, slot, swapped)
+
+    def _group_jobs(self, long_pairs: np.ndarray, la, lb, trace: bool) -> list[tuple]:
+        """Long pairs as launches of ``fill_wavefront_groups`` (``(pairs, "groups")``),
+        largest first, each within every device's memory budget; a pair whose directions
+        alone exceed it becomes ``(pair, None)`` (:meth:`_run_long`, checkpointed)."""
+        if long_pairs.size == 0:
+            return []
+        cells = la[long_pairs].astype(np.float64) * lb[long_pairs]
+        pairs = long_pairs[np.argsort(-cells, kind="stable")]
+        budget = min(min(rt.memory_budget(self.memory_fraction), rt.max_alloc)
+                     for rt in self.runtimes)
+        # bytes per pair: its top border and (traced) its directions at the tallest strip
+        need = (lb[pairs].astype(np.int64) + 1) * 8
+        if trace:
+            need += -(-la[pairs].astype(np.int64) // 32) * 32 * lb[pairs] * self._bits // 8
+        per_job = MAX_GROUPS
+        if len(self.runtimes) > 1:  # several devices: enough jobs to balance them
+            per_job = max(1, min(per_job, -(-pairs.size // (4 * len(self.runtimes)))))
+        jobs, current, used = [], [], 0
+        for k, nbytes in zip(pairs.tolist(), need.tolist(), strict=True):
+            if nbytes > budget:
+                jobs.append((np.array([k]), None))
+                continue
+            if current and (used + nbytes > budget or len(current) >= per_job):
+                jobs.append((np.array(current), "groups"))
+                current, used = [], 0
+            current.append(k)
+            used += nbytes
+        if current:
+            jobs.append((np.array(current), "groups"))
+        return jobs
 
     def _base_batch(self, rt: Runtime, flat: np.ndarray) -> _Batch:
         """The batch's sequences and scoring on ``rt``, uploaded before its first launch
@@ -743,6 +786,86 @@ class PairwiseEngine:
         ops = np.empty((nA + nB + 3) // 4, dtype=np.uint8)
         cl.enqueue_copy(rt.queue, ops, ops_buf)
         return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
+
+    def _run_groups(self, rt: Runtime, batch: _Batch, tasks: np.ndarray, trace: bool):
+        """Pairs ``tasks`` on ``fill_wavefront_groups`` (a work-group each, one launch) and,
+        traced, one ``traceback`` launch over all of them; results read back on the copy
+        queue while the device runs the next job."""
+        n = len(tasks)
+        nA, nB = tasks[:, 1].astype(np.int64), tasks[:, 3].astype(np.int64)
+        var = self._variant(rt, int(max(nA.max(), nB.max())), trace, "fill_wavefront_groups")
+        limit = var.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
+                                               rt.device)
+        cap = max(1, min(rt.max_work_group, limit, 1024 if rt.is_gpu else 64))
+        # as many work-items as the tallest pair has strips (the results do not depend on it)
+        group = min(cap, -(-int(nA.max()) // var.rows))
+        if rt.is_gpu and group > 32:
+            group = min(cap, -(-group // 32) * 32)
+        border_base = np.zeros(n + 1, dtype=np.uint64)
+        np.cumsum(nB + 1, out=border_base[1:])
+        border = self._top_borders(nB, border_base, var.dtype)
+        args = [self._upload(rt, tasks), batch.matrix, np.int32(len(self.scoring.letters)),
+                batch.gaps, self._upload(rt, border), self._upload(rt, border_base[:-1])]
+        scores, ends_buf = rt.empty(n * 4), rt.empty(n * 8)
+        args += [scores, ends_buf]
+        if trace:
+            words = -(-nA // var.rows) * nB * (var.rows * self._bits // 32)
+            dir_base = np.zeros(n + 1, dtype=np.uint64)
+            np.cumsum(words, out=dir_base[1:])
+            dirs = self._scratch(rt, "dirs", int(dir_base[-1]) * 4)
+            dir_buf = self._upload(rt, dir_base[:-1])
+            args += [dirs, dir_buf]
+        lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
+        self._launch(rt, "fill+directions (groups)" if trace else "fill (groups)", var.kernel,
+                     (n * group,), (group,), batch.seqs, *args, *lmem)
+        out = np.empty(n, dtype=np.int32)
+        if not trace:
+            ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
+            return _Pending([ev], lambda: (out.astype(np.int64), None))
+        base = np.zeros(n + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+        np.cumsum((nA + nB + 3) // 4, out=base[1:])
+        ops_buf, state_buf = rt.empty(int(base[-1])), rt.empty(16 * n)
+        knl = rt.kernel("pairwise_traceback.cl", "traceback",
+                        {"LOCAL": int(self.scoring.local), "R": var.rows, "BITS": self._bits,
+                         "GROUPS": 1})
+        tgroup = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
+        done = self._launch(rt, "traceback (groups)", knl, (-(-n // tgroup) * tgroup,),
+                            (tgroup,), dirs, np.int32(0), np.int32(1), np.int32(0),
+                            np.int32(0), np.int32(n), state_buf, ends_buf, np.int32(1), ops_buf,
+                            self._upload(rt, base), rt.empty(4 * n), scores, args[0],
+                            np.int32(0), batch.seqs, batch.matrix,
+                            np.int32(len(self.scoring.letters)), batch.gaps, dir_buf)
+        rt.queue.flush()
+        states = np.empty((n, 4), dtype=np.int32)
+        ends = np.empty((n, 2), dtype=np.int32)
+        ops = np.empty(int(base[-1]), dtype=np.uint8)
+        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
+                  for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
+                                    (ops, ops_buf))]
+        rt.copy_queue.flush()
+        return _Pending(events, lambda: (out.astype(np.int64),
+                                         _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+
+    def _upload(self, rt: Runtime, array: np.ndarray) -> cl.Buffer:
+        """A new device buffer filled by a non-blocking write queued behind the running
+        launches (pyopencl keeps ``array`` alive until it is done)."""
+        array = np.ascontiguousarray(array)
+        buf = rt.empty(array.nbytes)
+        if array.nbytes:
+            cl.enqueue_copy(rt.queue, buf, array, is_blocking=False)
+        return buf
+
+    def _top_borders(self, nB: np.ndarray, base: np.ndarray, dtype) -> np.ndarray:
+        """:meth:`_top_border` of every pair, one after another (pair k from ``base[k]``)."""
+        total = int(base[-1])
+        top = np.zeros((total, 2), dtype=dtype)
+        top[:, 1] = -(1 << 29)
+        if not self.scoring.local:
+            g = self.scoring.gaps
+            column = np.arange(total, dtype=np.int64) - np.repeat(base[:-1].astype(np.int64),
+                                                                  nB + 1)
+            top[:, 0] = np.where(column > 0, g[4] + g[5] * (column - 1), 0)
+        return top
 
     def _top_border(self, nB: int, dtype) -> np.ndarray:
         """Row 0 of the DP as (P, X) pairs: left insertion end gaps (global) or zeros."""
