@@ -242,6 +242,36 @@ def test_hit_statistics_from_the_path():
     assert h.coverage == 100
 
 
+def test_hits_traced_on_work_groups_like_the_windows(monkeypatch):
+    """Every hit is traced on a work-group (HIT_GROUP_CELLS = 0, one launch); the paths are
+    the ones the per-work-item windows give, hit by hit, ties included (repeats), and each
+    path rescores to the hit's score."""
+    queries, db = random_set(12, nq=4, nd=50)
+    queries[2] = "AC" * 40
+    db[3], db[4], db[5] = "CA" * 30, "ACW" * 20, "K"
+    grouped = search(queries, db, top=12, device=DEVICE)
+    monkeypatch.setattr(search_module, "HIT_GROUP_CELLS", 1 << 62)
+    windows = search(queries, db, top=12, device=DEVICE)
+    assert grouped.tabular() == windows.tabular()
+    for mine, theirs in zip(grouped.hits, windows.hits, strict=True):
+        for h, w in zip(mine, theirs, strict=True):
+            np.testing.assert_array_equal(h.coordinates, w.coordinates)
+            assert path_score(queries[h.query], db[h.subject], h.coordinates) == h.score
+
+
+def path_score(a: str, b: str, coords: np.ndarray, open_cost=11, extend_cost=1) -> float:
+    """Score of a local path (BLAST gap costs: open + length * extend) walked segment by
+    segment."""
+    total = 0.0
+    for k in range(coords.shape[1] - 1):
+        (i0, j0), (i1, j1) = coords[:, k], coords[:, k + 1]
+        if i1 > i0 and j1 > j0:
+            total += sum(BLOSUM62[x, y] for x, y in zip(a[i0:i1], b[j0:j1], strict=True))
+        else:
+            total -= open_cost + extend_cost * max(i1 - i0, j1 - j0)
+    return total
+
+
 def test_aligner_front_door():
     queries, db = random_set(6, nq=2, nd=30)
     aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,

@@ -73,6 +73,10 @@ KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
 #: shares its compute unit with the others resident there, so one carrying a pair this large
 #: would still run when the rest of the launch has finished.
 LONG_PAIR_CELLS = 1 << 24
+#: Hits of more cells are traced on a work-group each (``fill_wavefront_groups``, all in one
+#: launch): a search has a few hundred hits of up to millions of cells each, which one
+#: work-item apiece would trace while the rest of the device idles.
+HIT_GROUP_CELLS = 0
 #: Rows per strip of the scan kernels and work-group sizes (GPU, CPU).
 SCAN_ROWS = {"gpu": 64, "cpu": 16}
 SCAN_GROUP = {"gpu": 128, "cpu": 16}
@@ -165,9 +169,10 @@ def bit_scores(scores, lam: float, k: float) -> np.ndarray:
     return (lam * np.asarray(scores, dtype=np.float64) - math.log(k)) / math.log(2)
 
 
-def evalues(bits, query_length: int, db_residues: int) -> np.ndarray:
-    """``m * n * 2**-bits``."""
-    return float(query_length) * float(db_residues) * np.exp2(-np.asarray(bits, np.float64))
+def evalues(bits, query_length, db_residues: int) -> np.ndarray:
+    """``m * n * 2**-bits`` (``query_length`` a number or one per bit score)."""
+    m = np.asarray(query_length, dtype=np.float64)
+    return m * float(db_residues) * np.exp2(-np.asarray(bits, np.float64))
 
 
 # -- the front door ---------------------------------------------------------------------------
@@ -853,24 +858,33 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
                                                                                    strict=True)]
     if not pairs:
         return [[] for _ in qcodes]
-    subjects = sorted({k for _, k, _ in pairs})
-    where = {k: len(qcodes) + i for i, k in enumerate(subjects)}
-    seqs = list(qcodes) + [db.sequence(k) for k in subjects]
+    q_of, k_of, scaled = (np.array(column, dtype=np.int64) for column in zip(*pairs,
+                                                                              strict=True))
+    subjects = np.unique(k_of)
+    seqs = list(qcodes) + [db.sequence(int(k)) for k in subjects]
     engine.use_packed16 = True
-    traces = engine.trace_indexed(seqs, np.array([p[0] for p in pairs]),
-                                  np.array([where[p[1]] for p in pairs]))
+    engine.long_cells = HIT_GROUP_CELLS
+    try:
+        traces = engine.trace_indexed(seqs, q_of,
+                                      len(qcodes) + np.searchsorted(subjects, k_of))
+    finally:
+        engine.long_cells = None
     scale = engine.scoring.scale
+    traced = np.rint(traces.scores * scale).astype(np.int64)
+    wrong = np.flatnonzero(traced != scaled)
+    if wrong.size:
+        n = wrong[0]
+        raise RuntimeError(f"scan score {scaled[n]} and traceback score {traced[n]} differ "
+                           f"for query {q_of[n]} and database sequence {k_of[n]}")
+    score = scaled / scale
+    qlen = np.array([len(qcodes[q]) for q in q_of], dtype=np.float64)
+    bits = bit_scores(score, *stats) if stats else np.full(len(pairs), math.nan)
+    e = evalues(bits, qlen, db.residues) if stats else np.full(len(pairs), math.nan)
     hits: list[list[Hit]] = [[] for _ in qcodes]
-    for n, (q, k, s) in enumerate(pairs):
-        traced = int(round(traces.scores[n] * scale))
-        if traced != s:
-            raise RuntimeError(f"scan score {s} and traceback score {traced} differ for query "
-                               f"{q} and database sequence {k}")
-        score = s / scale
-        bits = float(bit_scores([score], *stats)[0]) if stats else math.nan
-        e = float(evalues([bits], len(qcodes[q]), db.residues)[0]) if stats else math.nan
-        hit = Hit(q, k, qids[q], db.ids[k], score, bits, e)
-        _fill_alignment(hit, traces.coordinates(n), qcodes[q], seqs[where[k]])
+    for n, (q, k, _) in enumerate(pairs):
+        hit = Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]), float(e[n]))
+        _fill_alignment(hit, traces.coordinates(n), qcodes[q],
+                        seqs[len(qcodes) + int(np.searchsorted(subjects, k))])
         hits[q].append(hit)
     return hits
 
