@@ -9,7 +9,9 @@ mean the same), mode local (``--mode`` global / semiglobal / local).
 * **bioplug**: ``PairwiseAligner.score_matrix`` (score only; the device also computes the
   diagonal, which is not counted) and ``PairwiseEngine.trace_indexed`` over every pair i < j
   (device traceback; results kept as compact arrays, no Python ``Alignment`` objects), wall
-  time; and the same work's kernel time alone (OpenCL profiling events). For local mode also
+  time; and the same work's kernel time alone (OpenCL profiling events, printed per kernel).
+  Local tracebacks keep directions for each path's rectangle only (the engine's default);
+  the row "traceback, whole matrices" times the previous whole-matrix path. For local mode also
   the triangle alone (``allpairs.score_triangle``, no square built) from the engine's windows
   ("fill") and from the database scan's query-profile kernels ("scan").
 * **Biopython**: ``Bio.Align.PairwiseAligner`` in one thread on a random subsample of pairs;
@@ -273,7 +275,16 @@ def main(argv=None) -> int:
     engine.trace_indexed(codes, ii, jj)
     row("bioplug", "traceback, kernels only", sum(engine.timings.values()), cells / 1e9,
         "(fill + traceback kernel time)")
+    results["traceback_kernels_s"] = dict(engine.timings)
+    print("  traceback kernels: " + ", ".join(f"{k} {v:.3f} s" for k, v in
+                                              engine.timings.items()), file=sys.stderr)
     engine.timings = None
+    if args.mode == "local":  # the previous path: directions of every whole matrix
+        engine.windowed_traceback = False
+        t = median_time(lambda: engine.trace_indexed(codes, ii, jj), 1)
+        row("bioplug", "traceback, whole matrices", t, cells / 1e9,
+            "(windowed_traceback=False)")
+        engine.windowed_traceback = True
 
     sub = rng.choice(npairs, size=min(args.bio_pairs, npairs), replace=False)
     sub_cells = float((lengths[ii[sub]] * lengths[jj[sub]]).sum())

@@ -25,7 +25,7 @@
  * running score reaching 0. The host chooses BITS = 8 for the other gap settings.
  * The 3-state traceback (pairwise_traceback.cl) follows these bits.
  *
- * Defines: LOCAL, TRACE, BITS, R (rows per strip), MAXK (matrix side in local memory),
+ * Defines: LOCAL, TRACE, ENDS, BITS, R (rows per strip), MAXK (matrix side in local memory),
  * SCORE_FLOAT, PROFILE.
  */
 #include "common.h"
@@ -43,6 +43,11 @@
 #ifndef TRACE
 #define TRACE 0
 #endif
+/* ENDS: a score-only fill_pairs that also writes each pair's end cell (as TRACE does). */
+#ifndef ENDS
+#define ENDS 0
+#endif
+#define KEEP_END (TRACE || ENDS)
 
 #ifndef BITS
 #define BITS 8
@@ -132,19 +137,17 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
                       | EXTRA_BITS(MV, YV, HZ);                                               \
         SET_BITS(r, b_)                                                                       \
     }
-#if LOCAL
-#define TRACK_BEST(m, r)                                                                      \
-    if ((m) > best) { best = (m); best_i = i0 + (r) + 1; best_j = j; }
-#else
-#define TRACK_BEST(m, r)
-#endif
 #else
 #define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)
-#if LOCAL
+#endif
+/* The end cell of a local alignment: the first maximum in (strip, column, row) order. */
+#if LOCAL && KEEP_END
+#define TRACK_BEST(m, r)                                                                      \
+    if ((m) > best) { best = (m); best_i = i0 + (r) + 1; best_j = j; }
+#elif LOCAL
 #define TRACK_BEST(m, r) best = max(best, (m));
 #else
 #define TRACK_BEST(m, r)
-#endif
 #endif
 
 #if PROFILE
@@ -248,6 +251,8 @@ __kernel void fill_pairs(__global const uchar *seqs,
 #if TRACE
                          __global uint *dirs,
                          const int maxB,
+#endif
+#if KEEP_END
                          __global int2 *ends,
 #endif
                          __local score_t *lmat
@@ -275,7 +280,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
     score_t result = NEG;
 #if LOCAL
     score_t best = ZERO;
-#if TRACE
+#if KEEP_END
     int best_i = 0, best_j = 0;
 #endif
 #endif
@@ -307,12 +312,12 @@ __kernel void fill_pairs(__global const uchar *seqs,
     }
 #if LOCAL
     scores[t] = (int)best;
-#if TRACE
+#if KEEP_END
     ends[t] = (int2)(best_i, best_j);
 #endif
 #else
     scores[t] = (int)result;
-#if TRACE
+#if KEEP_END
     ends[t] = (int2)(nA, nB);
 #endif
 #endif
@@ -353,7 +358,7 @@ inline void wavefront(__global const uchar *seqs, const int4 task, __global cons
     score_t result = NEG;
 #if LOCAL
     score_t best = ZERO;
-#if TRACE
+#if KEEP_END
     int best_i = 0, best_j = 0;
 #endif
 #endif
@@ -402,13 +407,13 @@ inline void wavefront(__global const uchar *seqs, const int4 task, __global cons
     /* (value, work-item) through the pass buffer (indices and rows travel as scores: exact),
      * and with LOCAL && TRACE each item's end cell beside it. */
     pass[w] = (score2_t)(mine, (score_t)w);
-#if LOCAL && TRACE
+#if LOCAL && KEEP_END
     pass[W + w] = (score2_t)((score_t)best_i, (score_t)best_j);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (w == 0) {
         score2_t top = pass[0];
-#if LOCAL && TRACE
+#if LOCAL && KEEP_END
         /* Each item's end is its first maximum in (strip, column, row) order: among the
          * items holding the group's maximum, the first end in that order is fill_pairs'. */
         score2_t end = pass[W];
@@ -515,4 +520,88 @@ __kernel void fill_wavefront_groups(__global const uchar *seqs,
         scores[g] = (int)top;
         ends[g] = end;
     }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Where the co-optimal local paths ending at a pair's end cell start (the windowed          */
+/* traceback). For pair t of local score V = scores[t] > 0 ending at (ie, je) = ends[t]     */
+/* (fill_pairs' end), a path's score read backwards is the same (an affine gap run is       */
+/* charged one opening whichever end it is read from), so a DP over the reversed prefixes  */
+/* A[ie-1..0], B[je-1..0] anchored at the end (row and column 0 at minus infinity but the   */
+/* corner, M not clamped at 0) has in M'(i', j') the best score of a path that starts       */
+/* aligned at (ie - i' + 1, je - j' + 1) and ends aligned at (ie, je). Where M' == V a      */
+/* co-optimal path starts; with imax, jmax the largest such i' and j', every co-optimal     */
+/* path, and so the one the full traceback follows, lies in rows ie - imax + 1 .. ie and    */
+/* columns je - jmax + 1 .. je: starts[t] = (ie - imax, je - jmax), the rectangle's corner  */
+/* (0-based). Integer scores only; same task table and work layout as fill_pairs.          */
+/* ---------------------------------------------------------------------------------------- */
+__kernel void fill_reverse_starts(__global const uchar *seqs,
+                                  __global const int4 *tasks,
+                                  const int first,
+                                  const int ntasks,
+                                  __global const int *matrix,
+                                  const int K,
+                                  __global const int *gaps,
+                                  __global int2 *work,
+                                  __global const int *scores,
+                                  __global const int2 *ends,
+                                  __global int2 *starts,
+                                  __local int *rmat)
+{
+    for (int q = get_local_id(0); q < MAXK * MAXK; q += get_local_size(0)) {
+        const int a = q / MAXK, b = q % MAXK;
+        rmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int t = get_global_id(0);
+    if (t >= ntasks) return;
+    const size_t T = get_global_size(0);
+    const int4 task = tasks[first + t];
+    const int V = scores[t];
+    const int2 e = ends[t];
+    if (V <= 0 || e.x == 0) {
+        starts[t] = (int2)(e.x, e.y);
+        return;
+    }
+    __global const uchar *seqA = seqs + task.x;
+    __global const uchar *seqB = seqs + task.z;
+    const int nA = e.x, nB = e.y;  /* the reversed prefixes */
+    const int oA = G_OA, eA = G_EA, oB = G_OB, eB = G_EB;
+    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (int2)(NEG_INF, NEG_INF);
+    int arow[R], Q[R], Y[R];
+    int imax = 0, jmax = 0;
+    const int nstrips = (nA + R - 1) / R;
+    for (int s = 0; s < nstrips; s++) {
+        const int i0 = s * R;
+        const int nr = min(R, nA - i0);
+        _Pragma("unroll") for (int r = 0; r < R; r++) {
+            arow[r] = (r < nr) ? (int)seqA[nA - 1 - (i0 + r)] * MAXK : 0;
+            Q[r] = NEG_INF;
+            Y[r] = NEG_INF;
+        }
+        int diag = (i0 == 0) ? 0 : NEG_INF;
+        for (int j = 1; j <= nB; j++) {
+            const int bc = seqB[nB - j];
+            const int2 up = work[(size_t)j * T + t];
+            int up_P = up.x, up_X = up.y;
+            const int diag_next = max(up_P, up_X);
+            _Pragma("unroll") for (int r = 0; r < R; r++) {
+                const int m = diag + rmat[arow[r] + bc];
+                const int x = max(up_P + oB, up_X + eB);
+                const int y = max(Q[r] + oA, Y[r] + eA);
+                diag = max(Q[r], Y[r]);
+                Q[r] = max(m, x);
+                Y[r] = y;
+                up_P = max(m, y);
+                up_X = x;
+                if (m == V && r < nr) {
+                    imax = max(imax, i0 + r + 1);
+                    jmax = max(jmax, j);
+                }
+            }
+            work[(size_t)j * T + t] = (int2)(up_P, up_X);
+            diag = diag_next;
+        }
+    }
+    starts[t] = (int2)(e.x - imax, e.y - jmax);
 }

@@ -279,3 +279,33 @@ def test_group_kernel_traces_like_the_windows(mode, gaps):
     assert "fill (groups)" in groups.timings
     for (score, coords), t, q in zip(groups.align_pairs(ta, tb), targets, queries, strict=True):
         assert rescore(aligner, t, q, coords, mode == "local") == pytest.approx(score)
+
+
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3), (-5, -5)])
+def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
+    """Local paths traced in the rectangle between the reverse pass's start bound and the
+    end cell (``fill_reverse_starts``) equal the whole matrix's paths, ties included (repeats,
+    single residues, pairs without a positive score), and the rectangles are small for
+    unrelated pairs."""
+    aligner = aligner_for("local", *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
+    targets, queries = _tie_rich_pairs(8)
+    more = random_pairs(9, 30, 300)
+    targets, queries = targets + more[0], queries + more[1]
+    ta = [scoring.encode(t) for t in targets]
+    tb = [scoring.encode(q) for q in queries]
+    whole = PairwiseEngine(scoring, "cpu")
+    whole.windowed_traceback = False
+    want = whole.trace_pairs(ta, tb)
+    engine = PairwiseEngine(scoring, "cpu")
+    engine.timings = {}
+    got = engine.trace_pairs(ta, tb)
+    assert "reverse starts" in engine.timings
+    np.testing.assert_array_equal(got.scores, want.scores)
+    for k in range(len(want)):
+        np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+    if gaps == (-11, -1):  # BLAST's costs: random pairs align over short stretches
+        seqs, ia, ib = ta + tb, np.arange(len(ta)), np.arange(len(ta), 2 * len(ta))
+        _, (ends, corners, plan) = engine._run(seqs, ia, ib, "starts")
+        traced = np.prod(np.maximum(ends - corners, 0), axis=1).sum()
+        assert traced < plan.cells.sum() / 10

@@ -68,6 +68,7 @@ class _Variant:
     dtype: type
     rows: int
     profile: bool
+    defines: dict
 
 
 @dataclass
@@ -97,6 +98,37 @@ class _Batch:
     residues: int = 0  # length of the padded sequence buffer
     # device buffers built on first use and shared by copies of this batch (strip profiles)
     cache: dict = field(default_factory=dict)
+    # traced windows of rectangles: each pair's end cell, given (relative to its rectangle)
+    ends: np.ndarray | None = None
+
+
+@dataclass
+class _Plan:
+    """A batch's pairs as the kernels see them (oriented; rectangles applied) and its jobs."""
+
+    ia: np.ndarray
+    ib: np.ndarray
+    la: np.ndarray
+    lb: np.ndarray
+    off_a: np.ndarray
+    off_b: np.ndarray
+    cells: np.ndarray
+    flat: np.ndarray
+    swapped: np.ndarray
+    is_long: np.ndarray
+    jobs: list
+    costs: list
+    widest: int
+
+
+@dataclass
+class _Rect:
+    """Per pair (oriented as the kernels see it): the traced rectangle's corner and size in
+    the matrix, and the path's end cell relative to the corner ((0, 0): no alignment)."""
+
+    origin: np.ndarray
+    size: np.ndarray
+    ends: np.ndarray
 
 
 @dataclass
@@ -213,6 +245,9 @@ class PairwiseEngine:
         #: few hits take 0: one work-item alone on a multi-million-cell pair would set the
         #: launch's length while the rest of the device idles.
         self.long_cells: int | None = None
+        #: Local tracebacks keep directions only for the rectangle between a path's start
+        #: and end (:meth:`_trace_local`); False fills and keeps the whole matrix.
+        self.windowed_traceback: bool = True
 
     # -- public API ---------------------------------------------------------------------------
     def score_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
@@ -247,8 +282,32 @@ class PairwiseEngine:
 
     def trace_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> Traces:
         """Like :meth:`score_indexed`, with one optimal path per pair."""
-        scores, where = self._run(seqs, np.asarray(ia), np.asarray(ib), True, progress)
+        ia, ib = np.asarray(ia), np.asarray(ib)
+        if self.scoring.local and self.windowed_traceback:
+            scores, where = self._trace_local(seqs, ia, ib, progress)
+        else:
+            scores, where = self._run(seqs, ia, ib, True, progress)
         return Traces(self.scoring.unscale(scores), *where)
+
+    def _trace_local(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None):
+        """Local paths traced in the rectangles that hold them (pairs on windows).
+
+        A first pass gives each pair's score, its end cell (the traced fill's own) and, by
+        a score-only pass over the reversed prefixes from that end
+        (``fill_reverse_starts``), a rectangle holding every co-optimal path that ends
+        there. Directions are then kept for the rectangle only. Inside it no DP value
+        exceeds the whole matrix's, and along the path the values are equal, so every
+        choice of the walk (a maximum, ties by the same preference) is the same: the path
+        is the one the whole matrix gives. Long pairs are traced whole, as before.
+        """
+        _, (ends, corners, plan) = self._run(seqs, ia, ib, "starts", progress)
+        size = np.stack([plan.la, plan.lb], axis=1).astype(np.int64)
+        whole = plan.is_long[:, None]
+        origin = np.where(whole, 0, corners).astype(np.int64)
+        # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
+        size = np.where(whole, size, np.maximum(ends - origin, 1))
+        rect = _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32))
+        return self._run(seqs, ia, ib, True, progress, rect=rect)
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
@@ -351,9 +410,78 @@ class PairwiseEngine:
         return tri, rank
 
     # -- planning -----------------------------------------------------------------------------
-    def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool, progress=None):
-        """Plan, launch and collect; returns scores and (for traces) where each path is."""
+    def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace, progress=None,
+             rect: _Rect | None = None):
+        """Plan, launch and collect; returns scores and (for traces) where each path is.
+
+        ``trace``: False (scores), True (scores and paths) or "starts" (the first pass of
+        :meth:`_trace_local`: scores, end cells and the corners of the rectangles that hold
+        the paths, for the pairs on windows; the long pairs are left out). With ``rect``
+        the traced pairs are its sub-rectangles, with the windows' end cells given.
+        """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
+        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=trace == "starts")
+        n, la, lb, cells = len(plan.ia), plan.la, plan.lb, plan.cells
+        scores = np.zeros(n, dtype=np.int64)
+        launches: list[_Paths] = []
+        launch, slot = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        ends, corners = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32)
+        total, done = float(cells.sum()) or 1.0, [0.0]
+        stage = "pairwise alignment" if trace else "pairwise scores"
+        progress.report(stage, 0, 100)
+        shared: dict[int, _Batch] = {}
+
+        def start_job(rt: Runtime, job):
+            idx, window = job
+            if id(rt) not in shared:
+                shared[id(rt)] = self._base_batch(rt, plan.flat)
+            batch = shared[id(rt)]
+            task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
+            task[:, 0], task[:, 1] = plan.off_a[idx], la[idx]
+            task[:, 2], task[:, 3] = plan.off_b[idx], lb[idx]
+            if window is None:  # a pair too long for the budget: checkpointed, at once
+                return self._run_long(rt, batch, task, trace)
+            if window == "groups":
+                return self._run_groups(rt, batch, task, trace)
+            base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+            if trace is True:
+                np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
+            # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive):
+            # queued behind the previous window, they never stall the host
+            task_buf = self._scratch(rt, "tasks", plan.widest * 16)  # sized once
+            base_buf = self._scratch(rt, "bases", (plan.widest + 1) * 8)
+            cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
+            cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
+            batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
+                            ops_base=base, ends=None if rect is None else rect.ends[idx])
+            if trace == "starts":
+                return self._run_window_starts(batch, len(idx), rt)
+            return self._run_window(batch, 0, len(idx), trace, rt=rt)
+
+        def collect(job, result):
+            idx, window = job
+            values, paths = result
+            scores[idx] = values
+            if trace == "starts":
+                ends[idx], corners[idx] = paths
+            elif paths is not None:
+                if rect is not None and isinstance(window, tuple):  # back to the matrix
+                    paths.ends = rect.ends[idx] + rect.origin[idx]
+                launch[idx] = len(launches)
+                slot[idx] = np.arange(len(idx))
+                launches.append(paths)
+            done[0] += float(cells[idx].sum())
+            progress.report(stage, int(100 * done[0] / total), 100)
+
+        self._pipeline(plan.jobs, plan.costs, start_job, collect, progress)
+        progress.report(stage, 100, 100)
+        if trace == "starts":
+            return scores, (ends, corners, plan)
+        return scores, (launches, launch, slot, plan.swapped)
+
+    def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
+              rect: _Rect | None = None, starts: bool = False) -> _Plan:
+        """Check the pairs, pack the sequences, orient the pairs and cut the jobs."""
         _check_nonempty(seqs)
         if len(ia) != len(ib):
             raise InputError(f"{len(ia)} target indices but {len(ib)} query indices")
@@ -369,6 +497,10 @@ class PairwiseEngine:
             swapped = lengths[ia] < lengths[ib]
             ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
         la, lb = lengths[ia], lengths[ib]
+        off_a, off_b = offsets[ia], offsets[ib]
+        if rect is not None:  # a rectangle of each matrix (long pairs: all of it)
+            off_a, off_b = off_a + rect.origin[:, 0], off_b + rect.origin[:, 1]
+            la, lb = rect.size[:, 0].astype(np.int32), rect.size[:, 1].astype(np.int32)
         cells = la.astype(np.float64) * lb
         limit = LONG_CELLS if self.long_cells is None else self.long_cells
         if lengths.max(initial=0) <= LONG_LENGTH and lengths.max(initial=0) ** 2 <= limit:
@@ -378,61 +510,13 @@ class PairwiseEngine:
             is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
             short = np.flatnonzero(~is_long)
         order, windows = self._windows(short, la, lb, trace)
-        widest = max((b - a for a, b in windows), default=1)
-        jobs = self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
+        jobs = [] if starts else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
         running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
         costs += [float(running[b] - running[a]) for a, b in windows]
-
-        scores = np.zeros(len(ia), dtype=np.int64)
-        launches: list[_Paths] = []
-        launch = np.zeros(len(ia), dtype=np.int64)
-        slot = np.zeros(len(ia), dtype=np.int64)
-        total, done = float(cells.sum()) or 1.0, [0.0]
-        stage = "pairwise alignment" if trace else "pairwise scores"
-        progress.report(stage, 0, 100)
-        shared: dict[int, _Batch] = {}
-
-        def start_job(rt: Runtime, job):
-            idx, window = job
-            if id(rt) not in shared:
-                shared[id(rt)] = self._base_batch(rt, flat)
-            batch = shared[id(rt)]
-            task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
-            task[:, 0], task[:, 1] = offsets[ia[idx]], la[idx]
-            task[:, 2], task[:, 3] = offsets[ib[idx]], lb[idx]
-            if window is None:  # a pair too long for the budget: checkpointed, at once
-                return self._run_long(rt, batch, task, trace)
-            if window == "groups":
-                return self._run_groups(rt, batch, task, trace)
-            base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-            if trace:
-                np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
-            # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive):
-            # queued behind the previous window, they never stall the host
-            task_buf = self._scratch(rt, "tasks", widest * 16)  # sized once
-            base_buf = self._scratch(rt, "bases", (widest + 1) * 8)
-            cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
-            cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
-            batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
-                            ops_base=base)
-            return self._run_window(batch, 0, len(idx), trace, rt=rt)
-
-        def collect(job, result):
-            idx = job[0]
-            values, paths = result
-            scores[idx] = values
-            if paths is not None:
-                launch[idx] = len(launches)
-                slot[idx] = np.arange(len(idx))
-                launches.append(paths)
-            done[0] += float(cells[idx].sum())
-            progress.report(stage, int(100 * done[0] / total), 100)
-
-        self._pipeline(jobs, costs, start_job, collect, progress)
-        progress.report(stage, 100, 100)
-        return scores, (launches, launch, slot, swapped)
+        return _Plan(ia, ib, la, lb, off_a, off_b, cells, flat, swapped, is_long, jobs, costs,
+                     max((b - a for a, b in windows), default=1))
 
     def _group_jobs(self, long_pairs: np.ndarray, la, lb, trace: bool) -> list[tuple]:
         """Long pairs as launches of ``fill_wavefront_groups`` (``(pairs, "groups")``),
@@ -553,7 +637,8 @@ class PairwiseEngine:
         return max(1, size)
 
     # -- launches -----------------------------------------------------------------------------
-    def _variant(self, rt: Runtime, max_len: int, trace: bool, name: str) -> _Variant:
+    def _variant(self, rt: Runtime, max_len: int, trace: bool, name: str,
+                 ends: bool = False) -> _Variant:
         """The kernel variant for a launch.
 
         Float arithmetic is exact for integers below 2^24 and runs on a GPU's wider FP32
@@ -568,16 +653,16 @@ class PairwiseEngine:
         kind = "gpu" if rt.is_gpu else "cpu"
         if use_profile:
             rows = 8
-        elif trace:
+        elif trace or ends:  # ends: in the traced fill's order (strip, column, row)
             rows = self.trace_rows or TRACE_ROWS[kind]
             rows = min(rows, 32)  # directions of a strip column fill at most 8 uints
         else:
             rows = self.score_rows or SCORE_ROWS[kind]
         defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
                    "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile),
-                   "BITS": self._bits}
+                   "BITS": self._bits, "ENDS": int(ends)}
         return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
-                        np.float32 if use_float else np.int32, rows, use_profile)
+                        np.float32 if use_float else np.int32, rows, use_profile, defines)
 
     def _scratch(self, rt: Runtime, name: str, nbytes: int) -> cl.Buffer:
         """A device buffer reused across launches (the in-order queue serialises its users)."""
@@ -637,6 +722,9 @@ class PairwiseEngine:
         ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
+        if batch.ends is not None:  # rectangles: the path ends where the whole matrix's does
+            cl.enqueue_copy(rt.queue, ends_buf, np.ascontiguousarray(
+                batch.ends[first:stop], dtype=np.int32), is_blocking=False)
         base = batch.ops_base[first:stop + 1] - batch.ops_base[first]
         ops_buf = self._scratch(rt, f"ops{parity}", int(base[-1]))
         walk = _Walk(tasks=batch.task_buf, first=first, seqs=batch.seqs, matrix=batch.matrix,
@@ -655,6 +743,37 @@ class PairwiseEngine:
         rt.copy_queue.flush()
         return _Pending(events, lambda: (out.astype(np.int64),
                                          _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+
+    def _run_window_starts(self, batch: _Batch, n: int, rt: Runtime):
+        """The first pass of :meth:`_trace_local` over a window: ``fill_pairs`` with end
+        cells (no directions), then ``fill_reverse_starts`` from them; reads back scores,
+        ends and the rectangles' corners."""
+        maxA, maxB = int(batch.tasks[:, 1].max()), int(batch.tasks[:, 3].max())
+        var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
+        group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
+        T = -(-n // group) * group
+        back = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
+        group_r = min(rt.preferred_group(back, 128 if rt.is_gpu else 16), n)
+        T_r = -(-n // group_r) * group_r
+        work = self._scratch(rt, "work", (maxB + 1) * max(T, T_r) * 8)
+        scores = self._scratch(rt, "scores", n * 4)
+        ends_buf, corners_buf = self._scratch(rt, "ends", n * 8), self._scratch(rt, "corners",
+                                                                                 n * 8)
+        local = [cl.LocalMemory(MAXK * MAXK * 4)]
+        if var.profile:
+            local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
+        K = np.int32(len(self.scoring.letters))
+        self._launch(rt, "fill+ends", var.kernel, (T,), (group,), batch.seqs, batch.task_buf,
+                     np.int32(0), np.int32(n), batch.matrix, K, batch.gaps, work, scores,
+                     ends_buf, *local)
+        self._launch(rt, "reverse starts", back, (T_r,), (group_r,), batch.seqs,
+                     batch.task_buf, np.int32(0), np.int32(n), batch.matrix, K, batch.gaps,
+                     work, scores, ends_buf, corners_buf, cl.LocalMemory(MAXK * MAXK * 4))
+        out = np.empty(n, dtype=np.int32)
+        ends, corners = np.empty((n, 2), np.int32), np.empty((n, 2), np.int32)
+        events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False)
+                  for host, buf in ((out, scores), (ends, ends_buf), (corners, corners_buf))]
+        return _Pending(events, lambda: (out.astype(np.int64), (ends, corners)))
 
     def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
         """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""

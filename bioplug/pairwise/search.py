@@ -448,8 +448,10 @@ class Scanner:
             dbuf.release()
             # scores stay in launch order (a column permutation of 8 bytes x queries x
             # subjects cost a quarter of the H100's search); the numbers follow them
-            rows, columns = np.nonzero(scores >= LIMIT16)
-            rescue = list(zip(rows, a + launch[columns], strict=True))
+            rescue, columns = [], None
+            if scores.max(initial=0) >= LIMIT16:  # rare; the scan over all pairs is not
+                rows, columns = np.nonzero(scores >= LIMIT16)
+                rescue = list(zip(rows, a + launch[columns], strict=True))
         else:  # scores beyond a byte: every pair on the 32-bit kernels
             scores = np.zeros((len(qcodes), b - a), dtype=np.int64)
             launch = np.arange(b - a)
