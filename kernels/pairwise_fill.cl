@@ -594,10 +594,9 @@ __kernel void fill_reverse_starts(__global const uchar *seqs,
                 Y[r] = y;
                 up_P = max(m, y);
                 up_X = x;
-                if (m == V && r < nr) {
-                    imax = max(imax, i0 + r + 1);
-                    jmax = max(jmax, j);
-                }
+                const bool hit = (m == V) && (r < nr);  /* selects, no branch */
+                imax = max(imax, hit ? i0 + r + 1 : 0);
+                jmax = max(jmax, hit ? j : 0);
             }
             work[(size_t)j * T + t] = (int2)(up_P, up_X);
             diag = diag_next;

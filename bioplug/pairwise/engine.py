@@ -13,6 +13,11 @@ Plan of a batch (seed 001 §3, extended):
   launches as the memory allows, their tracebacks in one launch each): the group sweeps the
   matrix as an anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device. Its
   end cell is the one ``fill_pairs`` picks, so a pair's path does not depend on the kernel.
+* Local tracebacks of pairs on windows keep directions only for a rectangle per pair
+  (:meth:`PairwiseEngine._trace_local`): a first pass finds the score, the end cell and, by
+  a reverse score-only pass from the end (``fill_reverse_starts``), where the co-optimal
+  paths can start; the traced fill then covers the rectangle between, which for unrelated
+  proteins is a small part of the matrix, and gives the whole matrix's path.
 * Tracebacks follow direction bytes on the device (``pairwise_traceback.cl``). When a long
   pair's directions do not fit in the memory budget, it runs alone (``fill_wavefront``): the
   score pass keeps checkpoint rows and the traceback recomputes one band of rows at a time
@@ -129,6 +134,7 @@ class _Rect:
     origin: np.ndarray
     size: np.ndarray
     ends: np.ndarray
+    scores: np.ndarray | None = None  # the reverse pass's target scores
 
 
 @dataclass
@@ -300,14 +306,24 @@ class PairwiseEngine:
         choice of the walk (a maximum, ties by the same preference) is the same: the path
         is the one the whole matrix gives. Long pairs are traced whole, as before.
         """
-        _, (ends, corners, plan) = self._run(seqs, ia, ib, "starts", progress)
+        return self._run(seqs, ia, ib, True, progress,
+                         rect=self._rectangles(seqs, ia, ib, progress))
+
+    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None) -> _Rect:
+        """The two passes of :meth:`_trace_local` before the traced one: each pair's
+        rectangle (long pairs: the whole matrix) and its end cell in it."""
+        values, (ends, plan) = self._run(seqs, ia, ib, "ends", progress)
+        # the reverse pass over each pair's prefix up to its end, in windows of similar
+        # prefixes (a warp waits for its largest)
+        prefix = _Rect(np.zeros((len(ends), 2), np.int64), np.maximum(ends, 1), ends,
+                       values.astype(np.int32))
+        _, (corners, _) = self._run(seqs, ia, ib, "starts", progress, rect=prefix)
         size = np.stack([plan.la, plan.lb], axis=1).astype(np.int64)
         whole = plan.is_long[:, None]
         origin = np.where(whole, 0, corners).astype(np.int64)
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
         size = np.where(whole, size, np.maximum(ends - origin, 1))
-        rect = _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32))
-        return self._run(seqs, ia, ib, True, progress, rect=rect)
+        return _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32))
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
@@ -414,20 +430,24 @@ class PairwiseEngine:
              rect: _Rect | None = None):
         """Plan, launch and collect; returns scores and (for traces) where each path is.
 
-        ``trace``: False (scores), True (scores and paths) or "starts" (the first pass of
-        :meth:`_trace_local`: scores, end cells and the corners of the rectangles that hold
-        the paths, for the pairs on windows; the long pairs are left out). With ``rect``
-        the traced pairs are its sub-rectangles, with the windows' end cells given.
+        ``trace``: False (scores), True (scores and paths), or a pass of :meth:`_trace_local`
+        over the pairs on windows (the long pairs are left out): "ends" (scores and end
+        cells) and "starts" (over the prefixes ``rect`` up to the ends, the corners of the
+        rectangles that hold the paths). With ``rect`` and True the traced pairs are its
+        rectangles, with the windows' end cells given.
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=trace == "starts")
+        passes = trace in ("ends", "starts")
+        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=passes)
         n, la, lb, cells = len(plan.ia), plan.la, plan.lb, plan.cells
         scores = np.zeros(n, dtype=np.int64)
         launches: list[_Paths] = []
         launch, slot = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        ends, corners = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32)
+        ends = np.zeros((n, 2), np.int32)  # the passes' end cells or corners
         total, done = float(cells.sum()) or 1.0, [0.0]
-        stage = "pairwise alignment" if trace else "pairwise scores"
+        stage = {False: "pairwise scores", True: "pairwise alignment",
+                 "ends": "pairwise alignment: ends", "starts": "pairwise alignment: starts"
+                 }[trace]
         progress.report(stage, 0, 100)
         shared: dict[int, _Batch] = {}
 
@@ -454,16 +474,18 @@ class PairwiseEngine:
             cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
             batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
                             ops_base=base, ends=None if rect is None else rect.ends[idx])
+            if trace == "ends":
+                return self._run_window_ends(batch, len(idx), rt)
             if trace == "starts":
-                return self._run_window_starts(batch, len(idx), rt)
+                return self._run_window_starts(batch, rect.scores[idx], rt)
             return self._run_window(batch, 0, len(idx), trace, rt=rt)
 
         def collect(job, result):
             idx, window = job
             values, paths = result
             scores[idx] = values
-            if trace == "starts":
-                ends[idx], corners[idx] = paths
+            if passes:
+                ends[idx] = paths
             elif paths is not None:
                 if rect is not None and isinstance(window, tuple):  # back to the matrix
                     paths.ends = rect.ends[idx] + rect.origin[idx]
@@ -475,8 +497,8 @@ class PairwiseEngine:
 
         self._pipeline(plan.jobs, plan.costs, start_job, collect, progress)
         progress.report(stage, 100, 100)
-        if trace == "starts":
-            return scores, (ends, corners, plan)
+        if passes:
+            return scores, (ends, plan)
         return scores, (launches, launch, slot, plan.swapped)
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
@@ -744,36 +766,51 @@ class PairwiseEngine:
         return _Pending(events, lambda: (out.astype(np.int64),
                                          _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
 
-    def _run_window_starts(self, batch: _Batch, n: int, rt: Runtime):
+    def _run_window_ends(self, batch: _Batch, n: int, rt: Runtime):
         """The first pass of :meth:`_trace_local` over a window: ``fill_pairs`` with end
-        cells (no directions), then ``fill_reverse_starts`` from them; reads back scores,
-        ends and the rectangles' corners."""
+        cells and no directions; reads back scores and ends."""
         maxA, maxB = int(batch.tasks[:, 1].max()), int(batch.tasks[:, 3].max())
         var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
-        back = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
-        group_r = min(rt.preferred_group(back, 128 if rt.is_gpu else 16), n)
-        T_r = -(-n // group_r) * group_r
-        work = self._scratch(rt, "work", (maxB + 1) * max(T, T_r) * 8)
-        scores = self._scratch(rt, "scores", n * 4)
-        ends_buf, corners_buf = self._scratch(rt, "ends", n * 8), self._scratch(rt, "corners",
-                                                                                 n * 8)
+        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
+        scores, ends_buf = self._scratch(rt, "scores", n * 4), self._scratch(rt, "ends", n * 8)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
-        K = np.int32(len(self.scoring.letters))
         self._launch(rt, "fill+ends", var.kernel, (T,), (group,), batch.seqs, batch.task_buf,
-                     np.int32(0), np.int32(n), batch.matrix, K, batch.gaps, work, scores,
-                     ends_buf, *local)
-        self._launch(rt, "reverse starts", back, (T_r,), (group_r,), batch.seqs,
-                     batch.task_buf, np.int32(0), np.int32(n), batch.matrix, K, batch.gaps,
-                     work, scores, ends_buf, corners_buf, cl.LocalMemory(MAXK * MAXK * 4))
-        out = np.empty(n, dtype=np.int32)
-        ends, corners = np.empty((n, 2), np.int32), np.empty((n, 2), np.int32)
+                     np.int32(0), np.int32(n), batch.matrix,
+                     np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf,
+                     *local)
+        out, ends = np.empty(n, dtype=np.int32), np.empty((n, 2), np.int32)
         events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False)
-                  for host, buf in ((out, scores), (ends, ends_buf), (corners, corners_buf))]
-        return _Pending(events, lambda: (out.astype(np.int64), (ends, corners)))
+                  for host, buf in ((out, scores), (ends, ends_buf))]
+        return _Pending(events, lambda: (out.astype(np.int64), ends))
+
+    def _run_window_starts(self, batch: _Batch, values: np.ndarray, rt: Runtime):
+        """The second pass of :meth:`_trace_local` over a window of prefixes (tasks up to
+        the end cells ``batch.ends``, scores ``values``): ``fill_reverse_starts``; reads
+        back the rectangles' corners."""
+        n = len(values)
+        maxA, maxB = int(batch.tasks[:, 1].max()), int(batch.tasks[:, 3].max())
+        var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
+        knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
+        group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
+        T = -(-n // group) * group
+        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
+        scores, ends_buf = self._scratch(rt, "scores", n * 4), self._scratch(rt, "ends", n * 8)
+        corners_buf = self._scratch(rt, "corners", n * 8)
+        cl.enqueue_copy(rt.queue, scores, np.ascontiguousarray(values, np.int32),
+                        is_blocking=False)
+        cl.enqueue_copy(rt.queue, ends_buf, np.ascontiguousarray(batch.ends, np.int32),
+                        is_blocking=False)
+        self._launch(rt, "reverse starts", knl, (T,), (group,), batch.seqs, batch.task_buf,
+                     np.int32(0), np.int32(n), batch.matrix,
+                     np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf,
+                     corners_buf, cl.LocalMemory(MAXK * MAXK * 4))
+        corners = np.empty((n, 2), np.int32)
+        event = cl.enqueue_copy(rt.queue, corners, corners_buf, is_blocking=False)
+        return _Pending([event], lambda: (np.zeros(n, np.int64), corners))
 
     def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
         """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
