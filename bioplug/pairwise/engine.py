@@ -306,24 +306,25 @@ class PairwiseEngine:
         choice of the walk (a maximum, ties by the same preference) is the same: the path
         is the one the whole matrix gives. Long pairs are traced whole, as before.
         """
-        return self._run(seqs, ia, ib, True, progress,
-                         rect=self._rectangles(seqs, ia, ib, progress))
+        rect, plan = self._rectangles(seqs, ia, ib, progress)
+        return self._run(seqs, ia, ib, True, progress, rect=rect, base=plan)
 
-    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None) -> _Rect:
+    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None):
         """The two passes of :meth:`_trace_local` before the traced one: each pair's
-        rectangle (long pairs: the whole matrix) and its end cell in it."""
+        rectangle (long pairs: the whole matrix) and its end cell in it, and the first
+        pass's plan."""
         values, (ends, plan) = self._run(seqs, ia, ib, "ends", progress)
         # the reverse pass over each pair's prefix up to its end, in windows of similar
         # prefixes (a warp waits for its largest)
         prefix = _Rect(np.zeros((len(ends), 2), np.int64), np.maximum(ends, 1), ends,
                        values.astype(np.int32))
-        _, (corners, _) = self._run(seqs, ia, ib, "starts", progress, rect=prefix)
+        _, (corners, _) = self._run(seqs, ia, ib, "starts", progress, rect=prefix, base=plan)
         size = np.stack([plan.la, plan.lb], axis=1).astype(np.int64)
         whole = plan.is_long[:, None]
         origin = np.where(whole, 0, corners).astype(np.int64)
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
         size = np.where(whole, size, np.maximum(ends - origin, 1))
-        return _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32))
+        return _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32)), plan
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
@@ -427,18 +428,19 @@ class PairwiseEngine:
 
     # -- planning -----------------------------------------------------------------------------
     def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace, progress=None,
-             rect: _Rect | None = None):
+             rect: _Rect | None = None, base: _Plan | None = None):
         """Plan, launch and collect; returns scores and (for traces) where each path is.
 
         ``trace``: False (scores), True (scores and paths), or a pass of :meth:`_trace_local`
         over the pairs on windows (the long pairs are left out): "ends" (scores and end
         cells) and "starts" (over the prefixes ``rect`` up to the ends, the corners of the
         rectangles that hold the paths). With ``rect`` and True the traced pairs are its
-        rectangles, with the windows' end cells given.
+        rectangles, with the windows' end cells given. ``base``: the same pairs' plan from an
+        earlier pass (orientation and packing are not redone).
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
         passes = trace in ("ends", "starts")
-        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=passes)
+        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=passes, base=base)
         n, la, lb, cells = len(plan.ia), plan.la, plan.lb, plan.cells
         scores = np.zeros(n, dtype=np.int64)
         launches: list[_Paths] = []
@@ -502,8 +504,36 @@ class PairwiseEngine:
         return scores, (launches, launch, slot, plan.swapped)
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
-              rect: _Rect | None = None, starts: bool = False) -> _Plan:
-        """Check the pairs, pack the sequences, orient the pairs and cut the jobs."""
+              rect: _Rect | None = None, starts: bool = False,
+              base: _Plan | None = None) -> _Plan:
+        """Orient the pairs (or take ``base``'s, the same pairs' earlier plan) and cut the
+        jobs."""
+        base = base if base is not None else self._orient(seqs, ia, ib)
+        la, lb, off_a, off_b = base.la, base.lb, base.off_a, base.off_b
+        longest = int(max(la.max(initial=0), lb.max(initial=0)))
+        if rect is not None:  # a rectangle of each matrix (long pairs: all of it)
+            off_a, off_b = off_a + rect.origin[:, 0], off_b + rect.origin[:, 1]
+            la, lb = rect.size[:, 0].astype(np.int32), rect.size[:, 1].astype(np.int32)
+        cells = la.astype(np.float64) * lb
+        limit = LONG_CELLS if self.long_cells is None else self.long_cells
+        if longest <= LONG_LENGTH and longest ** 2 <= limit:
+            is_long = np.zeros(len(la), dtype=bool)  # the common case, without the scans
+            short = np.arange(len(la))
+        else:
+            is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
+            short = np.flatnonzero(~is_long)
+        order, windows = self._windows(short, la, lb, trace)
+        jobs = [] if starts else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
+        costs = [float(cells[idx].sum()) for idx, _ in jobs]
+        jobs += [(order[a:b], (a, b)) for a, b in windows]
+        running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
+        costs += [float(running[b] - running[a]) for a, b in windows]
+        return replace(base, la=la, lb=lb, off_a=off_a, off_b=off_b, cells=cells,
+                       is_long=is_long, jobs=jobs, costs=costs,
+                       widest=max((b - a for a, b in windows), default=1))
+
+    def _orient(self, seqs, ia: np.ndarray, ib: np.ndarray) -> _Plan:
+        """Check the pairs, pack the sequences and orient the pairs (no jobs yet)."""
         _check_nonempty(seqs)
         if len(ia) != len(ib):
             raise InputError(f"{len(ia)} target indices but {len(ib)} query indices")
@@ -518,27 +548,8 @@ class PairwiseEngine:
         if self.scoring.symmetric:
             swapped = lengths[ia] < lengths[ib]
             ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
-        la, lb = lengths[ia], lengths[ib]
-        off_a, off_b = offsets[ia], offsets[ib]
-        if rect is not None:  # a rectangle of each matrix (long pairs: all of it)
-            off_a, off_b = off_a + rect.origin[:, 0], off_b + rect.origin[:, 1]
-            la, lb = rect.size[:, 0].astype(np.int32), rect.size[:, 1].astype(np.int32)
-        cells = la.astype(np.float64) * lb
-        limit = LONG_CELLS if self.long_cells is None else self.long_cells
-        if lengths.max(initial=0) <= LONG_LENGTH and lengths.max(initial=0) ** 2 <= limit:
-            is_long = np.zeros(len(ia), dtype=bool)  # the common case, without the scans
-            short = np.arange(len(ia))
-        else:
-            is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
-            short = np.flatnonzero(~is_long)
-        order, windows = self._windows(short, la, lb, trace)
-        jobs = [] if starts else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
-        costs = [float(cells[idx].sum()) for idx, _ in jobs]
-        jobs += [(order[a:b], (a, b)) for a, b in windows]
-        running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
-        costs += [float(running[b] - running[a]) for a, b in windows]
-        return _Plan(ia, ib, la, lb, off_a, off_b, cells, flat, swapped, is_long, jobs, costs,
-                     max((b - a for a, b in windows), default=1))
+        return _Plan(ia, ib, lengths[ia], lengths[ib], offsets[ia], offsets[ib], None, flat,
+                     swapped, None, [], [], 1)
 
     def _group_jobs(self, long_pairs: np.ndarray, la, lb, trace: bool) -> list[tuple]:
         """Long pairs as launches of ``fill_wavefront_groups`` (``(pairs, "groups")``),
