@@ -534,7 +534,19 @@ __kernel void fill_wavefront_groups(__global const uchar *seqs,
 /* path, and so the one the full traceback follows, lies in rows ie - imax + 1 .. ie and    */
 /* columns je - jmax + 1 .. je: starts[t] = (ie - imax, je - jmax), the rectangle's corner  */
 /* (0-based). Integer scores only; same task table and work layout as fill_pairs.          */
+/*                                                                                          */
+/* Pruning: along a co-optimal path every value of this DP is the score of a suffix of it,  */
+/* V minus a prefix's score, and a prefix scores at most V (the pair's best), so it is      */
+/* >= 0; and a value there is never raised by a path through a negative cell (that would    */
+/* make a path above V). So values below 0 are dropped to minus infinity without changing  */
+/* a value on any co-optimal path or creating an M' == V. Then each strip need only sweep   */
+/* the columns from the first live one of the strip above to where both the border above  */
+/* and its own rows are dead (live columns only move right from strip to strip), and the    */
+/* sweep stops at a strip with no live column: the cost is the live region around the path, */
+/* not the prefix.                                                                          */
 /* ---------------------------------------------------------------------------------------- */
+#define DROP(v) (((v) < 0) ? NEG_INF : (v))
+
 __kernel void fill_reverse_starts(__global const uchar *seqs,
                                   __global const int4 *tasks,
                                   const int first,
@@ -570,6 +582,8 @@ __kernel void fill_reverse_starts(__global const uchar *seqs,
     for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (int2)(NEG_INF, NEG_INF);
     int arow[R], Q[R], Y[R];
     int imax = 0, jmax = 0;
+    /* live columns of the border above: lo .. hi (none: hi < lo); last: columns swept */
+    int lo = 1, hi = 0, last = 0;
     const int nstrips = (nA + R - 1) / R;
     for (int s = 0; s < nstrips; s++) {
         const int i0 = s * R;
@@ -579,28 +593,44 @@ __kernel void fill_reverse_starts(__global const uchar *seqs,
             Q[r] = NEG_INF;
             Y[r] = NEG_INF;
         }
-        int diag = (i0 == 0) ? 0 : NEG_INF;
-        for (int j = 1; j <= nB; j++) {
+        int diag = (i0 == 0) ? 0 : NEG_INF;   /* only the corner is live on row 0 */
+        bool own = (i0 == 0);                 /* this strip's rows hold a live value */
+        int next_lo = nB + 1, next_hi = 0;
+        int j = (i0 == 0) ? 1 : lo;
+        for (; j <= nB && (j <= hi + 1 || own); j++) {  /* hi + 1: its diagonal is live */
             const int bc = seqB[nB - j];
             const int2 up = work[(size_t)j * T + t];
             int up_P = up.x, up_X = up.y;
             const int diag_next = max(up_P, up_X);
+            own = false;
             _Pragma("unroll") for (int r = 0; r < R; r++) {
-                const int m = diag + rmat[arow[r] + bc];
-                const int x = max(up_P + oB, up_X + eB);
-                const int y = max(Q[r] + oA, Y[r] + eA);
+                const int m = DROP(diag + rmat[arow[r] + bc]);
+                const int x = DROP(max(up_P + oB, up_X + eB));
+                const int y = DROP(max(Q[r] + oA, Y[r] + eA));
                 diag = max(Q[r], Y[r]);
                 Q[r] = max(m, x);
                 Y[r] = y;
                 up_P = max(m, y);
                 up_X = x;
-                const bool hit = (m == V) && (r < nr);  /* selects, no branch */
+                const bool valid = r < nr;
+                own = own || (valid && max(Q[r], y) >= 0);
+                const bool hit = (m == V) && valid;  /* selects, no branch */
                 imax = max(imax, hit ? i0 + r + 1 : 0);
                 jmax = max(jmax, hit ? j : 0);
             }
             work[(size_t)j * T + t] = (int2)(up_P, up_X);
+            if (max(up_P, up_X) >= 0) {
+                next_lo = min(next_lo, j);
+                next_hi = j;
+            }
             diag = diag_next;
         }
+        /* columns the strip above swept and this one did not: dead below from here on */
+        for (int k = j; k <= last; k++) work[(size_t)k * T + t] = (int2)(NEG_INF, NEG_INF);
+        last = j - 1;
+        lo = next_lo;
+        hi = next_hi;
+        if (hi < lo) break;  /* no live column left: nothing below can reach V */
     }
     starts[t] = (int2)(e.x - imax, e.y - jmax);
 }

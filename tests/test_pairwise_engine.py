@@ -309,3 +309,51 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
         rect, _ = engine._rectangles(seqs, ia, ib)
         cells = sum(len(a) * len(b) for a, b in zip(ta, tb, strict=True))
         assert rect.size.prod(axis=1).sum() < cells / 10
+
+
+def _reverse_corner(a: np.ndarray, b: np.ndarray, end: tuple[int, int], best: int,
+                    m: np.ndarray, g: np.ndarray) -> tuple[int, int]:
+    """Reference for ``fill_reverse_starts`` without pruning: the DP over the reversed
+    prefixes anchored at ``end``; the corner of the box of the cells where M' == best."""
+    ie, je = end
+    ra, rb = a[:ie][::-1], b[:je][::-1]
+    neg = -(1 << 29)
+    M = np.full((ie + 1, je + 1), neg, dtype=np.int64)
+    X, Y = M.copy(), M.copy()
+    imax = jmax = 0
+    for i in range(1, ie + 1):
+        for j in range(1, je + 1):
+            corner = 0 if (i, j) == (1, 1) else neg
+            diag = max(corner, M[i - 1, j - 1], X[i - 1, j - 1], Y[i - 1, j - 1])
+            M[i, j] = diag + m[ra[i - 1], rb[j - 1]]
+            X[i, j] = max(max(M[i - 1, j], Y[i - 1, j]) + g[2], X[i - 1, j] + g[3])
+            Y[i, j] = max(max(M[i, j - 1], X[i, j - 1]) + g[0], Y[i, j - 1] + g[1])
+            if M[i, j] == best:
+                imax, jmax = max(imax, i), max(jmax, j)
+    return ie - imax, je - jmax
+
+
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3)])
+def test_reverse_starts_prune_nothing_that_matters(gaps):
+    """The pruned reverse pass (values below 0 dropped, dead columns skipped) gives the
+    corner an unpruned DP gives, pair by pair."""
+    aligner = aligner_for("local", *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
+    targets, queries = random_pairs(8, 40, 160)
+    targets += ["AC" * 30, "WCW" * 12, "K"]
+    queries += ["CA" * 9, "CWC" * 5, "KKK"]
+    seqs = [scoring.encode(s) for s in targets + queries]
+    engine = PairwiseEngine(scoring, "cpu")
+    ia, ib = np.arange(len(targets)), np.arange(len(targets), len(seqs))
+    rect, plan = engine._rectangles(seqs, ia, ib)
+    scores = engine.score_indexed(seqs, ia, ib) * scoring.scale
+    ends = rect.origin + rect.ends
+    checked = 0
+    for k in range(len(ia)):
+        a, b = seqs[plan.ia[k]], seqs[plan.ib[k]]
+        want = _reverse_corner(a, b, tuple(ends[k]), int(round(scores[k])), scoring.matrix,
+                               scoring.gaps)
+        if scores[k] > 0:
+            assert tuple(rect.origin[k]) == want, k
+            checked += 1
+    assert checked > 30
