@@ -299,11 +299,15 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
     want = whole.trace_pairs(ta, tb)
     engine = PairwiseEngine(scoring, "cpu")
     engine.timings = {}
-    got = engine.trace_pairs(ta, tb)
-    assert "reverse starts" in engine.timings
-    np.testing.assert_array_equal(got.scores, want.scores)
-    for k in range(len(want)):
-        np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+    mixed = PairwiseEngine(scoring, "cpu")  # the larger pairs whole, on work-groups
+    mixed.long_cells, mixed.timings = 20000, {}
+    for eng in (engine, mixed):
+        got = eng.trace_pairs(ta, tb)
+        assert "reverse starts" in eng.timings
+        np.testing.assert_array_equal(got.scores, want.scores)
+        for k in range(len(want)):
+            np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+    assert "fill+directions (groups)" in mixed.timings
     if gaps == (-11, -1):  # BLAST's costs: random pairs align over short stretches
         seqs, ia, ib = ta + tb, np.arange(len(ta)), np.arange(len(ta), 2 * len(ta))
         rect, _ = engine._rectangles(seqs, ia, ib)
