@@ -89,13 +89,13 @@ def add_parser(sub) -> None:
 NUCLEOTIDE_AUTO = "quickprobs"
 #: ``--method auto`` takes the progressive pipeline for protein families above this many
 #: sequences, where the QuickProbs pipeline leaves full mode (``max_full``) for anchor mode.
-#: The reason is speed since anchor mode takes its guide tree from alignment distances
-#: (sixth session): on twelve HomFam dev families of 301-1,533 sequences anchor mode scored
-#: SP / TC 80.59 / 64.53 against the progressive pipeline's 77.38 / 59.03 (pyfamsa 75.93 /
-#: 60.12), in 34 s against 4.6 s (H200; benchmarks/RESULTS.md). The earlier anchor mode (tree
-#: from posterior distances, other partition function) lost: SP 68.2 against 76.9 on five
-#: families of 301-617 sequences. Whether to move this bound up waits for all 101 HomFam dev
-#: families.
+#: The reason is speed since anchor mode takes its guide tree from alignment distances:
+#: on the 45 HomFam dev families of 301-1,600 sequences anchor mode scored SP / TC 85.81 /
+#: 71.89 against the progressive pipeline's 84.82 / 69.59 (pyfamsa 83.52 / 69.54; Clustal
+#: Omega and MAFFT --auto below pyfamsa on the 39 of them they finished), in 88.7 s against
+#: 6.3 s (H100, seventh session; benchmarks/RESULTS.md). At 14x the time, and minutes per
+#: family on a CPU device, the default stays the fast pipeline; ``--method quickprobs`` is the
+#: accurate one, which the message below names.
 AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
@@ -130,7 +130,7 @@ def auto_method(records, seqtype: str = "auto") -> str:
     if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
         log.warning("%d protein sequences: aligning with --method progressive (above %d the "
                     "QuickProbs pipeline runs in anchor mode: more accurate on real families, "
-                    "several times slower; --method quickprobs forces it)", k,
+                    "about 14 times slower; --method quickprobs forces it)", k,
                     AUTO_PROGRESSIVE_PROTEIN_K)
         return "progressive"
     if kind != "protein" and NUCLEOTIDE_AUTO == "progressive":
