@@ -25,8 +25,8 @@
  * running score reaching 0. The host chooses BITS = 8 for the other gap settings.
  * The 3-state traceback (pairwise_traceback.cl) follows these bits.
  *
- * Defines: LOCAL, TRACE, ENDS, BITS, R (rows per strip), MAXK (matrix side in local memory),
- * SCORE_FLOAT, PROFILE.
+ * Defines: LOCAL, TRACE, ENDS, BITS, R (rows per strip), RT (ENDS: rows per strip of the end
+ * order, a divisor of R), MAXK (matrix side in local memory), SCORE_FLOAT, PROFILE.
  */
 #include "common.h"
 #include "pairwise_gaps.h"
@@ -140,14 +140,38 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 #else
 #define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)
 #endif
-/* The end cell of a local alignment: the first maximum in (strip, column, row) order. */
-#if LOCAL && KEEP_END
+/* The end cell of a local alignment: the first maximum in (strip, column, row) order, the
+ * strips of the traced fill's RT rows. A fill of taller strips (ENDS, R = k * RT) keeps
+ * each RT-row part's first maximum of the strip and takes them in order at its end. */
+#ifndef RT
+#define RT R
+#endif
+#if LOCAL && KEEP_END && RT < R
+#define NSUB (R / RT)
+#define TRACK_BEST(m, r)                                                                      \
+    if ((m) > sub_best[(r) / RT]) {                                                           \
+        sub_best[(r) / RT] = (m); sub_i[(r) / RT] = i0 + (r) + 1; sub_j[(r) / RT] = j;        \
+    }
+#define SUB_START()                                                                           \
+    score_t sub_best[NSUB];                                                                   \
+    int sub_i[NSUB], sub_j[NSUB];                                                             \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++) {                                     \
+        sub_best[h_] = ZERO; sub_i[h_] = 0; sub_j[h_] = 0;                                    \
+    }
+#define SUB_MERGE()                                                                           \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++)                                       \
+        if (sub_best[h_] > best) { best = sub_best[h_]; best_i = sub_i[h_]; best_j = sub_j[h_]; }
+#elif LOCAL && KEEP_END
 #define TRACK_BEST(m, r)                                                                      \
     if ((m) > best) { best = (m); best_i = i0 + (r) + 1; best_j = j; }
 #elif LOCAL
 #define TRACK_BEST(m, r) best = max(best, (m));
 #else
 #define TRACK_BEST(m, r)
+#endif
+#ifndef SUB_START
+#define SUB_START()
+#define SUB_MERGE()
 #endif
 
 #if PROFILE
@@ -290,6 +314,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
         const int nr = min(R, nA - i0);
         const bool last = (s == nstrips - 1);
         STRIP_START(seqA)
+        SUB_START()
         score_t diag = (i0 == 0) ? ZERO : LEFT_H(i0);
         score_t oB = G_OB, eB = G_EB;
         for (int j = 1; j <= nB; j++) {
@@ -308,6 +333,7 @@ __kernel void fill_pairs(__global const uchar *seqs,
 #endif
             diag = diag_next;
         }
+        SUB_MERGE()
         if (last) { LAST_ROW_H(result) }
     }
 #if LOCAL
@@ -371,6 +397,7 @@ inline void wavefront(__global const uchar *seqs, const int4 task, __global cons
         const int nr = (w < nw) ? min(R, row_end - i0) : 0;
         const bool last = (s == nstrips_all - 1);
         STRIP_START(seqA)
+        SUB_START()
         score_t diag = (i0 == 0) ? ZERO : LEFT_H(i0);
         score_t oB = G_OB, eB = G_EB;
         const int steps = nB + nw - 1;
@@ -395,6 +422,7 @@ inline void wavefront(__global const uchar *seqs, const int4 task, __global cons
             }
             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         }
+        SUB_MERGE()
         if (last && w < nw) { LAST_ROW_H(result) }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }

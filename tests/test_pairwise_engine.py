@@ -301,6 +301,14 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
     engine.timings = {}
     mixed = PairwiseEngine(scoring, "cpu")  # the larger pairs whole, on work-groups
     mixed.long_cells, mixed.timings = 20000, {}
+    tall = PairwiseEngine(scoring, "cpu")  # ends from 32-row strips in 8-row order
+    tall.score_rows, tall.trace_rows, tall.timings = 32, 8, {}
+    whole.trace_rows = 8
+    want8 = whole.trace_pairs(ta, tb)
+    got = tall.trace_pairs(ta, tb)
+    np.testing.assert_array_equal(got.scores, want8.scores)
+    for k in range(len(want8)):
+        np.testing.assert_array_equal(got.coordinates(k), want8.coordinates(k))
     for eng in (engine, mixed):
         got = eng.trace_pairs(ta, tb)
         assert "reverse starts" in eng.timings

@@ -686,14 +686,19 @@ class PairwiseEngine:
         kind = "gpu" if rt.is_gpu else "cpu"
         if use_profile:
             rows = 8
-        elif trace or ends:  # ends: in the traced fill's order (strip, column, row)
+        elif trace:
             rows = self.trace_rows or TRACE_ROWS[kind]
             rows = min(rows, 32)  # directions of a strip column fill at most 8 uints
         else:
             rows = self.score_rows or SCORE_ROWS[kind]
+        # ends in the traced fill's order (strip, column, row): taller strips keep one end
+        # per part of its strip height, or the strips are its height
+        order_rows = 8 if use_profile else min(self.trace_rows or TRACE_ROWS[kind], 32)
+        if ends and rows % order_rows:
+            rows = order_rows
         defines = {"LOCAL": int(self.scoring.local), "TRACE": int(trace), "R": rows,
                    "MAXK": MAXK, "SCORE_FLOAT": int(use_float), "PROFILE": int(use_profile),
-                   "BITS": self._bits, "ENDS": int(ends)}
+                   "BITS": self._bits, "ENDS": int(ends), "RT": order_rows if ends else rows}
         return _Variant(rt.kernel("pairwise_fill.cl", name, defines),
                         np.float32 if use_float else np.int32, rows, use_profile, defines)
 
