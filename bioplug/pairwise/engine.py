@@ -629,18 +629,20 @@ class PairwiseEngine:
             return short, []
         # Already ordered by rows (as score_all makes them): keep it, each block of one
         # target is ordered by columns too.
-        rows = la[short]
-        maxB = int(lb[short].max())
+        every = short.size == len(la)  # all pairs (short is 0..n-1): no gathers of them
+        rows = la if every else la[short]
+        cols = lb if every else lb[short]
+        maxB = int(cols.max())
         if np.all(rows[:-1] >= rows[1:]):
             order = short
         elif max(int(rows.max()), maxB) < 2**16:
             # two stable passes on 16-bit keys (NumPy radix-sorts them): columns, then rows
-            by_cols = np.argsort((maxB - lb[short]).astype(np.uint16), kind="stable")
+            by_cols = np.argsort((maxB - cols).astype(np.uint16), kind="stable")
             top = int(rows.max())
             by_rows = np.argsort((top - rows[by_cols]).astype(np.uint16), kind="stable")
-            order = short[by_cols[by_rows]]
+            order = by_cols[by_rows] if every else short[by_cols[by_rows]]
         else:
-            key = rows * (maxB + 1) + lb[short]
+            key = rows * (maxB + 1) + cols
             order = short[np.argsort(-key, kind="stable")]
         windows, start = [], 0
         while start < order.size:
