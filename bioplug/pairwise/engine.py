@@ -306,14 +306,21 @@ class PairwiseEngine:
         choice of the walk (a maximum, ties by the same preference) is the same: the path
         is the one the whole matrix gives. Long pairs are traced whole, as before.
         """
-        rect, plan = self._rectangles(seqs, ia, ib, progress)
+        base = self._orient(seqs, ia, ib)
+        limit = LONG_CELLS if self.long_cells is None else self.long_cells
+        windowed = ((base.la.astype(np.float64) * base.lb <= limit)
+                    & (np.maximum(base.la, base.lb) <= LONG_LENGTH))
+        if not windowed.any():  # e.g. a search's hits, all on work-groups
+            return self._run(seqs, ia, ib, True, progress, base=base)
+        rect, plan = self._rectangles(seqs, ia, ib, progress, base)
         return self._run(seqs, ia, ib, True, progress, rect=rect, base=plan)
 
-    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None):
+    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None,
+                    base: _Plan | None = None):
         """The two passes of :meth:`_trace_local` before the traced one: each pair's
         rectangle (long pairs: the whole matrix) and its end cell in it, and the first
         pass's plan."""
-        values, (ends, plan) = self._run(seqs, ia, ib, "ends", progress)
+        values, (ends, plan) = self._run(seqs, ia, ib, "ends", progress, base=base)
         # the reverse pass over each pair's prefix up to its end, in windows of similar
         # prefixes (a warp waits for its largest)
         prefix = _Rect(np.zeros((len(ends), 2), np.int64), np.maximum(ends, 1), ends,
