@@ -388,7 +388,11 @@ __kernel void posterior(__global const uchar *codes,
                 p = pa;
 #else
                 const float pb = fmin(pbuf[q], 1.0f);
+#ifdef HMM_WEIGHT   /* QuickProbs 2's weighted RMS (its hmm-weight option) */
+                p = sqrt(HMM_WEIGHT * pa * pa + (1.0f - HMM_WEIGHT) * pb * pb);
+#else
                 p = sqrt(0.5f * (pa * pa + pb * pb));
+#endif
 #endif
                 pbuf[q] = p;
                 if (p >= cutoff) {   /* one cell per row and per column on a diagonal */

@@ -111,11 +111,12 @@ def hmm_posterior(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return post
 
 
-def combined_posterior(x, y):
-    """Eq. (1): root mean square of the two posteriors, (n+1, m+1)."""
+def combined_posterior(x, y, hmm_weight: float = 0.5):
+    """Eq. (1): root mean square of the two posteriors, (n+1, m+1); ``hmm_weight`` is the
+    pair-HMM's share (QuickProbs 2's weighted form)."""
     pa = np.minimum(hmm_posterior(x, y), 1.0)
     pb = np.minimum(partition_posterior(x, y), 1.0)
-    return np.sqrt(0.5 * (pa * pa + pb * pb))
+    return np.sqrt(hmm_weight * pa * pa + (1.0 - hmm_weight) * pb * pb)
 
 
 def gapfree_distance(p: np.ndarray) -> float:

@@ -137,6 +137,27 @@ def test_log_sum_exp_shortcut_is_bit_identical(rt, monkeypatch):
     assert np.array_equal(got[1].cols, want[1].cols)
 
 
+def test_weighted_combination(rt, monkeypatch):
+    """posterior.HMM_WEIGHT gives the weighted root mean square; 0.5 builds the default program."""
+    import bioplug.msa.posterior as post
+
+    assert "HMM_WEIGHT" not in post.build_options(rt, 100)
+    monkeypatch.setattr(post, "HMM_WEIGHT", 0.8)
+    assert post.build_options(rt, 100)["HMM_WEIGHT"] == "0.8f"
+    seqs = family(2, 3, 60)
+    codes = [encode(s, str(i)) for i, s in enumerate(seqs)]
+    pairs = all_pairs(3)
+    keep = np.ones(3, bool)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep)
+    for (a, b), d in zip(pairs, dist, strict=True):
+        P = ref.combined_posterior(codes[a], codes[b], hmm_weight=0.8)
+        assert d == pytest.approx(ref.gapfree_distance(P), abs=2e-4)
+        close = np.abs(P[1:, 1:] - 0.01) < 1e-4
+        want = np.where(P >= 0.01, P, 0)[1:, 1:]
+        assert np.abs(np.where(close, 0, store.dense(a, b) - want)).max() < 5e-4
+        assert not np.allclose(P, ref.combined_posterior(codes[a], codes[b]), atol=1e-3)
+
+
 def test_hmm_only_distances(rt):
     seqs = family(7, 3, 40)
     codes = [encode(s, str(i)) for i, s in enumerate(seqs)]

@@ -32,6 +32,9 @@ ROLL_LOCAL = True
 #: "double" gave the same SP / TC, 82.90 / 67.85, on all 82 BAliBASE RV11 + RV12 sets, and the
 #: kernel runs 26 % faster on an H200: 0.88 s against 1.19 s per 100,000 pairs of 300 x 300).
 PRECISION = "float"
+#: Weight of the pair-HMM posterior in the root-mean-square combination with the
+#: partition-function one (QuickProbs 2's ``hmm-weight``; 0.5 is the paper's Eq. 1).
+HMM_WEIGHT = 0.5
 #: Copy the score tables to local memory (a warp's reads of __constant memory at different
 #: addresses are serialised on GPUs).
 TABLES_LOCAL = True
@@ -86,6 +89,8 @@ def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
         defs["PF_FLOAT"] = 1
     if precision == "fast":
         defs["NATIVE_MATH"] = 1
+    if HMM_WEIGHT != 0.5 and not hmm_only:
+        defs["HMM_WEIGHT"] = f"{float(HMM_WEIGHT)!r}f"
     local = 4 * wg + 1024
     if TABLES_LOCAL:
         local += 8 * ncodes * ncodes + 4 * (30 + ncodes + ncodes * ncodes)
