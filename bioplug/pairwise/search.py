@@ -14,7 +14,8 @@ Pipeline of :func:`search` (issue 16):
    of :class:`~bioplug.pairwise.engine.PairwiseEngine`.
 3. The ``top`` hits of each query are kept across chunks, ordered by score (descending),
    then database number (ascending): the order is total, so results do not depend on chunks.
-4. Only the hits are traced back (:meth:`PairwiseEngine.trace_indexed`), giving identity,
+4. Only the hits are traced back (:meth:`PairwiseEngine.trace_indexed`, every hit on a
+   work-group of its own, all in one launch: :data:`HIT_GROUP_CELLS`), giving identity,
    mismatches, gap openings, coordinates and coverage.
 5. Bit scores and E-values follow Karlin-Altschul statistics with the gapped ``lambda`` and
    ``K`` that NCBI BLAST publishes for the matrix and gap costs (:data:`KARLIN_ALTSCHUL`):
