@@ -141,22 +141,40 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 #define TRACE_BITS(r, XO, XE, YO, YE, MV, XV, YV, QV, HZ)
 #endif
 /* The end cell of a local alignment: the first maximum in (strip, column, row) order, the
- * strips of the traced fill's RT rows. A fill of taller strips (ENDS, R = k * RT) keeps
- * each RT-row part's first maximum of the strip and takes them in order at its end. */
+ * strips of the traced fill's RT rows (RT = R but for ENDS). The traced fill compares every
+ * cell. ENDS (a score-only pass, R a multiple of RT) keeps one running maximum per RT-row
+ * part of the strip, one max a cell: where a column raises a part's maximum, the part's
+ * first row whose Q = max(M, Ix) holds the new value is the cell. An Ix there that equals
+ * it before the M does needs an M at least as large earlier in the order (gap scores are
+ * <= 0): then the part does not hold the pair's first maximum, and its cell does not
+ * matter. The parts are taken in order at the strip's end. */
 #ifndef RT
 #define RT R
 #endif
-#if LOCAL && KEEP_END && RT < R
+#if LOCAL && ENDS && !TRACE
 #define NSUB (R / RT)
-#define TRACK_BEST(m, r)                                                                      \
-    if ((m) > sub_best[(r) / RT]) {                                                           \
-        sub_best[(r) / RT] = (m); sub_i[(r) / RT] = i0 + (r) + 1; sub_j[(r) / RT] = j;        \
-    }
+#define TRACK_BEST(m, r) col_best[(r) / RT] = max(col_best[(r) / RT], (m));
 #define SUB_START()                                                                           \
     score_t sub_best[NSUB];                                                                   \
     int sub_i[NSUB], sub_j[NSUB];                                                             \
     _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++) {                                     \
         sub_best[h_] = ZERO; sub_i[h_] = 0; sub_j[h_] = 0;                                    \
+    }
+#define COLUMN_START()                                                                        \
+    score_t col_best[NSUB];                                                                   \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++) col_best[h_] = ZERO;
+#define COLUMN_END()                                                                          \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++) {                                     \
+        if (col_best[h_] > sub_best[h_]) {                                                    \
+            sub_best[h_] = col_best[h_];                                                      \
+            sub_j[h_] = j;                                                                    \
+            int row_ = 0;                                                                     \
+            _Pragma("unroll") for (int q_ = RT - 1; q_ >= 0; q_--) {                          \
+                const int r_ = h_ * RT + q_;                                                  \
+                if (r_ < nr && Q[r_] == col_best[h_]) row_ = r_;                              \
+            }                                                                                 \
+            sub_i[h_] = i0 + row_ + 1;                                                        \
+        }                                                                                     \
     }
 #define SUB_MERGE()                                                                           \
     _Pragma("unroll") for (int h_ = 0; h_ < NSUB; h_++)                                       \
@@ -172,6 +190,8 @@ inline void load_matrix(__local score_t *lmat, __global const int *matrix, const
 #ifndef SUB_START
 #define SUB_START()
 #define SUB_MERGE()
+#define COLUMN_START()
+#define COLUMN_END()
 #endif
 
 #if PROFILE
@@ -326,7 +346,9 @@ __kernel void fill_pairs(__global const uchar *seqs,
 #if TRACE
             CLEAR_BITS()
 #endif
+            COLUMN_START()
             STRIP_COLUMN()
+            COLUMN_END()
             work[(size_t)j * T + t] = (score2_t)(up_P, up_X);
 #if TRACE
             STORE_BITS(((size_t)s * maxB + (j - 1)) * T + t)
@@ -412,7 +434,9 @@ inline void wavefront(__global const uchar *seqs, const int4 task, __global cons
 #if TRACE
                 CLEAR_BITS()
 #endif
+                COLUMN_START()
                 STRIP_COLUMN()
+                COLUMN_END()
 #if TRACE
                 STORE_BITS((size_t)(s - row_begin / R) * nB + (j - 1))
 #endif

@@ -281,12 +281,12 @@ def test_group_kernel_traces_like_the_windows(mode, gaps):
         assert rescore(aligner, t, q, coords, mode == "local") == pytest.approx(score)
 
 
-@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3), (-5, -5)])
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3), (-5, -5), (0, 0)])
 def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
     """Local paths traced in the rectangle between the reverse pass's start bound and the
     end cell (``fill_reverse_starts``) equal the whole matrix's paths, ties included (repeats,
-    single residues, pairs without a positive score), and the rectangles are small for
-    unrelated pairs."""
+    single residues, pairs without a positive score; free gaps, where a gap state can equal
+    the end's value before the end), and the rectangles are small for unrelated pairs."""
     aligner = aligner_for("local", *gaps)
     scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
     targets, queries = _tie_rich_pairs(8)
