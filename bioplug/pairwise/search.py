@@ -133,7 +133,8 @@ class SearchResults:
     hits: list[list[Hit]]
     cells: float = 0.0
     #: Wall seconds of the stages ("index", "scan", "traceback") and, as "scan: ..." keys,
-    #: the scan's parts (kernel times from profiling events, the 32-bit rescue).
+    #: the scan's parts (kernel times from profiling events, the 32-bit rescue, the host's
+    #: database upload and top-hit selection).
     seconds: dict = field(default_factory=dict)
 
     def __iter__(self):
@@ -363,7 +364,8 @@ class Scanner:
         #: A (query, subject) pair of more cells goes to ``search16_long``.
         self.long_cells = LONG_PAIR_CELLS
         #: Seconds per stage: kernels from OpenCL profiling events (read once a launch has
-        #: finished, so collecting them never waits), the 32-bit rescue as wall time.
+        #: finished, so collecting them never waits), the 32-bit rescue, the database
+        #: upload and the top-hit selection as wall time.
         self.timings: dict[str, float] = {}
         #: Pairs sent to a wider pass: "16-bit rescue" (8-bit saturated), "32-bit rescue".
         self.counts: dict[str, int] = {}
@@ -439,7 +441,9 @@ class Scanner:
         if self.packed:
             # a view of the memmap: the upload reads the pages, no second host copy
             codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
+            began = time.perf_counter()
             dbuf = self.rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
+            self._record("upload (host wall)", time.perf_counter() - began)
             starts = db.offsets[a:b] - db.offsets[a]
             if first8 is not None:
                 scores, launch = self._scan_chunk8(dbuf, starts, lengths, first8,
@@ -463,9 +467,12 @@ class Scanner:
             self._rescore(qcodes, db, rescue, scores, columns)
             self._record("32-bit rescue", time.perf_counter() - began)
             self._count("32-bit rescue", len(rescue))
+        began = time.perf_counter()
         numbers = db.order[a:b][launch]
         empty = (np.zeros(0, np.int64), np.zeros(0, np.int64))
-        return [_merge_top(empty, scores[q], numbers, top) for q in range(len(qcodes))]
+        found = [_merge_top(empty, scores[q], numbers, top) for q in range(len(qcodes))]
+        self._record("top hits (host wall)", time.perf_counter() - began)
+        return found
 
     def score_triangle(self, codes: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """All-vs-all local scores with the scan kernels, in
