@@ -323,6 +323,25 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
         assert rect.size.prod(axis=1).sum() < cells / 10
 
 
+def test_local_traceback_path_chosen_by_device(monkeypatch):
+    """windowed_traceback=None: the windowed passes on CPU devices, whole matrices on GPUs
+    (where the windowed path's host passes cost more than its kernels save)."""
+    from bioplug.runtime.runtime import Runtime
+
+    scoring = make_scoring(BLOSUM62, gaps=[-11, -1] * 6, local=True)
+    ta, tb = random_pairs(4, 20, 80)
+    ta, tb = [scoring.encode(t) for t in ta], [scoring.encode(q) for q in tb]
+    engine = PairwiseEngine(scoring, "cpu")
+    engine.timings = {}
+    want = engine.trace_pairs(ta, tb)
+    assert "reverse starts" in engine.timings
+    monkeypatch.setattr(Runtime, "is_gpu", property(lambda self: True))
+    engine.timings = {}
+    got = engine.trace_pairs(ta, tb)
+    assert "reverse starts" not in engine.timings
+    np.testing.assert_array_equal(got.scores, want.scores)
+
+
 def _reverse_corner(a: np.ndarray, b: np.ndarray, end: tuple[int, int], best: int,
                     m: np.ndarray, g: np.ndarray) -> tuple[int, int]:
     """Reference for ``fill_reverse_starts`` without pruning: the DP over the reversed
