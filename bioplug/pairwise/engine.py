@@ -787,16 +787,7 @@ class PairwiseEngine:
         state_buf = self._scratch(rt, f"states{parity}", 16 * n)
         done = self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
                                batch.base_buf, walk, ends_buf)
-        rt.queue.flush()
-        states = np.empty((n, 4), dtype=np.int32)
-        ends = np.empty((n, 2), dtype=np.int32)
-        ops = np.empty(int(base[-1]), dtype=np.uint8)
-        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
-                  for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
-                                    (ops, ops_buf))]
-        rt.copy_queue.flush()
-        return _Pending(events, lambda: (out.astype(np.int64),
-                                         _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+        return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
 
     def _run_window_ends(self, batch: _Batch, n: int, rt: Runtime):
         """The first pass of :meth:`_trace_local` over a window: ``fill_pairs`` with end
@@ -1023,16 +1014,7 @@ class PairwiseEngine:
                             self._upload(rt, base), rt.empty(4 * n), scores, args[0],
                             np.int32(0), batch.seqs, batch.matrix,
                             np.int32(len(self.scoring.letters)), batch.gaps, dir_buf)
-        rt.queue.flush()
-        states = np.empty((n, 4), dtype=np.int32)
-        ends = np.empty((n, 2), dtype=np.int32)
-        ops = np.empty(int(base[-1]), dtype=np.uint8)
-        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
-                  for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
-                                    (ops, ops_buf))]
-        rt.copy_queue.flush()
-        return _Pending(events, lambda: (out.astype(np.int64),
-                                         _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+        return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
 
     def _upload(self, rt: Runtime, array: np.ndarray) -> cl.Buffer:
         """A new device buffer filled by a non-blocking write queued behind the running
@@ -1173,3 +1155,21 @@ def _check_nonempty(seqs) -> None:
     for k, s in enumerate(seqs):
         if len(s) == 0:
             raise InputError(f"sequence {k + 1} is empty: alignment needs at least one residue")
+
+
+def _read_paths(rt: Runtime, done: cl.Event, out: np.ndarray, scores: cl.Buffer,
+                ends_buf: cl.Buffer, state_buf: cl.Buffer, ops_buf: cl.Buffer,
+                base: np.ndarray) -> _Pending:
+    """Scores and packed paths of ``n = len(out)`` traced pairs, read back on the copy queue
+    once ``done`` (the traceback) has run."""
+    rt.queue.flush()
+    n = len(out)
+    states = np.empty((n, 4), dtype=np.int32)
+    ends = np.empty((n, 2), dtype=np.int32)
+    ops = np.empty(int(base[-1]), dtype=np.uint8)
+    events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
+              for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
+                                (ops, ops_buf))]
+    rt.copy_queue.flush()
+    return _Pending(events, lambda: (out.astype(np.int64),
+                                     _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
