@@ -323,6 +323,50 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
         assert rect.size.prod(axis=1).sum() < cells / 10
 
 
+def _counting(fn, calls: dict, key: str):
+    """``fn``, counting its calls in ``calls[key]``."""
+    def counted(*args, **kwargs):
+        calls[key] += 1
+        return fn(*args, **kwargs)
+    return counted
+
+
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3)])  # four and eight direction bits
+@pytest.mark.parametrize("table", [True, False])
+def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table):
+    """Many small windows, each running the end pass and the reverse pass back to back on
+    the device (``_run_window_corners``), long pairs mixed in on work-groups: the paths
+    are the whole matrix's, ties included, whether every window's tasks are uploaded at
+    once (``_window_table``) or written before each launch (``TABLE_BYTES`` = 0)."""
+    aligner = aligner_for("local", *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
+    targets, queries = _tie_rich_pairs(11)
+    more = random_pairs(12, 25, 200)
+    targets, queries = targets + more[0], queries + more[1]
+    ta = [scoring.encode(t) for t in targets]
+    tb = [scoring.encode(q) for q in queries]
+    reference = PairwiseEngine(scoring, "cpu")
+    reference.windowed_traceback = False
+    want = reference.trace_pairs(ta, tb)  # default windows, whole matrices
+    monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
+    if not table:
+        monkeypatch.setattr(engine_module, "TABLE_BYTES", 0)
+    calls = {"corners": 0, "per-window tasks": 0}
+    for eng_kind in (False, True):
+        engine = PairwiseEngine(scoring, "cpu")
+        engine.windowed_traceback, engine.long_cells, engine.timings = eng_kind, 20000, {}
+        for name, key in (("_run_window_corners", "corners"),
+                          ("_window_batch", "per-window tasks")):
+            monkeypatch.setattr(engine, name, _counting(getattr(engine, name), calls, key))
+        got = engine.trace_pairs(ta, tb)
+        assert "fill+directions (groups)" in engine.timings
+        np.testing.assert_array_equal(got.scores, want.scores)
+        for k in range(len(want)):
+            np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+    assert calls["corners"] >= len(ta) // 7 - 1  # the windowed engine's end windows
+    assert (calls["per-window tasks"] > 0) == (not table)
+
+
 def test_local_traceback_path_chosen_by_device(monkeypatch):
     """windowed_traceback=None: the windowed passes on CPU devices, whole matrices on GPUs
     (where the windowed path's host passes cost more than its kernels save)."""

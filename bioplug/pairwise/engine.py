@@ -6,18 +6,20 @@ Plan of a batch (seed 001 §3, extended):
   so that a window of neighbouring work-items does similar work, in windows sized from the
   device's memory. Score-only windows whose values provably fit 16 bits run
   ``fill_pairs16`` (``pairwise_fill16.cl``: two cells per packed operation) instead.
-* Only the order and the windows are planned before the first launch; each window's task
-  table is made just before its launch (all-vs-all: by a kernel, ``pairwise_tasks.cl``) and
-  its results are collected while the device runs the next one.
+* Only the order and the windows are planned before the first launch; the task table of
+  every window is uploaded at once (up to :data:`TABLE_BYTES`; beyond, each window's just
+  before its launch; all-vs-all scores: by a kernel, ``pairwise_tasks.cl``), so no write
+  waits behind a busy device, and a window's results are collected while the next runs.
 * Longer pairs run one per work-group (``fill_wavefront_groups``, all of them in as few
   launches as the memory allows, their tracebacks in one launch each): the group sweeps the
   matrix as an anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device. Its
   end cell is the one ``fill_pairs`` picks, so a pair's path does not depend on the kernel.
 * Local tracebacks of pairs on windows keep directions only for a rectangle per pair
   (:meth:`PairwiseEngine._trace_local`): a first pass finds the score, the end cell and, by
-  a reverse score-only pass from the end (``fill_reverse_starts``), where the co-optimal
-  paths can start; the traced fill then covers the rectangle between, which for unrelated
-  proteins is a small part of the matrix, and gives the whole matrix's path.
+  a reverse score-only pass from the end (``fill_reverse_starts``, launched right after the
+  first on the same window, from its results on the device), where the co-optimal paths can
+  start; the traced fill then covers the rectangle between, which for unrelated proteins is
+  a small part of the matrix, and gives the whole matrix's path.
 * Tracebacks follow direction bytes on the device (``pairwise_traceback.cl``). When a long
   pair's directions do not fit in the memory budget, it runs alone (``fill_wavefront``): the
   score pass keeps checkpoint rows and the traceback recomputes one band of rows at a time
@@ -63,6 +65,9 @@ PAD_CODE = 255
 MAX_WINDOW = 1 << 16
 #: Most pairs in one launch of the work-group-per-pair kernel.
 MAX_GROUPS = 1 << 16
+#: Largest task table (bytes, 32 a pair) uploaded whole before a batch's first launch; a
+#: larger batch writes each window's tasks just before its launch.
+TABLE_BYTES = 1 << 28
 
 
 @dataclass
@@ -105,6 +110,17 @@ class _Batch:
     cache: dict = field(default_factory=dict)
     # traced windows of rectangles: each pair's end cell, given (relative to its rectangle)
     ends: np.ndarray | None = None
+    ends_buf: cl.Buffer | None = None  # ... and on the device (copied per window there)
+
+
+@dataclass
+class _Table:
+    """Every window of a batch in launch order: tasks, packed-path offsets (traced) and
+    the rectangles' end cells (traced rectangles), uploaded once per device."""
+
+    tasks: np.ndarray
+    ops_base: np.ndarray
+    ends: np.ndarray | None
 
 
 @dataclass
@@ -134,7 +150,6 @@ class _Rect:
     origin: np.ndarray
     size: np.ndarray
     ends: np.ndarray
-    scores: np.ndarray | None = None  # the reverse pass's target scores
 
 
 @dataclass
@@ -256,7 +271,9 @@ class PairwiseEngine:
         #: (default) chooses by device: windowed on CPU devices (PoCL: 5.95 s against 16.9 s
         #: for 200 proteins of 50-1,000 all-vs-all), whole matrices on GPUs (H100, 2,000
         #: proteins: 3.05 s windowed against 1.89 s, though the windowed kernels take 0.86
-        #: s: its three passes' host planning and waits are the cost; benchmarks/RESULTS.md).
+        #: s: its three passes' host planning and waits were the cost; benchmarks/RESULTS.md;
+        #: since then the first two passes run per window and the tables go up once: to be
+        #: measured again before this default changes).
         self.windowed_traceback: bool | None = None
 
     # -- public API ---------------------------------------------------------------------------
@@ -325,20 +342,55 @@ class PairwiseEngine:
     def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None,
                     base: _Plan | None = None):
         """The two passes of :meth:`_trace_local` before the traced one: each pair's
-        rectangle (long pairs: the whole matrix) and its end cell in it, and the first
-        pass's plan."""
-        values, (ends, plan) = self._run(seqs, ia, ib, "ends", progress, base=base)
-        # the reverse pass over each pair's prefix up to its end, in windows of similar
-        # prefixes (a warp waits for its largest)
-        prefix = _Rect(np.zeros((len(ends), 2), np.int64), np.maximum(ends, 1), ends,
-                       values.astype(np.int32))
-        _, (corners, _) = self._run(seqs, ia, ib, "starts", progress, rect=prefix, base=plan)
-        size = np.stack([plan.la, plan.lb], axis=1).astype(np.int64)
-        whole = plan.is_long[:, None]
-        origin = np.where(whole, 0, corners).astype(np.int64)
+        rectangle (long pairs: the whole matrix) and its end cell in it, and the plan.
+
+        Both passes run window by window, back to back on the device: the reverse pass
+        (``fill_reverse_starts``) reads the first pass's scores and ends where that left
+        them, and its tasks are the first pass's (a prefix is its pair up to the end), so
+        no host round trip or second plan lies between them. Its pairs stay in the first
+        pass's order (by whole size): the pruned reverse pass stops where its live columns
+        die, which for most pairs is near the end, so the prefix sizes barely matter.
+        """
+        progress = progress if isinstance(progress, Progress) else Progress(progress)
+        plan = self._plan(seqs, ia, ib, False, starts=True, base=base)
+        n = len(plan.ia)
+        windows = [job for job in plan.jobs if isinstance(job[1], tuple)]
+        order = np.concatenate([idx for idx, _ in windows]) if windows else np.zeros(0, int)
+        # the whole task table in launch order, uploaded once per device before the first
+        # launch (a write queued behind a busy device can block the host on some drivers)
+        tasks = _task_table(plan, order)
+        values = np.zeros(len(order), np.int32)
+        ends, corners = np.zeros((len(order), 2), np.int32), np.zeros((len(order), 2), np.int32)
+        stage, done = "pairwise alignment: rectangles", [0.0]
+        total = float(sum(plan.costs)) or 1.0
+        cost = {job[1]: c for job, c in zip(plan.jobs, plan.costs, strict=True)}
+        progress.report(stage, 0, 100)
+        shared: dict[int, _Batch] = {}
+
+        def start_job(rt: Runtime, job):
+            a, b = job[1]
+            if id(rt) not in shared:
+                shared[id(rt)] = replace(self._base_batch(rt, plan.flat),
+                                         task_buf=rt.to_device(tasks))
+            bounds = int(tasks[a:b, 1].max()), int(tasks[a:b, 3].max())
+            return self._run_window_corners(shared[id(rt)], a, b, bounds, rt,
+                                            (values[a:b], ends[a:b], corners[a:b]))
+
+        def collect(job, _result):
+            done[0] += cost[job[1]]
+            progress.report(stage, int(100 * done[0] / total), 100)
+
+        self._pipeline(windows, [cost[w] for _, w in windows], start_job, collect, progress)
+        progress.report(stage, 100, 100)
+        # rectangles in launch order, then to the pairs' order by one scatter each (an
+        # (x, y) pair of int32 moved as one int64); long pairs keep their whole matrix
+        ends -= corners
+        origin, rel = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32)
+        size = np.stack([plan.la, plan.lb], axis=1).astype(np.int32)
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
-        size = np.where(whole, size, np.maximum(ends - origin, 1))
-        return _Rect(origin, size, np.where(whole, 0, ends - origin).astype(np.int32)), plan
+        for whole, part in ((origin, corners), (rel, ends), (size, np.maximum(ends, 1))):
+            whole.view(np.int64)[order, 0] = part.view(np.int64)[:, 0]
+        return _Rect(origin, size, rel), plan
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
@@ -441,81 +493,100 @@ class PairwiseEngine:
         return tri, rank
 
     # -- planning -----------------------------------------------------------------------------
-    def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace, progress=None,
+    def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool, progress=None,
              rect: _Rect | None = None, base: _Plan | None = None):
         """Plan, launch and collect; returns scores and (for traces) where each path is.
 
-        ``trace``: False (scores), True (scores and paths), or a pass of :meth:`_trace_local`
-        over the pairs on windows (the long pairs are left out): "ends" (scores and end
-        cells) and "starts" (over the prefixes ``rect`` up to the ends, the corners of the
-        rectangles that hold the paths). With ``rect`` and True the traced pairs are its
-        rectangles, with the windows' end cells given. ``base``: the same pairs' plan from an
-        earlier pass (orientation and packing are not redone).
+        With ``rect`` (and ``trace``) the traced pairs are its rectangles, with the
+        windows' end cells given (:meth:`_trace_local`). ``base``: the same pairs' plan
+        from an earlier pass (orientation and packing are not redone).
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        passes = trace in ("ends", "starts")
-        plan = self._plan(seqs, ia, ib, trace is True, rect, starts=passes, base=base)
-        n, la, lb, cells = len(plan.ia), plan.la, plan.lb, plan.cells
+        plan = self._plan(seqs, ia, ib, trace, rect, base=base)
+        n = len(plan.ia)
         scores = np.zeros(n, dtype=np.int64)
         launches: list[_Paths] = []
         launch, slot = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        ends = np.zeros((n, 2), np.int32)  # the passes' end cells or corners
-        total, done = float(cells.sum()) or 1.0, [0.0]
-        stage = {False: "pairwise scores", True: "pairwise alignment",
-                 "ends": "pairwise alignment: ends", "starts": "pairwise alignment: starts"
-                 }[trace]
+        total, done = float(sum(plan.costs)) or 1.0, [0.0]
+        cost = {id(job): c for job, c in zip(plan.jobs, plan.costs, strict=True)}
+        stage = "pairwise alignment" if trace else "pairwise scores"
         progress.report(stage, 0, 100)
+        table = self._window_table(plan, trace, rect)
         shared: dict[int, _Batch] = {}
 
         def start_job(rt: Runtime, job):
             idx, window = job
             if id(rt) not in shared:
                 shared[id(rt)] = self._base_batch(rt, plan.flat)
+                if table is not None:  # every window's tasks, uploaded once
+                    shared[id(rt)] = replace(
+                        shared[id(rt)], task_buf=rt.to_device(table.tasks),
+                        base_buf=rt.to_device(table.ops_base), tasks=table.tasks,
+                        ops_base=table.ops_base, ends=table.ends,
+                        ends_buf=None if table.ends is None else rt.to_device(table.ends))
             batch = shared[id(rt)]
-            task = np.empty((len(idx), 4), dtype=np.int32)  # this window's tasks, made now
-            task[:, 0], task[:, 1] = plan.off_a[idx], la[idx]
-            task[:, 2], task[:, 3] = plan.off_b[idx], lb[idx]
+            if table is not None and isinstance(window, tuple):
+                return self._run_window(batch, *window, trace, rt=rt)
+            task = np.empty((len(idx), 4), dtype=np.int32)  # this job's tasks, made now
+            task[:, 0], task[:, 1] = plan.off_a[idx], plan.la[idx]
+            task[:, 2], task[:, 3] = plan.off_b[idx], plan.lb[idx]
             if window is None:  # a pair too long for the budget: checkpointed, at once
                 return self._run_long(rt, batch, task, trace)
             if window == "groups":
                 return self._run_groups(rt, batch, task, trace)
-            base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-            if trace is True:
-                np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
-            # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive):
-            # queued behind the previous window, they never stall the host
-            task_buf = self._scratch(rt, "tasks", plan.widest * 16)  # sized once
-            base_buf = self._scratch(rt, "bases", (plan.widest + 1) * 8)
-            cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
-            cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
-            batch = replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
-                            ops_base=base, ends=None if rect is None else rect.ends[idx])
-            if trace == "ends":
-                return self._run_window_ends(batch, len(idx), rt)
-            if trace == "starts":
-                return self._run_window_starts(batch, rect.scores[idx], rt)
-            return self._run_window(batch, 0, len(idx), trace, rt=rt)
+            return self._run_window(self._window_batch(rt, batch, plan, idx, task, trace, rect),
+                                    0, len(idx), trace, rt=rt)
 
         def collect(job, result):
             idx, window = job
             values, paths = result
             scores[idx] = values
-            if passes:
-                ends[idx] = paths
-            elif paths is not None:
+            if paths is not None:
                 if rect is not None and isinstance(window, tuple):  # back to the matrix
                     paths.ends = rect.ends[idx] + rect.origin[idx]
                 launch[idx] = len(launches)
                 slot[idx] = np.arange(len(idx))
                 launches.append(paths)
-            done[0] += float(cells[idx].sum())
+            done[0] += cost[id(job)]
             progress.report(stage, int(100 * done[0] / total), 100)
 
         self._pipeline(plan.jobs, plan.costs, start_job, collect, progress)
         progress.report(stage, 100, 100)
-        if passes:
-            return scores, (ends, plan)
         return scores, (launches, launch, slot, plan.swapped)
+
+    def _window_table(self, plan: _Plan, trace: bool, rect: _Rect | None) -> _Table | None:
+        """Every window's tasks (and packed-path offsets, rectangle ends) in launch order,
+        made at once, or None when the table would take more than :data:`TABLE_BYTES` or
+        an eighth of a device's budget (then each window's are made before its launch)."""
+        windows = [idx for idx, window in plan.jobs if isinstance(window, tuple)]
+        if not windows:
+            return None
+        order = np.concatenate(windows)
+        budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
+        if order.size * 32 > min(TABLE_BYTES, budget // 8):
+            return None
+        tasks = _task_table(plan, order)
+        ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+        if trace:
+            np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
+        ends = None if rect is None else np.ascontiguousarray(rect.ends[order], np.int32)
+        return _Table(tasks, ops_base, ends)
+
+    def _window_batch(self, rt: Runtime, batch: _Batch, plan: _Plan, idx: np.ndarray,
+                      task: np.ndarray, trace: bool, rect: _Rect | None) -> _Batch:
+        """``batch`` with one window's tasks ``task`` (pairs ``idx``) written to reused
+        buffers (no :meth:`_window_table`)."""
+        base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+        if trace:
+            np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
+        # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive);
+        # queued behind the previous window (some drivers make the host wait for them)
+        task_buf = self._scratch(rt, "tasks", plan.widest * 16)  # sized once
+        base_buf = self._scratch(rt, "bases", (plan.widest + 1) * 8)
+        cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
+        cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
+        return replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
+                       ops_base=base, ends=None if rect is None else rect.ends[idx])
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
               rect: _Rect | None = None, starts: bool = False,
@@ -776,7 +847,11 @@ class PairwiseEngine:
         ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
         self._launch(rt, "fill+directions", var.kernel, (T,), (group,), *head, dirs,
                      np.int32(maxB), ends_buf, *local)
-        if batch.ends is not None:  # rectangles: the path ends where the whole matrix's does
+        # rectangles: the path ends where the whole matrix's does
+        if batch.ends_buf is not None:
+            cl.enqueue_copy(rt.queue, ends_buf, batch.ends_buf, src_offset=8 * first,
+                            byte_count=8 * n)
+        elif batch.ends is not None:
             cl.enqueue_copy(rt.queue, ends_buf, np.ascontiguousarray(
                 batch.ends[first:stop], dtype=np.int32), is_blocking=False)
         base = batch.ops_base[first:stop + 1] - batch.ops_base[first]
@@ -789,51 +864,40 @@ class PairwiseEngine:
                                batch.base_buf, walk, ends_buf)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
 
-    def _run_window_ends(self, batch: _Batch, n: int, rt: Runtime):
-        """The first pass of :meth:`_trace_local` over a window: ``fill_pairs`` with end
-        cells and no directions; reads back scores and ends."""
-        maxA, maxB = int(batch.tasks[:, 1].max()), int(batch.tasks[:, 3].max())
+    def _run_window_corners(self, batch: _Batch, first: int, stop: int,
+                            bounds: tuple[int, int], rt: Runtime, out: tuple):
+        """The first two passes of :meth:`_trace_local` over tasks ``first:stop`` of
+        ``batch.task_buf``: ``fill_pairs`` with end cells and no directions, then
+        ``fill_reverse_starts`` from those ends, both on the device's queue; the scores,
+        ends and corners are read on the copy queue into ``out`` (three host views)."""
+        n = stop - first
+        maxA, maxB = bounds
         var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        scores, ends_buf = self._scratch(rt, "scores", n * 4), self._scratch(rt, "ends", n * 8)
+        # two sets of result buffers: one window's reads overlap the next one's launches
+        parity = self._next_parity(rt)
+        scores = self._scratch(rt, f"scores{parity}", n * 4)
+        ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
+        corners = self._scratch(rt, f"corners{parity}", n * 8)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
             local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
-        self._launch(rt, "fill+ends", var.kernel, (T,), (group,), batch.seqs, batch.task_buf,
-                     np.int32(0), np.int32(n), batch.matrix,
-                     np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf,
-                     *local)
-        out, ends = np.empty(n, dtype=np.int32), np.empty((n, 2), np.int32)
-        events = [cl.enqueue_copy(rt.queue, host, buf, is_blocking=False)
-                  for host, buf in ((out, scores), (ends, ends_buf))]
-        return _Pending(events, lambda: (out.astype(np.int64), ends))
-
-    def _run_window_starts(self, batch: _Batch, values: np.ndarray, rt: Runtime):
-        """The second pass of :meth:`_trace_local` over a window of prefixes (tasks up to
-        the end cells ``batch.ends``, scores ``values``): ``fill_reverse_starts``; reads
-        back the rectangles' corners."""
-        n = len(values)
-        maxA, maxB = int(batch.tasks[:, 1].max()), int(batch.tasks[:, 3].max())
-        var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
+        head = (batch.seqs, batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
+                np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf)
+        self._launch(rt, "fill+ends", var.kernel, (T,), (group,), *head, *local)
         knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
         group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        scores, ends_buf = self._scratch(rt, "scores", n * 4), self._scratch(rt, "ends", n * 8)
-        corners_buf = self._scratch(rt, "corners", n * 8)
-        cl.enqueue_copy(rt.queue, scores, np.ascontiguousarray(values, np.int32),
-                        is_blocking=False)
-        cl.enqueue_copy(rt.queue, ends_buf, np.ascontiguousarray(batch.ends, np.int32),
-                        is_blocking=False)
-        self._launch(rt, "reverse starts", knl, (T,), (group,), batch.seqs, batch.task_buf,
-                     np.int32(0), np.int32(n), batch.matrix,
-                     np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf,
-                     corners_buf, cl.LocalMemory(MAXK * MAXK * 4))
-        corners = np.empty((n, 2), np.int32)
-        event = cl.enqueue_copy(rt.queue, corners, corners_buf, is_blocking=False)
-        return _Pending([event], lambda: (np.zeros(n, np.int64), corners))
+        done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head[:7], work,
+                            scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
+        rt.queue.flush()
+        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
+                  for host, buf in zip(out, (scores, ends_buf, corners), strict=True)]
+        rt.copy_queue.flush()
+        return _Pending(events, lambda: None)
 
     def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
         """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
@@ -1115,6 +1179,15 @@ def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                           lengths)
         flat[np.arange(data.size) + shift] = data
     return flat, offsets
+
+
+def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
+    """Tasks ``(offset of A, nA, offset of B, nB)`` of the pairs ``order`` of ``plan``, as
+    the fill kernels read them."""
+    tasks = np.empty((order.size, 4), dtype=np.int32)
+    for column, values in enumerate((plan.off_a, plan.la, plan.off_b, plan.lb)):
+        tasks[:, column] = values[order]
+    return tasks
 
 
 def _copy_buffer(rt: Runtime, src, nbytes: int):
