@@ -255,6 +255,8 @@ class PairwiseEngine:
         #: value fits (:func:`fits_16bit`); False forces the 32-bit kernel.
         self.use_packed16: bool = True
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
+        self._pinned_buffers: dict[tuple, np.ndarray] = {}
+        self._map_queues: dict[int, cl.CommandQueue] = {}
         self._parities: dict[tuple, int] = {}
         # Four direction bits per cell when extending a gap never scores below opening one
         # (internal and right end gaps; pairwise_fill.cl says why), else eight.
@@ -569,7 +571,10 @@ class PairwiseEngine:
         ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
         if trace:
             np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
-        ends = None if rect is None else np.ascontiguousarray(rect.ends[order], np.int32)
+        ends = None
+        if rect is not None:  # (x, y) int32 pairs gathered as one int64 each
+            pairs = np.ascontiguousarray(rect.ends, np.int32).view(np.int64)[:, 0]
+            ends = pairs[order].view(np.int32).reshape(-1, 2)
         return _Table(tasks, ops_base, ends)
 
     def _window_batch(self, rt: Runtime, batch: _Batch, plan: _Plan, idx: np.ndarray,
@@ -798,6 +803,26 @@ class PairwiseEngine:
             buf = self._scratch_buffers[key] = rt.empty(nbytes)
         return buf
 
+    def _pinned(self, rt: Runtime, name: str, nbytes: int) -> np.ndarray:
+        """Host memory the device reads into by DMA (an ``ALLOC_HOST_PTR`` buffer, mapped for
+        the engine's life), reused across launches: reads into ordinary host memory are not
+        asynchronous on some drivers (the host would wait for the kernel they follow)."""
+        key = (id(rt), name)
+        host = self._pinned_buffers.get(key)
+        if host is None or host.size < nbytes:
+            buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR,
+                            max(nbytes, 1))
+            # mapped on a queue of its own: on the device's queue the map would wait for
+            # the launches ahead of it
+            queue = self._map_queues.get(id(rt))
+            if queue is None:
+                queue = self._map_queues[id(rt)] = cl.CommandQueue(rt.context, rt.device)
+            host, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ
+                                            | cl.map_flags.WRITE, 0, (max(nbytes, 1),),
+                                            np.uint8)
+            self._pinned_buffers[key] = host
+        return host
+
     def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> cl.Event:
         event = knl(rt.queue, gsize, lsize, *args)
         if self.timings is not None:
@@ -862,7 +887,8 @@ class PairwiseEngine:
         state_buf = self._scratch(rt, f"states{parity}", 16 * n)
         done = self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
                                batch.base_buf, walk, ends_buf)
-        return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
+        stage = self._pinned(rt, f"paths{parity}", 28 * n + int(base[-1]))
+        return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base, stage)
 
     def _run_window_corners(self, batch: _Batch, first: int, stop: int,
                             bounds: tuple[int, int], rt: Runtime, out: tuple):
@@ -894,10 +920,17 @@ class PairwiseEngine:
         done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head[:7], work,
                             scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
         rt.queue.flush()
+        stage = self._pinned(rt, f"corners{parity}", n * 20)
+        staged = (stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
+                  stage[12 * n: 20 * n].view(np.int32))
         events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
-                  for host, buf in zip(out, (scores, ends_buf, corners), strict=True)]
+                  for host, buf in zip(staged, (scores, ends_buf, corners), strict=True)]
         rt.copy_queue.flush()
-        return _Pending(events, lambda: None)
+
+        def finish():
+            for host, pinned in zip(out, staged, strict=True):
+                host.reshape(-1)[:] = pinned
+        return _Pending(events, finish)
 
     def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
         """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
@@ -1232,17 +1265,27 @@ def _check_nonempty(seqs) -> None:
 
 def _read_paths(rt: Runtime, done: cl.Event, out: np.ndarray, scores: cl.Buffer,
                 ends_buf: cl.Buffer, state_buf: cl.Buffer, ops_buf: cl.Buffer,
-                base: np.ndarray) -> _Pending:
+                base: np.ndarray, stage: np.ndarray | None = None) -> _Pending:
     """Scores and packed paths of ``n = len(out)`` traced pairs, read back on the copy queue
-    once ``done`` (the traceback) has run."""
+    once ``done`` (the traceback) has run; through ``stage`` (pinned bytes,
+    :meth:`PairwiseEngine._pinned`) when given, copied out when the reads are done."""
     rt.queue.flush()
-    n = len(out)
-    states = np.empty((n, 4), dtype=np.int32)
-    ends = np.empty((n, 2), dtype=np.int32)
-    ops = np.empty(int(base[-1]), dtype=np.uint8)
-    events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
-              for host, buf in ((out, scores), (ends, ends_buf), (states, state_buf),
-                                (ops, ops_buf))]
+    n, size = len(out), int(base[-1])
+    if stage is None:
+        host = [out, np.empty((n, 2), np.int32), np.empty((n, 4), np.int32),
+                np.empty(size, np.uint8)]
+    else:
+        host = [stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
+                stage[12 * n: 28 * n].view(np.int32), stage[28 * n: 28 * n + size]]
+    events = [cl.enqueue_copy(rt.copy_queue, h, buf, is_blocking=False, wait_for=[done])
+              for h, buf in zip(host, (scores, ends_buf, state_buf, ops_buf), strict=True)]
     rt.copy_queue.flush()
-    return _Pending(events, lambda: (out.astype(np.int64),
-                                     _Paths(ops, base[:-1], states[:, 3].copy(), ends)))
+
+    def finish():
+        values, ends, states, ops = host
+        if stage is not None:
+            ends, ops = ends.reshape(n, 2).copy(), ops.copy()
+            states = states.reshape(n, 4)
+        return values.astype(np.int64), _Paths(ops, base[:-1], states[:, 3].copy(), ends)
+
+    return _Pending(events, finish)
