@@ -332,12 +332,15 @@ def _counting(fn, calls: dict, key: str):
 
 
 @pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3)])  # four and eight direction bits
-@pytest.mark.parametrize("table", [True, False])
-def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table):
+@pytest.mark.parametrize("table, ndev", [(True, 1), (False, 1), (True, 2)])
+def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     """Many small windows, each running the end pass and the reverse pass back to back on
     the device (``_run_window_corners``), long pairs mixed in on work-groups: the paths
     are the whole matrix's, ties included, whether every window's tasks are uploaded at
-    once (``_window_table``) or written before each launch (``TABLE_BYTES`` = 0)."""
+    once (``_window_table``) or written before each launch (``TABLE_BYTES`` = 0), on one
+    device or spread over two."""
+    from bioplug.runtime import Runtime, select_device
+
     aligner = aligner_for("local", *gaps)
     scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
     targets, queries = _tie_rich_pairs(11)
@@ -353,7 +356,8 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table):
         monkeypatch.setattr(engine_module, "TABLE_BYTES", 0)
     calls = {"corners": 0, "per-window tasks": 0}
     for eng_kind in (False, True):
-        engine = PairwiseEngine(scoring, "cpu")
+        devices = [Runtime(select_device("cpu")) for _ in range(ndev)]
+        engine = PairwiseEngine(scoring, devices)
         engine.windowed_traceback, engine.long_cells, engine.timings = eng_kind, 20000, {}
         for name, key in (("_run_window_corners", "corners"),
                           ("_window_batch", "per-window tasks")):
