@@ -280,12 +280,22 @@ def main(argv=None) -> int:
                                               engine.timings.items()), file=sys.stderr)
     engine.timings = None
     if args.mode == "local":  # both local paths, whichever the device's default is
+        traces = {}
         for windowed, what in ((True, "windowed"), (False, "whole matrices")):
             engine.windowed_traceback = windowed
             t = median_time(lambda: engine.trace_indexed(codes, ii, jj), 1)
             row("bioplug", f"traceback, {what}", t, cells / 1e9,
                 f"(windowed_traceback={windowed})")
+            traces[windowed] = engine.trace_indexed(codes, ii, jj)
         engine.windowed_traceback = None
+        # the two paths must agree: every score, and the paths of a sample of pairs
+        sample = rng.choice(npairs, size=min(2000, npairs), replace=False)
+        same = np.array_equal(traces[True].scores, traces[False].scores) and all(
+            np.array_equal(traces[True].coordinates(k), traces[False].coordinates(k))
+            for k in sample.tolist())
+        print(f"  windowed == whole matrices: {same} (all scores, {len(sample)} paths)",
+              file=sys.stderr)
+        results["windowed_equals_whole"] = bool(same)
 
     sub = rng.choice(npairs, size=min(args.bio_pairs, npairs), replace=False)
     sub_cells = float((lengths[ii[sub]] * lengths[jj[sub]]).sum())

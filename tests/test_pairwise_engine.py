@@ -5,6 +5,7 @@ with Biopython's gap rules, and each score is compared with Biopython's.
 """
 
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ from bioplug.errors import InputError
 from bioplug.pairwise.engine import PairwiseEngine, fits_16bit
 
 BLOSUM62 = substitution_matrices.load("BLOSUM62")
+#: Device of the tests that do not depend on PoCL's work-group sizes (default cpu: PoCL).
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
 
 
@@ -338,7 +341,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     the device (``_run_window_corners``), long pairs mixed in on work-groups: the paths
     are the whole matrix's, ties included, whether every window's tasks are uploaded at
     once (``_window_table``) or written before each launch (``TABLE_BYTES`` = 0), on one
-    device or spread over two."""
+    device or spread over two (``BIOPLUG_TEST_DEVICE``: PoCL unless set, e.g. to gpu)."""
     from bioplug.runtime import Runtime, select_device
 
     aligner = aligner_for("local", *gaps)
@@ -348,7 +351,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     targets, queries = targets + more[0], queries + more[1]
     ta = [scoring.encode(t) for t in targets]
     tb = [scoring.encode(q) for q in queries]
-    reference = PairwiseEngine(scoring, "cpu")
+    reference = PairwiseEngine(scoring, DEVICE)
     reference.windowed_traceback = False
     want = reference.trace_pairs(ta, tb)  # default windows, whole matrices
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
@@ -356,7 +359,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
         monkeypatch.setattr(engine_module, "TABLE_BYTES", 0)
     calls = {"corners": 0, "per-window tasks": 0}
     for eng_kind in (False, True):
-        devices = [Runtime(select_device("cpu")) for _ in range(ndev)]
+        devices = [Runtime(select_device(DEVICE)) for _ in range(ndev)]
         engine = PairwiseEngine(scoring, devices)
         engine.windowed_traceback, engine.long_cells, engine.timings = eng_kind, 20000, {}
         for name, key in (("_run_window_corners", "corners"),
