@@ -340,7 +340,8 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     """Many small windows, each running the end pass and the reverse pass back to back on
     the device (``_run_window_corners``), long pairs mixed in on work-groups: the paths
     are the whole matrix's, ties included, whether every window's tasks are uploaded at
-    once (``_window_table``) or written before each launch (``TABLE_BYTES`` = 0), on one
+    once (``_window_table``; the traced pass's windows planned per window of the first
+    passes, ``_rect_windows``) or written before each launch (``TABLE_BYTES`` = 0), on one
     device or spread over two (``BIOPLUG_TEST_DEVICE``: PoCL unless set, e.g. to gpu)."""
     from bioplug.runtime import Runtime, select_device
 
@@ -357,13 +358,14 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
     if not table:
         monkeypatch.setattr(engine_module, "TABLE_BYTES", 0)
-    calls = {"corners": 0, "per-window tasks": 0}
+    calls = {"corners": 0, "per-window tasks": 0, "traced windows planned early": 0}
     for eng_kind in (False, True):
         devices = [Runtime(select_device(DEVICE)) for _ in range(ndev)]
         engine = PairwiseEngine(scoring, devices)
         engine.windowed_traceback, engine.long_cells, engine.timings = eng_kind, 20000, {}
         for name, key in (("_run_window_corners", "corners"),
-                          ("_window_batch", "per-window tasks")):
+                          ("_window_batch", "per-window tasks"),
+                          ("_rect_windows", "traced windows planned early")):
             monkeypatch.setattr(engine, name, _counting(getattr(engine, name), calls, key))
         got = engine.trace_pairs(ta, tb)
         assert "fill+directions (groups)" in engine.timings
@@ -372,6 +374,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
             np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
     assert calls["corners"] >= len(ta) // 7 - 1  # the windowed engine's end windows
     assert (calls["per-window tasks"] > 0) == (not table)
+    assert calls["traced windows planned early"] == (calls["corners"] if table else 0)
 
 
 def test_local_traceback_path_chosen_by_device(monkeypatch):

@@ -121,6 +121,7 @@ class _Table:
     tasks: np.ndarray
     ops_base: np.ndarray
     ends: np.ndarray | None
+    matrix_ends: np.ndarray | None = None  # ... the same end cells in the whole matrix
 
 
 @dataclass
@@ -150,6 +151,9 @@ class _Rect:
     origin: np.ndarray
     size: np.ndarray
     ends: np.ndarray
+    # the traced pass's windows, planned while the first passes ran: the launch order of
+    # the pairs, each window's (start, stop) in it, and its task table (None: plan anew)
+    launch: tuple[np.ndarray, list, _Table] | None = None
 
 
 @dataclass
@@ -378,12 +382,19 @@ class PairwiseEngine:
             return self._run_window_corners(shared[id(rt)], a, b, bounds, rt,
                                             (values[a:b], ends[a:b], corners[a:b]))
 
+        pieces: dict[int, tuple] = {}
+        prepare = len(order) * 32 <= self._table_limit()
+
         def collect(job, _result):
+            a, b = job[1]
+            if prepare:  # the traced pass's windows of these pairs, while the device runs
+                pieces[a] = self._rect_windows(tasks[a:b], ends[a:b], corners[a:b])
             done[0] += cost[job[1]]
             progress.report(stage, int(100 * done[0] / total), 100)
 
         self._pipeline(windows, [cost[w] for _, w in windows], start_job, collect, progress)
         progress.report(stage, 100, 100)
+        launch = _join_pieces(pieces, order) if prepare and pieces else None
         # rectangles in launch order, then to the pairs' order by one scatter each (an
         # (x, y) pair of int32 moved as one int64); long pairs keep their whole matrix
         ends -= corners
@@ -392,7 +403,27 @@ class PairwiseEngine:
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
         for whole, part in ((origin, corners), (rel, ends), (size, np.maximum(ends, 1))):
             whole.view(np.int64)[order, 0] = part.view(np.int64)[:, 0]
-        return _Rect(origin, size, rel), plan
+        return _Rect(origin, size, rel, launch), plan
+
+    def _rect_windows(self, tasks: np.ndarray, ends: np.ndarray, corners: np.ndarray):
+        """The traced pass's windows of one window of the first passes (its tasks, end
+        cells and corners): the rectangles sorted by size within it (:meth:`_windows`),
+        its windows, and their tasks and end cells (relative to the corners, and not)."""
+        rel = ends - corners
+        size = np.maximum(rel, 1)  # no alignment: a 1 x 1 rectangle, walked not at all
+        local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True)
+        corner, size = _gather_pairs(corners, local), _gather_pairs(size, local)
+        rect_tasks = np.empty((len(local), 4), np.int32)
+        rect_tasks[:, 0] = tasks[:, 0][local] + corner[:, 0]
+        rect_tasks[:, 1] = size[:, 0]
+        rect_tasks[:, 2] = tasks[:, 2][local] + corner[:, 1]
+        rect_tasks[:, 3] = size[:, 1]
+        return local, cut, rect_tasks, _gather_pairs(rel, local), _gather_pairs(ends, local)
+
+    def _table_limit(self) -> int:
+        """Most bytes of a task table uploaded whole (:meth:`_window_table`)."""
+        budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
+        return min(TABLE_BYTES, budget // 8)
 
     def score_all(self, seqs: Sequence[np.ndarray], progress=None) -> np.ndarray:
         """All-vs-all scores: an (n, n) symmetric array, self-alignment scores on the diagonal.
@@ -544,7 +575,10 @@ class PairwiseEngine:
             values, paths = result
             scores[idx] = values
             if paths is not None:
-                if rect is not None and isinstance(window, tuple):  # back to the matrix
+                if table is not None and table.matrix_ends is not None and \
+                        isinstance(window, tuple):  # back to the matrix
+                    paths.ends = table.matrix_ends[window[0]: window[1]]
+                elif rect is not None and isinstance(window, tuple):
                     paths.ends = rect.ends[idx] + rect.origin[idx]
                 launch[idx] = len(launches)
                 slot[idx] = np.arange(len(idx))
@@ -560,22 +594,22 @@ class PairwiseEngine:
         """Every window's tasks (and packed-path offsets, rectangle ends) in launch order,
         made at once, or None when the table would take more than :data:`TABLE_BYTES` or
         an eighth of a device's budget (then each window's are made before its launch)."""
+        if rect is not None and rect.launch is not None:
+            return rect.launch[2]
         windows = [idx for idx, window in plan.jobs if isinstance(window, tuple)]
         if not windows:
             return None
         order = np.concatenate(windows)
-        budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
-        if order.size * 32 > min(TABLE_BYTES, budget // 8):
+        if order.size * 32 > self._table_limit():
             return None
         tasks = _task_table(plan, order)
         ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
         if trace:
             np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
-        ends = None
-        if rect is not None:  # (x, y) int32 pairs gathered as one int64 each
-            pairs = np.ascontiguousarray(rect.ends, np.int32).view(np.int64)[:, 0]
-            ends = pairs[order].view(np.int32).reshape(-1, 2)
-        return _Table(tasks, ops_base, ends)
+        if rect is None:
+            return _Table(tasks, ops_base, None)
+        ends, whole = rect.ends, rect.ends + rect.origin
+        return _Table(tasks, ops_base, _gather_pairs(ends, order), _gather_pairs(whole, order))
 
     def _window_batch(self, rt: Runtime, batch: _Batch, plan: _Plan, idx: np.ndarray,
                       task: np.ndarray, trace: bool, rect: _Rect | None) -> _Batch:
@@ -612,7 +646,10 @@ class PairwiseEngine:
         else:
             is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
             short = np.flatnonzero(~is_long)
-        order, windows = self._windows(short, la, lb, trace)
+        if rect is not None and rect.launch is not None:  # planned during the first passes
+            order, windows = rect.launch[0], rect.launch[1]
+        else:
+            order, windows = self._windows(short, la, lb, trace)
         jobs = [] if starts else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
@@ -1212,6 +1249,28 @@ def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                           lengths)
         flat[np.arange(data.size) + shift] = data
     return flat, offsets
+
+
+def _join_pieces(pieces: dict, order: np.ndarray) -> tuple[np.ndarray, list, _Table]:
+    """The traced pass's launch plan from :meth:`PairwiseEngine._rect_windows` of each
+    window of the first passes (keyed by its start in ``order``, the first passes' launch
+    order; together they tile it): launch order, windows and task table."""
+    starts = sorted(pieces)
+    launch = order[np.concatenate([pieces[a][0] + a for a in starts])]
+    windows = [(a + s, a + e) for a in starts for s, e in pieces[a][1]]
+    tasks = np.concatenate([pieces[a][2] for a in starts])
+    ends = np.concatenate([pieces[a][3] for a in starts])
+    matrix_ends = np.concatenate([pieces[a][4] for a in starts])
+    ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+    np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
+    return launch, windows, _Table(tasks, ops_base, ends, matrix_ends)
+
+
+def _gather_pairs(xy: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Rows ``order`` of an (n, 2) array as int32, each (x, y) moved as one int64 (numpy's
+    two-dimensional gathers are several times slower)."""
+    pairs = np.ascontiguousarray(xy, np.int32).view(np.int64)[:, 0]
+    return pairs[order].view(np.int32).reshape(-1, 2)
 
 
 def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
