@@ -355,7 +355,9 @@ class PairwiseEngine:
         them, and its tasks are the first pass's (a prefix is its pair up to the end), so
         no host round trip or second plan lies between them. Its pairs stay in the first
         pass's order (by whole size): the pruned reverse pass stops where its live columns
-        die, which for most pairs is near the end, so the prefix sizes barely matter.
+        die, which for most pairs is near the end, so the prefix sizes barely matter. While
+        the device runs the next window, the host plans the traced pass of the window it
+        collects (:meth:`_rect_windows`), so that pass starts without a plan of all pairs.
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
         plan = self._plan(seqs, ia, ib, False, starts=True, base=base)
