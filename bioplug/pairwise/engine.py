@@ -390,13 +390,14 @@ class PairwiseEngine:
         def collect(job, _result):
             a, b = job[1]
             if prepare:  # the traced pass's windows of these pairs, while the device runs
-                pieces[a] = self._rect_windows(tasks[a:b], ends[a:b], corners[a:b])
+                pieces[a] = self._rect_windows(tasks[a:b], ends[a:b], corners[a:b],
+                                               order[a:b])
             done[0] += cost[job[1]]
             progress.report(stage, int(100 * done[0] / total), 100)
 
         self._pipeline(windows, [cost[w] for _, w in windows], start_job, collect, progress)
         progress.report(stage, 100, 100)
-        launch = _join_pieces(pieces, order) if prepare and pieces else None
+        launch = _join_pieces(pieces) if prepare and pieces else None
         # rectangles in launch order, then to the pairs' order by one scatter each (an
         # (x, y) pair of int32 moved as one int64); long pairs keep their whole matrix
         ends -= corners
@@ -407,10 +408,12 @@ class PairwiseEngine:
             whole.view(np.int64)[order, 0] = part.view(np.int64)[:, 0]
         return _Rect(origin, size, rel, launch), plan
 
-    def _rect_windows(self, tasks: np.ndarray, ends: np.ndarray, corners: np.ndarray):
+    def _rect_windows(self, tasks: np.ndarray, ends: np.ndarray, corners: np.ndarray,
+                      pairs: np.ndarray):
         """The traced pass's windows of one window of the first passes (its tasks, end
-        cells and corners): the rectangles sorted by size within it (:meth:`_windows`),
-        its windows, and their tasks and end cells (relative to the corners, and not)."""
+        cells, corners and pairs): the pairs sorted by rectangle size within it
+        (:meth:`_windows`), its windows, and their tasks, end cells (relative to the
+        corners, and not) and packed path lengths."""
         rel = ends - corners
         size = np.maximum(rel, 1)  # no alignment: a 1 x 1 rectangle, walked not at all
         local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True)
@@ -420,7 +423,9 @@ class PairwiseEngine:
         rect_tasks[:, 1] = size[:, 0]
         rect_tasks[:, 2] = tasks[:, 2][local] + corner[:, 1]
         rect_tasks[:, 3] = size[:, 1]
-        return local, cut, rect_tasks, _gather_pairs(rel, local), _gather_pairs(ends, local)
+        path_bytes = (size[:, 0].astype(np.uint64) + size[:, 1] + 3) // 4  # 2 bits a step
+        return (pairs[local], cut, rect_tasks, _gather_pairs(rel, local),
+                _gather_pairs(ends, local), path_bytes)
 
     def _table_limit(self) -> int:
         """Most bytes of a task table uploaded whole (:meth:`_window_table`)."""
@@ -1253,18 +1258,19 @@ def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return flat, offsets
 
 
-def _join_pieces(pieces: dict, order: np.ndarray) -> tuple[np.ndarray, list, _Table]:
+def _join_pieces(pieces: dict) -> tuple[np.ndarray, list, _Table]:
     """The traced pass's launch plan from :meth:`PairwiseEngine._rect_windows` of each
-    window of the first passes (keyed by its start in ``order``, the first passes' launch
-    order; together they tile it): launch order, windows and task table."""
+    window of the first passes (keyed by its start in their launch order; together they
+    tile it): launch order, windows and task table."""
     starts = sorted(pieces)
-    launch = order[np.concatenate([pieces[a][0] + a for a in starts])]
+
+    def joined(k: int) -> np.ndarray:
+        return np.concatenate([pieces[a][k] for a in starts])
+
+    launch, tasks, ends, matrix_ends, path_bytes = (joined(k) for k in (0, 2, 3, 4, 5))
     windows = [(a + s, a + e) for a in starts for s, e in pieces[a][1]]
-    tasks = np.concatenate([pieces[a][2] for a in starts])
-    ends = np.concatenate([pieces[a][3] for a in starts])
-    matrix_ends = np.concatenate([pieces[a][4] for a in starts])
-    ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-    np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
+    ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)
+    np.cumsum(path_bytes, out=ops_base[1:])
     return launch, windows, _Table(tasks, ops_base, ends, matrix_ends)
 
 
