@@ -250,7 +250,7 @@ def main(argv=None) -> int:
     # warm-up: kernel builds and caches
     warm = seqs[:32]
     aligner.score_matrix(warm)
-    engine.trace_indexed(codes[:32], *np.triu_indices(32, k=1))
+    engine.trace_indexed(codes[:32], *np.triu_indices(len(warm), k=1))
 
     # -- all-vs-all, score only
     t = median_time(lambda: aligner.score_matrix(seqs), args.repeats)
