@@ -931,7 +931,11 @@ class PairwiseEngine:
         state_buf = self._scratch(rt, f"states{parity}", 16 * n)
         done = self._traceback(rt, var.rows, dirs, maxB, T, 0, state_buf, n, ops_buf,
                                batch.base_buf, walk, ends_buf)
-        stage = self._pinned(rt, f"paths{parity}", 28 * n + int(base[-1]))
+        # Pinned staging for the windowed passes only: the whole-matrix path (the GPU default)
+        # keeps the reads measured on the H100 until staging is measured there too.
+        windowed = batch.ends_buf is not None or batch.ends is not None
+        stage = (self._pinned(rt, f"paths{parity}", 28 * n + int(base[-1])) if windowed
+                 else None)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base, stage)
 
     def _run_window_corners(self, batch: _Batch, first: int, stop: int,
