@@ -284,19 +284,25 @@ def test_group_kernel_traces_like_the_windows(mode, gaps):
         assert rescore(aligner, t, q, coords, mode == "local") == pytest.approx(score)
 
 
+def _local_case(gaps, seed: int, count: int, longest: int):
+    """Local scoring with ``gaps`` (open, extend) and encoded pairs: tie-rich ones (seed)
+    and ``count`` random ones up to ``longest`` residues (seed + 1)."""
+    aligner = aligner_for("local", *gaps)
+    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
+    targets, queries = _tie_rich_pairs(seed)
+    more = random_pairs(seed + 1, count, longest)
+    targets, queries = targets + more[0], queries + more[1]
+    return (scoring, [scoring.encode(t) for t in targets],
+            [scoring.encode(q) for q in queries])
+
+
 @pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3), (-5, -5), (0, 0)])
 def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
     """Local paths traced in the rectangle between the reverse pass's start bound and the
     end cell (``fill_reverse_starts``) equal the whole matrix's paths, ties included (repeats,
     single residues, pairs without a positive score; free gaps, where a gap state can equal
     the end's value before the end), and the rectangles are small for unrelated pairs."""
-    aligner = aligner_for("local", *gaps)
-    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
-    targets, queries = _tie_rich_pairs(8)
-    more = random_pairs(9, 30, 300)
-    targets, queries = targets + more[0], queries + more[1]
-    ta = [scoring.encode(t) for t in targets]
-    tb = [scoring.encode(q) for q in queries]
+    scoring, ta, tb = _local_case(gaps, 8, 30, 300)
     whole = PairwiseEngine(scoring, "cpu")
     whole.windowed_traceback = False
     want = whole.trace_pairs(ta, tb)
@@ -345,13 +351,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     device or spread over two (``BIOPLUG_TEST_DEVICE``: PoCL unless set, e.g. to gpu)."""
     from bioplug.runtime import Runtime, select_device
 
-    aligner = aligner_for("local", *gaps)
-    scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
-    targets, queries = _tie_rich_pairs(11)
-    more = random_pairs(12, 25, 200)
-    targets, queries = targets + more[0], queries + more[1]
-    ta = [scoring.encode(t) for t in targets]
-    tb = [scoring.encode(q) for q in queries]
+    scoring, ta, tb = _local_case(gaps, 11, 25, 200)
     reference = PairwiseEngine(scoring, DEVICE)
     reference.windowed_traceback = False
     want = reference.trace_pairs(ta, tb)  # default windows, whole matrices
