@@ -32,7 +32,9 @@
  *
  * Defines: LOCAL, PTX16 (NVIDIA inline PTX for the packed operations), ROW_GAPS (1 when the
  * last row's Iy scores differ from the internal ones, i.e. global runs whose right end gaps
- * in A differ: then each row keeps its own pair of gap scores, 16 more registers).
+ * in A differ: then each row keeps its own pair of gap scores, 16 more registers), ENDS
+ * (local only: also each pair's end cell, the one fill_pairs' ENDS pass gives: see "End
+ * cells" below) with RT (its rows per strip of the end order, 8, 16 or 32).
  */
 #include "common.h"
 #include "pairwise_gaps.h"
@@ -48,6 +50,12 @@
 #endif
 #if LOCAL && ROW_GAPS
 #error "local alignments have no end gaps"
+#endif
+#ifndef ENDS
+#define ENDS 0
+#endif
+#if ENDS && !LOCAL
+#error "ENDS: end cells of local alignments only"
 #endif
 
 #ifndef R
@@ -121,10 +129,103 @@ typedef uint8 part_t;
  * (one max.relu.s16x2 on sm_90) and max(best, max(m, 0)) = max(best, m). */
 #if LOCAL
 #define MAX_M(m, v) p_max_relu(m, v)
-#define TRACK16(m) best = p_max(best, m)
 #else
 #define MAX_M(m, v) p_max(m, v)
-#define TRACK16(m)
+#endif
+
+/* End cells (ENDS). The traced fill's end is the first maximum of M in (part, column, row)
+ * order, a part being RT rows (i - 1) / RT, the strips of fill_pairs with TRACE; the 32-bit
+ * ENDS pass gives that cell. Here a strip's rows are cut into blocks of PART16 =
+ * min(HALF, RT) rows, each inside one lane and one part (powers of two: the block
+ * boundaries are multiples of both). Each block keeps its running maximum, started at 0 in
+ * every strip: a step starts each column maximum at the block's and raises it by one max a
+ * cell; where a lane's rises, the column (lane 1: one behind) and the block's first row
+ * whose Q = max(M, Ix) holds the new value are kept. At the strip's end every block's
+ * (value, cell) is merged into the pair's by larger value, ties by the earlier cell in
+ * (part, column, row) order. The merge gives the first maximum p = (part p, column jp,
+ * row ip) of value V > 0 (V = 0: no block rises, the end stays (0, 0), as in fill_pairs):
+ *  - every gap value (and so every Q that is not an M) is at most an M at an earlier cell
+ *    (up and to the left: gap scores are <= 0; the local borders are 0 + a gap), and so is
+ *    every padding cell (rows past nA, lane 0's column nB + 1 in the strip's last step:
+ *    substitution 0 from the cell up-left, never higher than the real H it came from);
+ *  - p's block: no earlier column reaches V (p is first), column jp does; above ip in it
+ *    M < V and Ix < V (both would mean a V no later than an earlier cell), and Q(ip) = V:
+ *    the block keeps p exactly;
+ *  - any other block that reaches V first does so in a column j' with an M = V at row m
+ *    of the block, later than p; or with a padding cell of value V, which lies after a real
+ *    M = V up-left, so after p. Its cell (part of the block, j', a row of the block) is then
+ *    after p too: a later part, or the same part and j' > jp, or j' = jp and the whole block
+ *    below ip (blocks are disjoint runs of rows). So p wins the merge, whatever the order
+ *    in which the blocks' cells come; a kept cell that is not a maximum never wins. */
+#if ENDS
+#ifndef RT
+#define RT HALF
+#endif
+#if RT != 8 && RT != 16 && RT != 32
+#error "RT (rows per strip of the end order) must be 8, 16 or 32"
+#endif
+#define PART16 (HALF < RT ? HALF : RT)
+#define NSUB16 (HALF / PART16)
+#if PTX16
+#define p_differ(a, b) ((a) != (b))
+#else
+#define p_differ(a, b) any((a) != (b))
+#endif
+#define TRACK16(m, r) col[(r) / PART16] = p_max(col[(r) / PART16], m)
+#define BLOCKS_START()                                                                        \
+    p2 blk[NSUB16];                                                                           \
+    int bi0[NSUB16], bj0[NSUB16], bi1[NSUB16], bj1[NSUB16];                                   \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB16; h_++) {                                   \
+        blk[h_] = P_ZERO; bi0[h_] = 0; bj0[h_] = 0; bi1[h_] = 0; bj1[h_] = 0;                 \
+    }
+#define COLUMN_START16()                                                                      \
+    p2 col[NSUB16];                                                                           \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB16; h_++) col[h_] = blk[h_];
+/* one lane of block h rose to LANE(col[h]): its column jj and first row (in the lane) */
+#define LANE_END(h, LANE, jj, bi, bj)                                                         \
+    {                                                                                         \
+        const int v_ = LANE(col[h]);                                                          \
+        if (v_ > LANE(blk[h])) {                                                              \
+            int row_ = (h) * PART16;                                                          \
+            _Pragma("unroll") for (int q_ = PART16 - 1; q_ >= 0; q_--)                        \
+                if (LANE(Q[(h) * PART16 + q_]) == v_) row_ = (h) * PART16 + q_;               \
+            bi[h] = row_;                                                                     \
+            bj[h] = (jj);                                                                     \
+        }                                                                                     \
+    }
+#define COLUMN_END16(j)                                                                       \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB16; h_++) {                                   \
+        if (p_differ(col[h_], blk[h_])) {                                                     \
+            LANE_END(h_, p_lo, (j), bi0, bj0)                                                 \
+            LANE_END(h_, p_hi, (j) - 1, bi1, bj1)                                             \
+            blk[h_] = col[h_];                                                                \
+        }                                                                                     \
+    }
+#define END_BEFORE(i, j, bi, bj)                                                              \
+    (((i) - 1) / RT < ((bi) - 1) / RT                                                         \
+     || (((i) - 1) / RT == ((bi) - 1) / RT && ((j) < (bj) || ((j) == (bj) && (i) < (bi)))))
+#define END_CANDIDATE(v, i, j)                                                                \
+    {                                                                                         \
+        const int v_ = (v), i_ = (i), j_ = (j);                                               \
+        if (v_ > best_v || (v_ == best_v && v_ > 0 && END_BEFORE(i_, j_, best_i, best_j))) {  \
+            best_v = v_; best_i = i_; best_j = j_;                                            \
+        }                                                                                     \
+    }
+#define BLOCKS_MERGE()                                                                        \
+    _Pragma("unroll") for (int h_ = 0; h_ < NSUB16; h_++) {                                   \
+        END_CANDIDATE(p_lo(blk[h_]), i0 + bi0[h_] + 1, bj0[h_])                               \
+        END_CANDIDATE(p_hi(blk[h_]), i0 + HALF + bi1[h_] + 1, bj1[h_])                        \
+    }
+#elif LOCAL
+#define TRACK16(m, r) best = p_max(best, m)
+#else
+#define TRACK16(m, r)
+#endif
+#ifndef BLOCKS_START
+#define BLOCKS_START()
+#define COLUMN_START16()
+#define COLUMN_END16(j)
+#define BLOCKS_MERGE()
 #endif
 
 #if ROW_GAPS
@@ -146,7 +247,7 @@ typedef uint8 part_t;
         Y[r] = y_;                                                                            \
         upP = MAX_M(m_, y_);                                                                  \
         upX = x_;                                                                             \
-        TRACK16(m_);                                                                          \
+        TRACK16(m_, r);                                                                       \
     }
 
 /* Ix gap scores of a step: inside the matrix, or with the right end gaps wherever lane 0
@@ -163,7 +264,9 @@ typedef uint8 part_t;
         GAPS                                                                                  \
         p2 upP = p_pack(up_lo.x, carryP), upX = p_pack(up_lo.y, carryX);                      \
         p2 diag = p_pack(diag_lo, carryD);                                                    \
+        COLUMN_START16()                                                                      \
         _Pragma("unroll") for (int r = 0; r < HALF; r++) CELL16(r)                            \
+        COLUMN_END16(j)                                                                       \
         carryP = p_lo(upP);                                                                   \
         carryX = p_lo(upX);                                                                   \
         carryD = p_lo(diag);                                                                  \
@@ -203,7 +306,11 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
                            const int K,
                            __global const int *restrict gap_scores,
                            __global short2 *restrict work,
-                           __global int *restrict scores)
+                           __global int *restrict scores
+#if ENDS
+                           , __global int2 *restrict ends
+#endif
+                           )
 {
     const int t = get_global_id(0);
     if (t >= ntasks) return;
@@ -225,6 +332,9 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
 #endif
     p2 best = P_ZERO;
     int result = NEG16;
+#if ENDS
+    int best_v = 0, best_i = 0, best_j = 0;
+#endif
     const part_t pad = (part_t)(0u); /* padding scores 0 (see the top of the file) */
     const int nstrips = (nA + R - 1) / R;
     for (int s = 0; s < nstrips; s++) {
@@ -241,6 +351,7 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
             Q[r] = p_pack(LEFT_H(i0 + r + 1), LEFT_H(i0 + HALF + r + 1));
             Y[r] = p_pack(NEG16, NEG16);
         }
+        BLOCKS_START()
         int diag_lo = (i0 == 0) ? 0 : LEFT_H(i0);
         int carryP = NEG16, carryX = NEG16, carryD = NEG16;
         part_t L0, L1 = pad, L1n;
@@ -297,8 +408,12 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
             _Pragma("unroll") for (int r = 0; r < HALF; r++)
                 if (r + HALF == nr - 1) result = max(p_hi(Q[r]), p_hi(Y[r]));
         }
+        BLOCKS_MERGE()
     }
-#if LOCAL
+#if ENDS
+    scores[t] = best_v;
+    ends[t] = (int2)(best_i, best_j);
+#elif LOCAL
     scores[t] = max(p_lo(best), p_hi(best));
 #else
     scores[t] = result;
