@@ -442,3 +442,101 @@ def test_reverse_starts_prune_nothing_that_matters(gaps):
             assert tuple(rect.origin[k]) == want, k
             checked += 1
     assert checked > 30
+
+
+def _first_passes(engine: PairwiseEngine, seqs, ia, ib, monkeypatch):
+    """Scores, end cells and corners of the windowed traceback's first two passes
+    (``_run_window_corners``, every window), in the pairs' order, and the engine's timings."""
+    windows: list[tuple] = []
+    run = engine._run_window_corners
+
+    def kept(batch, first, stop, bounds, rt, out):
+        windows.append(out)
+        return run(batch, first, stop, bounds, rt, out)
+
+    monkeypatch.setattr(engine, "_run_window_corners", kept)
+    engine.timings = {}
+    rect, plan = engine._rectangles(seqs, ia, ib)
+    # the pass's own values in launch order: ends are relative to the corners by now
+    values = np.concatenate([out[0] for out in windows])
+    ends = np.concatenate([out[1] + out[2] for out in windows])
+    return values, ends, rect.origin + rect.ends, rect.origin, engine.timings
+
+
+@pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3), (-5, -5), (0, 0)])
+@pytest.mark.parametrize("rows16, order_rows", [(16, None), (16, 8), (32, 32), (64, 32),
+                                                (64, 8)])
+def test_packed16_ends_are_the_32bit_ones(monkeypatch, gaps, rows16, order_rows):
+    """The 16-bit ends pass (``fill_pairs16`` with ENDS) gives the 32-bit pass's scores and
+    end cells, pair by pair, ties included (repeats, single residues, pairs without a
+    positive score, free gaps), whatever the 16-bit strip height (its lanes within, across
+    or beside the end order's parts: 16, 32, 64 rows against parts of 8, 16, 32); the
+    reverse pass then gives the same corners, and the traced paths are the whole matrix's."""
+    scoring, ta, tb = _local_case(gaps, 8, 30, 300)
+    seqs, ia, ib = ta + tb, np.arange(len(ta)), np.arange(len(ta), 2 * len(ta))
+    monkeypatch.setitem(engine_module.PACKED16_ROWS, "cpu", rows16)
+    runs = []
+    for packed16 in (False, True):
+        engine = PairwiseEngine(scoring, "cpu")
+        engine.use_packed16, engine.trace_rows = packed16, order_rows
+        runs.append(_first_passes(engine, seqs, ia, ib, monkeypatch))
+    (values, ends, whole_ends, origin, t32), (values16, ends16, whole16, origin16, t16) = runs
+    assert "fill+ends" in t32 and "fill+ends" not in t16 and "fill+ends (16-bit)" in t16
+    np.testing.assert_array_equal(values16, values)
+    np.testing.assert_array_equal(ends16, ends)
+    np.testing.assert_array_equal(whole16, whole_ends)
+    np.testing.assert_array_equal(origin16, origin)
+    assert (values == 0).any() and (values > 0).sum() > 30
+    if order_rows is None:  # the paths, with the 16-bit ends on, against whole matrices
+        whole = PairwiseEngine(scoring, "cpu")
+        whole.windowed_traceback = False
+        want = whole.trace_pairs(ta, tb)
+        engine = PairwiseEngine(scoring, "cpu")
+        engine.timings = {}
+        got = engine.trace_pairs(ta, tb)
+        assert "fill+ends (16-bit)" in engine.timings
+        np.testing.assert_array_equal(got.scores, want.scores)
+        for k in range(len(want)):
+            np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
+
+
+def test_packed16_ends_fall_back_near_the_16bit_limit(monkeypatch):
+    """Windows whose scores may leave the 16-bit band run the 32-bit ends pass, the others
+    the 16-bit one, in one batch: the same scores, ends and paths as the 32-bit pass alone
+    (match 100 a residue: repeats near the limit, tie-rich, and near-identical pairs)."""
+    aligner = Align.PairwiseAligner(mode="local", match_score=100, mismatch_score=-100,
+                                    open_gap_score=-120, extend_gap_score=-60)
+    scoring = make_scoring(None, 100, -100, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
+                           local=True, letters="ACGT")
+    longest = max(n for n in range(1, 400) if fits_16bit(scoring, n, n))
+    rng = np.random.default_rng(3)
+    targets, queries = [], []
+    for n in (longest, longest + 1, longest + 30, 20, 7, 1, longest // 2):
+        a = "".join(rng.choice(list("ACGT"), n))
+        targets += [a, a, "AC" * (n // 2 + 1), "A" * n]
+        queries += [a[: n // 3] + "T" + a[n // 3 + 1:], "".join(rng.choice(list("ACGT"), n)),
+                    "CA" * (n // 3 + 1), "A" * max(1, n // 4)]
+    seqs = [scoring.encode(s) for s in targets + queries]
+    ia, ib = np.arange(len(targets)), np.arange(len(targets), len(seqs))
+    monkeypatch.setattr(engine_module, "MAX_WINDOW", 5)
+    runs = []
+    for packed16 in (False, True):
+        engine = PairwiseEngine(scoring, "cpu")
+        engine.use_packed16 = packed16
+        runs.append(_first_passes(engine, seqs, ia, ib, monkeypatch))
+    (values, ends, whole_ends, origin, _), (values16, ends16, whole16, origin16, t16) = runs
+    assert "fill+ends" in t16 and "fill+ends (16-bit)" in t16  # both kernels in one batch
+    np.testing.assert_array_equal(values16, values)
+    np.testing.assert_array_equal(ends16, ends)
+    np.testing.assert_array_equal(whole16, whole_ends)
+    np.testing.assert_array_equal(origin16, origin)
+    assert values.max() > 100 * longest - 200  # a score at the 16-bit band's edge
+    whole = PairwiseEngine(scoring, "cpu")
+    whole.windowed_traceback = False
+    want = whole.trace_indexed(seqs, ia, ib)
+    np.testing.assert_array_equal(want.scores, [aligner.score(t, q)
+                                                for t, q in zip(targets, queries, strict=True)])
+    got = PairwiseEngine(scoring, "cpu").trace_indexed(seqs, ia, ib)
+    np.testing.assert_array_equal(got.scores, want.scores)
+    for k in range(len(want)):
+        np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))

@@ -15,7 +15,8 @@ Plan of a batch (seed 001 §3, extended):
   matrix as an anti-diagonal wavefront, so a 30,000 x 30,000 pair stays on the device. Its
   end cell is the one ``fill_pairs`` picks, so a pair's path does not depend on the kernel.
 * Local tracebacks of pairs on windows keep directions only for a rectangle per pair
-  (:meth:`PairwiseEngine._trace_local`): a first pass finds the score, the end cell and, by
+  (:meth:`PairwiseEngine._trace_local`): a first pass (16-bit where exact, with the 32-bit
+  pass's end cells) finds the score, the end cell and, by
   a reverse score-only pass from the end (``fill_reverse_starts``, launched right after the
   first on the same window, from its results on the device), where the co-optimal paths can
   start; the traced fill then covers the rectangle between, which for unrelated proteins is
@@ -255,8 +256,9 @@ class PairwiseEngine:
         self.use_profile: bool | None = False
         self.score_rows: int | None = None
         self.trace_rows: int | None = None
-        #: Score-only windows in packed 16-bit arithmetic (``pairwise_fill16.cl``) when every
-        #: value fits (:func:`fits_16bit`); False forces the 32-bit kernel.
+        #: Score-only windows and the windowed traceback's ends pass in packed 16-bit
+        #: arithmetic (``pairwise_fill16.cl``) when every value fits (:func:`fits_16bit`);
+        #: False forces the 32-bit kernel.
         self.use_packed16: bool = True
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         self._pinned_buffers: dict[tuple, np.ndarray] = {}
@@ -890,8 +892,7 @@ class PairwiseEngine:
             maxA, maxB = int(tasks[:, 1].max()), int(tasks[:, 3].max())
         else:
             maxA, maxB = bounds
-        if (not trace and self.use_packed16 and fits_16bit(self.scoring, maxA, maxB)
-                and batch.residues * len(self.scoring.letters) <= rt.max_alloc // 2):
+        if not trace and self._packed16(rt, batch, maxA, maxB):
             return self._run_window16(rt, batch, first, n, maxB)
         var = self._variant(rt, max(maxA, maxB), trace, "fill_pairs")
         group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
@@ -938,34 +939,47 @@ class PairwiseEngine:
                  else None)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base, stage)
 
+    def _packed16(self, rt: Runtime, batch: _Batch, max_a: int, max_b: int) -> bool:
+        """Whether a window of pairs up to ``max_a`` x ``max_b`` runs ``pairwise_fill16.cl``:
+        allowed, exact (:func:`fits_16bit`), and the batch's strip profiles fit a buffer."""
+        return (self.use_packed16 and fits_16bit(self.scoring, max_a, max_b)
+                and batch.residues * len(self.scoring.letters) <= rt.max_alloc // 2)
+
     def _run_window_corners(self, batch: _Batch, first: int, stop: int,
                             bounds: tuple[int, int], rt: Runtime, out: tuple):
         """The first two passes of :meth:`_trace_local` over tasks ``first:stop`` of
-        ``batch.task_buf``: ``fill_pairs`` with end cells and no directions, then
+        ``batch.task_buf``: ``fill_pairs`` with end cells and no directions (``fill_pairs16``
+        with ENDS where the 16-bit kernel is exact: the same scores and end cells), then
         ``fill_reverse_starts`` from those ends, both on the device's queue; the scores,
         ends and corners are read on the copy queue into ``out`` (three host views)."""
         n = stop - first
         maxA, maxB = bounds
         var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
-        group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
-        T = -(-n // group) * group
-        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
         # two sets of result buffers: one window's reads overlap the next one's launches
         parity = self._next_parity(rt)
         scores = self._scratch(rt, f"scores{parity}", n * 4)
         ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
         corners = self._scratch(rt, f"corners{parity}", n * 8)
-        local = [cl.LocalMemory(MAXK * MAXK * 4)]
-        if var.profile:
-            local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
         head = (batch.seqs, batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
-                np.int32(len(self.scoring.letters)), batch.gaps, work, scores, ends_buf)
-        self._launch(rt, "fill+ends", var.kernel, (T,), (group,), *head, *local)
+                np.int32(len(self.scoring.letters)), batch.gaps)
+        if self._packed16(rt, batch, maxA, maxB):
+            # the end order's part height is the 32-bit pass's (RT), so the cell is its
+            self._launch16(rt, batch, first, n, maxB, scores, "fill+ends (16-bit)",
+                           ends=ends_buf, order_rows=var.defines["RT"])
+        else:
+            group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
+            T = -(-n // group) * group
+            work = self._scratch(rt, "work", (maxB + 1) * T * 8)
+            local = [cl.LocalMemory(MAXK * MAXK * 4)]
+            if var.profile:
+                local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
+            self._launch(rt, "fill+ends", var.kernel, (T,), (group,), *head, work, scores,
+                         ends_buf, *local)
         knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
         group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
         T = -(-n // group) * group
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head[:7], work,
+        done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head, work,
                             scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
         rt.queue.flush()
         stage = self._pinned(rt, f"corners{parity}", n * 20)
@@ -982,6 +996,43 @@ class PairwiseEngine:
 
     def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
         """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
+        scores = self._scratch(rt, "scores", n * 4)
+        self._launch16(rt, batch, first, n, maxB, scores, "fill (16-bit)")
+        out = np.empty(n, dtype=np.int32)
+        ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
+        return _Pending([ev], lambda: (out.astype(np.int64), None))
+
+    def _launch16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int,
+                  scores: cl.Buffer, name: str, ends: cl.Buffer | None = None,
+                  order_rows: int = 0) -> cl.Event:
+        """Enqueue ``fill_pairs16`` over tasks ``first:first + n`` of ``batch.task_buf``
+        (the batch's strip profiles built on first use).
+
+        Parameters
+        ----------
+        rt : Runtime
+            The device.
+        batch : _Batch
+            Sequences, scoring and task table on ``rt``.
+        first, n : int
+            The window: ``n`` tasks from ``first``.
+        maxB : int
+            Longest query of the window (the column buffer's length).
+        scores : pyopencl.Buffer
+            Receives the ``n`` scores (int32).
+        name : str
+            The launch's name in :attr:`timings`.
+        ends : pyopencl.Buffer, optional
+            Local scoring: receives each pair's end cell (int32 pairs), the one ``fill_pairs``
+            with ENDS gives, whose end order has parts of ``order_rows`` rows.
+        order_rows : int
+            With ``ends``: the 32-bit pass's RT.
+
+        Returns
+        -------
+        pyopencl.Event
+            The fill's launch.
+        """
         g = self.scoring.gaps  # the last row's Iy uses (8, 9) instead of (0, 1)
         row_gaps = not self.scoring.local and (g[8] != g[0] or g[9] != g[1])
         kind = "gpu" if rt.is_gpu else "cpu"
@@ -999,17 +1050,17 @@ class PairwiseEngine:
             self._launch(rt, "strip profiles (16-bit)", build,
                          (-(-strips * K // group) * group,), (group,), batch.seqs,
                          np.int32(strips), batch.matrix, np.int32(K), profile)
+        extra = ()
+        if ends is not None:  # a variant of its own (the profile is the score kernel's)
+            defines = {**defines, "ENDS": 1, "RT": order_rows}
+            extra = (ends,)
         knl = rt.kernel("pairwise_fill16.cl", "fill_pairs16", defines)
         group = min(rt.preferred_group(knl, PACKED16_GROUP[kind]), n)
         T = -(-n // group) * group
         work = self._scratch(rt, "work", (maxB + 1) * T * 4)
-        scores = self._scratch(rt, "scores", n * 4)
-        self._launch(rt, "fill (16-bit)", knl, (T,), (group,), batch.seqs, batch.task_buf,
-                     np.int32(first), np.int32(n), profile, np.int32(K), batch.gaps,
-                     work, scores)
-        out = np.empty(n, dtype=np.int32)
-        ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
-        return _Pending([ev], lambda: (out.astype(np.int64), None))
+        return self._launch(rt, name, knl, (T,), (group,), batch.seqs, batch.task_buf,
+                            np.int32(first), np.int32(n), profile, np.int32(K), batch.gaps,
+                            work, scores, *extra)
 
     def _next_parity(self, rt: Runtime) -> int:
         """0, 1, 0, ... per device: which set of traced-result buffers a window uses. Two
