@@ -66,9 +66,8 @@ typedef double pfreal;
 
 /* Between anti-diagonals only local memory passes between work-items when the rolling
  * diagonals are local: each work-item keeps its own columns of the global matrices in every
- * pass, and row counts are atomic. A global fence per diagonal cost 1-2 % more on an H200
- * (GLOBAL_FENCE restores it, for comparison). */
-#if defined(ROLL_LOCAL) && !defined(GLOBAL_FENCE)
+ * pass, and row counts are atomic (a global fence per diagonal cost 1-2 % more on an H200). */
+#ifdef ROLL_LOCAL
 #define STEP_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #else
 #define STEP_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
