@@ -362,7 +362,7 @@ class PairwiseEngine:
         collects (:meth:`_rect_windows`), so that pass starts without a plan of all pairs.
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, False, starts=True, base=base)
+        plan = self._plan(seqs, ia, ib, False, windows_only=True, base=base)
         n = len(plan.ia)
         windows = [job for job in plan.jobs if isinstance(job[1], tuple)]
         order = np.concatenate([idx for idx, _ in windows]) if windows else np.zeros(0, int)
@@ -637,10 +637,11 @@ class PairwiseEngine:
                        ops_base=base, ends=None if rect is None else rect.ends[idx])
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
-              rect: _Rect | None = None, starts: bool = False,
+              rect: _Rect | None = None, windows_only: bool = False,
               base: _Plan | None = None) -> _Plan:
         """Orient the pairs (or take ``base``'s, the same pairs' earlier plan) and cut the
-        jobs."""
+        jobs; ``windows_only`` leaves the long pairs out (the windowed traceback's first
+        passes: long pairs are traced whole afterwards)."""
         base = base if base is not None else self._orient(seqs, ia, ib)
         la, lb, off_a, off_b = base.la, base.lb, base.off_a, base.off_b
         longest = int(max(la.max(initial=0), lb.max(initial=0)))
@@ -659,7 +660,7 @@ class PairwiseEngine:
             order, windows = rect.launch[0], rect.launch[1]
         else:
             order, windows = self._windows(short, la, lb, trace)
-        jobs = [] if starts else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
+        jobs = [] if windows_only else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
         running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
