@@ -10,8 +10,9 @@ mean the same), mode local (``--mode`` global / semiglobal / local).
   diagonal, which is not counted) and ``PairwiseEngine.trace_indexed`` over every pair i < j
   (device traceback; results kept as compact arrays, no Python ``Alignment`` objects), wall
   time; and the same work's kernel time alone (OpenCL profiling events, printed per kernel).
-  Local tracebacks keep directions for each path's rectangle only (the engine's default);
-  the row "traceback, whole matrices" times the previous whole-matrix path. For local mode also
+  Local tracebacks take the engine's default path for the device (``windowed_traceback=None``:
+  directions for each path's rectangle only on CPU devices, whole matrices on GPUs); the rows
+  "traceback, windowed" and "traceback, whole matrices" time both paths. For local mode also
   the triangle alone (``allpairs.score_triangle``, no square built) from the engine's windows
   ("fill") and from the database scan's query-profile kernels ("scan").
 * **Biopython**: ``Bio.Align.PairwiseAligner`` in one thread on a random subsample of pairs;
@@ -265,7 +266,8 @@ def main(argv=None) -> int:
             row("bioplug", f"score triangle, {kernels}", t, cells / 1e9,
                 "(allpairs.score_triangle: no square built)")
     t = median_time(lambda: engine.trace_indexed(codes, ii, jj), max(1, args.repeats // 2))
-    row("bioplug", "all-vs-all traceback", t, cells / 1e9, "(device traceback)")
+    path = "windowed" if engine._windowed() else "whole matrices"
+    row("bioplug", "all-vs-all traceback", t, cells / 1e9, f"(device traceback, {path})")
     # Kernel time alone (OpenCL profiling events), to show what the host adds.
     engine.timings = {}
     engine.score_all(codes)

@@ -318,14 +318,19 @@ class PairwiseEngine:
     def trace_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> Traces:
         """Like :meth:`score_indexed`, with one optimal path per pair."""
         ia, ib = np.asarray(ia), np.asarray(ib)
-        windowed = self.windowed_traceback
-        if windowed is None:
-            windowed = not any(rt.is_gpu for rt in self.runtimes)
-        if self.scoring.local and windowed:
+        if self._windowed():
             scores, where = self._trace_local(seqs, ia, ib, progress)
         else:
             scores, where = self._run(seqs, ia, ib, True, progress)
         return Traces(self.scoring.unscale(scores), *where)
+
+    def _windowed(self) -> bool:
+        """Whether local tracebacks take :meth:`_trace_local` (``windowed_traceback``; None:
+        on CPU devices only)."""
+        windowed = self.windowed_traceback
+        if windowed is None:
+            windowed = not any(rt.is_gpu for rt in self.runtimes)
+        return self.scoring.local and windowed
 
     def _trace_local(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None):
         """Local paths traced in the rectangles that hold them (pairs on windows).
