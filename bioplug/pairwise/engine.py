@@ -27,6 +27,13 @@ Plan of a batch (seed 001 §3, extended):
   from the bottom up.
 * Windows are spread over several devices largest-first (``run_lpt``); each pair's result is
   computed by the same kernel whatever the number of devices, so results do not depend on it.
+
+This module holds the front methods, the plan, the windows and their launches. The stages
+are bases of :class:`PairwiseEngine` in modules of their own (methods, not functions taking
+the engine: they call its planning and launch methods, and tests patch theirs on an
+engine): :mod:`.packed16` (the 16-bit fill, :func:`fits_16bit`), :mod:`.long_pairs` (pairs
+on work-groups) and :mod:`.windowed` (the windowed traceback's first passes); :mod:`.batch`
+holds what they share and imports none of them.
 """
 
 from __future__ import annotations
@@ -34,13 +41,33 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyopencl as cl
 
 from bioplug.alphabet import MAXK, Scoring
 from bioplug.errors import InputError
+from bioplug.pairwise.batch import (
+    _Batch,
+    _check_nonempty,
+    _gather_pairs,
+    _pack_sequences,
+    _Paths,
+    _Pending,
+    _Plan,
+    _read_paths,
+    _Rect,
+    _Table,
+    _task_table,
+    _Walk,
+)
+from bioplug.pairwise.long_pairs import LongPairs
+from bioplug.pairwise.packed16 import LIMIT16 as LIMIT16  # "x as x": re-exported, as before
+from bioplug.pairwise.packed16 import PACKED16_ROWS as PACKED16_ROWS
+from bioplug.pairwise.packed16 import Packed16Fill
+from bioplug.pairwise.packed16 import fits_16bit as fits_16bit
+from bioplug.pairwise.windowed import WindowedTraceback
 from bioplug.progress import Progress
 from bioplug.runtime import Runtime, get_runtimes, run_lpt
 
@@ -55,17 +82,8 @@ TRACE_ROWS = {"gpu": 32, "cpu": 16}
 LONG_CELLS = 1 << 22
 #: ... and so do pairs with a sequence longer than this (bounds the per-item column buffer).
 LONG_LENGTH = 6000
-#: Work-group size and rows per strip (16, 32 or 64) of the packed 16-bit kernel.
-PACKED16_GROUP = {"gpu": 128, "cpu": 16}
-PACKED16_ROWS = {"gpu": 64, "cpu": 16}
-#: Each sequence starts at a multiple of this many residues in the batch buffer (the 16-bit
-#: kernel's strip profiles are indexed by offset / rows); padding has the code PAD_CODE.
-PAD = 64
-PAD_CODE = 255
 #: Largest window of pairs in one launch of the per-work-item kernel.
 MAX_WINDOW = 1 << 16
-#: Most pairs in one launch of the work-group-per-pair kernel.
-MAX_GROUPS = 1 << 16
 #: Largest task table (bytes, 32 a pair) uploaded whole before a batch's first launch; a
 #: larger batch writes each window's tasks just before its launch.
 TABLE_BYTES = 1 << 28
@@ -80,108 +98,6 @@ class _Variant:
     rows: int
     profile: bool
     defines: dict
-
-
-@dataclass
-class _Walk:
-    """Device buffers the traceback of local alignments reads to keep its running score."""
-
-    tasks: cl.Buffer
-    first: int
-    seqs: cl.Buffer
-    matrix: cl.Buffer
-    gaps: cl.Buffer
-    running: cl.Buffer
-    scores: cl.Buffer
-
-
-@dataclass
-class _Batch:
-    """What every launch of a batch on one device shares: uploaded once per device."""
-
-    seqs: cl.Buffer
-    matrix: cl.Buffer
-    gaps: cl.Buffer
-    task_buf: cl.Buffer
-    base_buf: cl.Buffer
-    tasks: np.ndarray
-    ops_base: np.ndarray
-    residues: int = 0  # length of the padded sequence buffer
-    # device buffers built on first use and shared by copies of this batch (strip profiles)
-    cache: dict = field(default_factory=dict)
-    # traced windows of rectangles: each pair's end cell, given (relative to its rectangle)
-    ends: np.ndarray | None = None
-    ends_buf: cl.Buffer | None = None  # ... and on the device (copied per window there)
-
-
-@dataclass
-class _Table:
-    """Every window of a batch in launch order: tasks, packed-path offsets (traced) and
-    the rectangles' end cells (traced rectangles), uploaded once per device."""
-
-    tasks: np.ndarray
-    ops_base: np.ndarray
-    ends: np.ndarray | None
-    matrix_ends: np.ndarray | None = None  # ... the same end cells in the whole matrix
-
-
-@dataclass
-class _Plan:
-    """A batch's pairs as the kernels see them (oriented; rectangles applied) and its jobs."""
-
-    ia: np.ndarray
-    ib: np.ndarray
-    la: np.ndarray
-    lb: np.ndarray
-    off_a: np.ndarray
-    off_b: np.ndarray
-    cells: np.ndarray
-    flat: np.ndarray
-    swapped: np.ndarray
-    is_long: np.ndarray
-    jobs: list
-    costs: list
-    widest: int
-
-
-@dataclass
-class _Rect:
-    """Per pair (oriented as the kernels see it): the traced rectangle's corner and size in
-    the matrix, and the path's end cell relative to the corner ((0, 0): no alignment)."""
-
-    origin: np.ndarray
-    size: np.ndarray
-    ends: np.ndarray
-    # the traced pass's windows, planned while the first passes ran: the launch order of
-    # the pairs, each window's (start, stop) in it, and its task table (None: plan anew)
-    launch: tuple[np.ndarray, list, _Table] | None = None
-
-
-@dataclass
-class _Paths:
-    """The paths of one launch: operations (reversed), per-pair offsets, counts and ends."""
-
-    ops: np.ndarray
-    base: np.ndarray
-    counts: np.ndarray
-    ends: np.ndarray
-
-
-class _Pending:
-    """A launch in flight: host arrays that non-blocking reads fill, and how to finish."""
-
-    def __init__(self, events, finish):
-        self.events = events
-        self.finish = finish
-
-    def result(self):
-        if self.events:
-            cl.wait_for_events(self.events)
-        return self.finish()
-
-
-def _done(values, paths=None) -> _Pending:
-    return _Pending([], lambda: (values, paths))
 
 
 class Traces:
@@ -225,7 +141,7 @@ class Traces:
         return coords[::-1].copy() if self._swapped[k] else coords
 
 
-class PairwiseEngine:
+class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
     """Batched pairwise alignment on one or several OpenCL devices.
 
     Parameters
@@ -351,88 +267,6 @@ class PairwiseEngine:
             return self._run(seqs, ia, ib, True, progress, base=base)
         rect, plan = self._rectangles(seqs, ia, ib, progress, base)
         return self._run(seqs, ia, ib, True, progress, rect=rect, base=plan)
-
-    def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None,
-                    base: _Plan | None = None):
-        """The two passes of :meth:`_trace_local` before the traced one: each pair's
-        rectangle (long pairs: the whole matrix) and its end cell in it, and the plan.
-
-        Both passes run window by window, back to back on the device: the reverse pass
-        (``fill_reverse_starts``) reads the first pass's scores and ends where that left
-        them, and its tasks are the first pass's (a prefix is its pair up to the end), so
-        no host round trip or second plan lies between them. Its pairs stay in the first
-        pass's order (by whole size): the pruned reverse pass stops where its live columns
-        die, which for most pairs is near the end, so the prefix sizes barely matter. While
-        the device runs the next window, the host plans the traced pass of the window it
-        collects (:meth:`_rect_windows`), so that pass starts without a plan of all pairs.
-        """
-        progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, False, windows_only=True, base=base)
-        n = len(plan.ia)
-        windows = [job for job in plan.jobs if isinstance(job[1], tuple)]
-        order = np.concatenate([idx for idx, _ in windows]) if windows else np.zeros(0, int)
-        # the whole task table in launch order, uploaded once per device before the first
-        # launch (a write queued behind a busy device can block the host on some drivers)
-        tasks = _task_table(plan, order)
-        values = np.zeros(len(order), np.int32)
-        ends, corners = np.zeros((len(order), 2), np.int32), np.zeros((len(order), 2), np.int32)
-        stage, done = "pairwise alignment: rectangles", [0.0]
-        total = float(sum(plan.costs)) or 1.0
-        cost = {job[1]: c for job, c in zip(plan.jobs, plan.costs, strict=True)}
-        progress.report(stage, 0, 100)
-        shared: dict[int, _Batch] = {}
-
-        def start_job(rt: Runtime, job):
-            a, b = job[1]
-            if id(rt) not in shared:
-                shared[id(rt)] = replace(self._base_batch(rt, plan.flat),
-                                         task_buf=rt.to_device(tasks))
-            bounds = int(tasks[a:b, 1].max()), int(tasks[a:b, 3].max())
-            return self._run_window_corners(shared[id(rt)], a, b, bounds, rt,
-                                            (values[a:b], ends[a:b], corners[a:b]))
-
-        pieces: dict[int, tuple] = {}
-        prepare = len(order) * 32 <= self._table_limit()
-
-        def collect(job, _result):
-            a, b = job[1]
-            if prepare:  # the traced pass's windows of these pairs, while the device runs
-                pieces[a] = self._rect_windows(tasks[a:b], ends[a:b], corners[a:b],
-                                               order[a:b])
-            done[0] += cost[job[1]]
-            progress.report(stage, int(100 * done[0] / total), 100)
-
-        self._pipeline(windows, [cost[w] for _, w in windows], start_job, collect, progress)
-        progress.report(stage, 100, 100)
-        launch = _join_pieces(pieces) if prepare and pieces else None
-        # rectangles in launch order, then to the pairs' order by one scatter each (an
-        # (x, y) pair of int32 moved as one int64); long pairs keep their whole matrix
-        ends -= corners
-        origin, rel = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32)
-        size = np.stack([plan.la, plan.lb], axis=1).astype(np.int32)
-        # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
-        for whole, part in ((origin, corners), (rel, ends), (size, np.maximum(ends, 1))):
-            whole.view(np.int64)[order, 0] = part.view(np.int64)[:, 0]
-        return _Rect(origin, size, rel, launch), plan
-
-    def _rect_windows(self, tasks: np.ndarray, ends: np.ndarray, corners: np.ndarray,
-                      pairs: np.ndarray):
-        """The traced pass's windows of one window of the first passes (its tasks, end
-        cells, corners and pairs): the pairs sorted by rectangle size within it
-        (:meth:`_windows`), its windows, and their tasks, end cells (relative to the
-        corners, and not) and packed path lengths."""
-        rel = ends - corners
-        size = np.maximum(rel, 1)  # no alignment: a 1 x 1 rectangle, walked not at all
-        local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True)
-        corner, size = _gather_pairs(corners, local), _gather_pairs(size, local)
-        rect_tasks = np.empty((len(local), 4), np.int32)
-        rect_tasks[:, 0] = tasks[:, 0][local] + corner[:, 0]
-        rect_tasks[:, 1] = size[:, 0]
-        rect_tasks[:, 2] = tasks[:, 2][local] + corner[:, 1]
-        rect_tasks[:, 3] = size[:, 1]
-        path_bytes = (size[:, 0].astype(np.uint64) + size[:, 1] + 3) // 4  # 2 bits a step
-        return (pairs[local], cut, rect_tasks, _gather_pairs(rel, local),
-                _gather_pairs(ends, local), path_bytes)
 
     def _table_limit(self) -> int:
         """Most bytes of a task table uploaded whole (:meth:`_window_table`)."""
@@ -693,37 +527,6 @@ class PairwiseEngine:
         return _Plan(ia, ib, lengths[ia], lengths[ib], offsets[ia], offsets[ib], None, flat,
                      swapped, None, [], [], 1)
 
-    def _group_jobs(self, long_pairs: np.ndarray, la, lb, trace: bool) -> list[tuple]:
-        """Long pairs as launches of ``fill_wavefront_groups`` (``(pairs, "groups")``),
-        largest first, each within every device's memory budget; a pair whose directions
-        alone exceed it becomes ``(pair, None)`` (:meth:`_run_long`, checkpointed)."""
-        if long_pairs.size == 0:
-            return []
-        cells = la[long_pairs].astype(np.float64) * lb[long_pairs]
-        pairs = long_pairs[np.argsort(-cells, kind="stable")]
-        budget = min(min(rt.memory_budget(self.memory_fraction), rt.max_alloc)
-                     for rt in self.runtimes)
-        # bytes per pair: its top border and (traced) its directions at the tallest strip
-        need = (lb[pairs].astype(np.int64) + 1) * 8
-        if trace:
-            need += -(-la[pairs].astype(np.int64) // 32) * 32 * lb[pairs] * self._bits // 8
-        per_job = MAX_GROUPS
-        if len(self.runtimes) > 1:  # several devices: enough jobs to balance them
-            per_job = max(1, min(per_job, -(-pairs.size // (4 * len(self.runtimes)))))
-        jobs, current, used = [], [], 0
-        for k, nbytes in zip(pairs.tolist(), need.tolist(), strict=True):
-            if nbytes > budget:
-                jobs.append((np.array([k]), None))
-                continue
-            if current and (used + nbytes > budget or len(current) >= per_job):
-                jobs.append((np.array(current), "groups"))
-                current, used = [], 0
-            current.append(k)
-            used += nbytes
-        if current:
-            jobs.append((np.array(current), "groups"))
-        return jobs
-
     def _base_batch(self, rt: Runtime, flat: np.ndarray) -> _Batch:
         """The batch's sequences and scoring on ``rt``, uploaded before its first launch
         (buffers made from host memory during the run would wait for the busy device)."""
@@ -945,129 +748,6 @@ class PairwiseEngine:
                  else None)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base, stage)
 
-    def _packed16(self, rt: Runtime, batch: _Batch, max_a: int, max_b: int) -> bool:
-        """Whether a window of pairs up to ``max_a`` x ``max_b`` runs ``pairwise_fill16.cl``:
-        allowed, exact (:func:`fits_16bit`), and the batch's strip profiles fit a buffer."""
-        return (self.use_packed16 and fits_16bit(self.scoring, max_a, max_b)
-                and batch.residues * len(self.scoring.letters) <= rt.max_alloc // 2)
-
-    def _run_window_corners(self, batch: _Batch, first: int, stop: int,
-                            bounds: tuple[int, int], rt: Runtime, out: tuple):
-        """The first two passes of :meth:`_trace_local` over tasks ``first:stop`` of
-        ``batch.task_buf``: ``fill_pairs`` with end cells and no directions (``fill_pairs16``
-        with ENDS where the 16-bit kernel is exact: the same scores and end cells), then
-        ``fill_reverse_starts`` from those ends, both on the device's queue; the scores,
-        ends and corners are read on the copy queue into ``out`` (three host views)."""
-        n = stop - first
-        maxA, maxB = bounds
-        var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
-        # two sets of result buffers: one window's reads overlap the next one's launches
-        parity = self._next_parity(rt)
-        scores = self._scratch(rt, f"scores{parity}", n * 4)
-        ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
-        corners = self._scratch(rt, f"corners{parity}", n * 8)
-        head = (batch.seqs, batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
-                np.int32(len(self.scoring.letters)), batch.gaps)
-        if self._packed16(rt, batch, maxA, maxB):
-            # the end order's part height is the 32-bit pass's (RT), so the cell is its
-            self._launch16(rt, batch, first, n, maxB, scores, "fill+ends (16-bit)",
-                           ends=ends_buf, order_rows=var.defines["RT"])
-        else:
-            group = min(rt.preferred_group(var.kernel, 128 if rt.is_gpu else 16), n)
-            T = -(-n // group) * group
-            work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-            local = [cl.LocalMemory(MAXK * MAXK * 4)]
-            if var.profile:
-                local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
-            self._launch(rt, "fill+ends", var.kernel, (T,), (group,), *head, work, scores,
-                         ends_buf, *local)
-        knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
-        group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
-        T = -(-n // group) * group
-        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head, work,
-                            scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
-        rt.queue.flush()
-        stage = self._pinned(rt, f"corners{parity}", n * 20)
-        staged = (stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
-                  stage[12 * n: 20 * n].view(np.int32))
-        events = [cl.enqueue_copy(rt.copy_queue, host, buf, is_blocking=False, wait_for=[done])
-                  for host, buf in zip(staged, (scores, ends_buf, corners), strict=True)]
-        rt.copy_queue.flush()
-
-        def finish():
-            for host, pinned in zip(out, staged, strict=True):
-                host.reshape(-1)[:] = pinned
-        return _Pending(events, finish)
-
-    def _run_window16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int):
-        """Score-only launch of ``fill_pairs16`` (two 16-bit cells per operation)."""
-        scores = self._scratch(rt, "scores", n * 4)
-        self._launch16(rt, batch, first, n, maxB, scores, "fill (16-bit)")
-        out = np.empty(n, dtype=np.int32)
-        ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
-        return _Pending([ev], lambda: (out.astype(np.int64), None))
-
-    def _launch16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int,
-                  scores: cl.Buffer, name: str, ends: cl.Buffer | None = None,
-                  order_rows: int = 0) -> cl.Event:
-        """Enqueue ``fill_pairs16`` over tasks ``first:first + n`` of ``batch.task_buf``
-        (the batch's strip profiles built on first use).
-
-        Parameters
-        ----------
-        rt : Runtime
-            The device.
-        batch : _Batch
-            Sequences, scoring and task table on ``rt``.
-        first, n : int
-            The window: ``n`` tasks from ``first``.
-        maxB : int
-            Longest query of the window (the column buffer's length).
-        scores : pyopencl.Buffer
-            Receives the ``n`` scores (int32).
-        name : str
-            The launch's name in :attr:`timings`.
-        ends : pyopencl.Buffer, optional
-            Local scoring: receives each pair's end cell (int32 pairs), the one ``fill_pairs``
-            with ENDS gives, whose end order has parts of ``order_rows`` rows.
-        order_rows : int
-            With ``ends``: the 32-bit pass's RT.
-
-        Returns
-        -------
-        pyopencl.Event
-            The fill's launch.
-        """
-        g = self.scoring.gaps  # the last row's Iy uses (8, 9) instead of (0, 1)
-        row_gaps = not self.scoring.local and (g[8] != g[0] or g[9] != g[1])
-        kind = "gpu" if rt.is_gpu else "cpu"
-        rows = PACKED16_ROWS[kind]
-        defines = {"LOCAL": int(self.scoring.local), "PTX16": int(rt.supports_ptx_s16x2),
-                   "ROW_GAPS": int(row_gaps), "R": rows}
-        K = len(self.scoring.letters)
-        profile = batch.cache.get(("profile16", rows))
-        if profile is None:  # every strip of every sequence, once per batch
-            strips = batch.residues // rows
-            profile = rt.empty(max(1, strips * K) * rows)
-            batch.cache[("profile16", rows)] = profile
-            build = rt.kernel("pairwise_fill16.cl", "build_profile16", defines)
-            group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
-            self._launch(rt, "strip profiles (16-bit)", build,
-                         (-(-strips * K // group) * group,), (group,), batch.seqs,
-                         np.int32(strips), batch.matrix, np.int32(K), profile)
-        extra = ()
-        if ends is not None:  # a variant of its own (the profile is the score kernel's)
-            defines = {**defines, "ENDS": 1, "RT": order_rows}
-            extra = (ends,)
-        knl = rt.kernel("pairwise_fill16.cl", "fill_pairs16", defines)
-        group = min(rt.preferred_group(knl, PACKED16_GROUP[kind]), n)
-        T = -(-n // group) * group
-        work = self._scratch(rt, "work", (maxB + 1) * T * 4)
-        return self._launch(rt, name, knl, (T,), (group,), batch.seqs, batch.task_buf,
-                            np.int32(first), np.int32(n), profile, np.int32(K), batch.gaps,
-                            work, scores, *extra)
-
     def _next_parity(self, rt: Runtime) -> int:
         """0, 1, 0, ... per device: which set of traced-result buffers a window uses. Two
         sets suffice: a device has at most two windows in flight, and a window is enqueued
@@ -1094,192 +774,6 @@ class PairwiseEngine:
                      base_buf, walk.running, walk.scores, walk.tasks, np.int32(walk.first),
                      walk.seqs, walk.matrix, np.int32(len(self.scoring.letters)), walk.gaps)
 
-    def _run_long(self, rt: Runtime, batch: _Batch, tasks: np.ndarray, trace: bool):
-        """One pair on one work-group; traceback by checkpointed bands when memory is short.
-
-        The score pass keeps the border row at the start of each band of rows whose
-        direction bytes fit in the memory budget; the traceback then recomputes the bands
-        from the bottom up, walking each before the next (so memory is one band, and the
-        extra work is at most one more fill of the matrix).
-        """
-        task = tasks[0]
-        nA, nB = int(task[1]), int(task[3])
-        var = self._variant(rt, max(nA, nB), trace, "fill_wavefront")
-        limit = var.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
-                                               rt.device)
-        group = max(1, min(rt.max_work_group, limit, 1024 if rt.is_gpu else 64,
-                           -(-nA // var.rows)))
-        border = rt.empty((nB + 1) * 8)
-        cl.enqueue_copy(rt.queue, border, self._top_border(nB, var.dtype))
-        result = rt.empty(16)
-        lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
-        head = (batch.seqs, cl.cltypes.make_int4(*map(int, task)), batch.matrix,
-                np.int32(len(self.scoring.letters)), batch.gaps)
-        out = np.empty(4, dtype=var.dtype)
-
-        def fill(name, border_buf, b0, b1, *extra):
-            self._launch(rt, name, var.kernel, (group,), (group,), *head, border_buf,
-                         np.int32(b0), np.int32(b1), result, *extra, *lmem)
-            cl.enqueue_copy(rt.queue, out, result)
-            return out.copy()
-
-        if not trace:
-            return _done(np.array([int(fill("fill (wavefront)", border, 0, nA)[0])]))
-        budget = min(rt.memory_budget(self.memory_fraction), rt.max_alloc)
-        strips = max(1, min(budget // (var.rows * nB), -(-nA // var.rows)))
-        band = strips * var.rows
-        bands = list(range(0, nA, band))
-        dirs = rt.empty(strips * nB * var.rows * self._bits // 8)
-        checkpoints, best = [], []
-        name = "fill+directions (wavefront)"
-        for b0 in bands:  # score pass; the last band's directions stay in `dirs`
-            checkpoints.append(_copy_buffer(rt, border, (nB + 1) * 8) if len(bands) > 1 else None)
-            best.append(fill(name, border, b0, min(nA, b0 + band), dirs))
-        if self.scoring.local:
-            values = [int(b[0]) for b in best]
-            first = values.index(max(values))
-            score = values[first]
-            end = np.array(best[first][1:3]).astype(np.int32)
-            state = np.array([[end[0], end[1], 0 if score > 0 else -1, 0]], dtype=np.int32)
-        else:
-            first = len(bands) - 1
-            score, end = int(best[-1][0]), np.array([nA, nB], dtype=np.int32)
-            state = np.array([[nA, nB, 3, 0]], dtype=np.int32)
-        base = np.zeros(1, dtype=np.uint64)
-        ops_buf = rt.empty((nA + nB + 3) // 4)
-        running = np.array([score], dtype=np.int32)  # carried from band to band
-        walk = _Walk(tasks=rt.to_device(tasks[:1]), first=0, seqs=batch.seqs,
-                     matrix=batch.matrix, gaps=batch.gaps,
-                     running=cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
-                                       | cl.mem_flags.COPY_HOST_PTR, hostbuf=running),
-                     scores=rt.to_device(running))
-        for k in range(first, -1, -1):
-            if state[0, 2] < 0:
-                break
-            if k != len(bands) - 1:  # recompute this band's directions from its checkpoint
-                again = _copy_buffer(rt, checkpoints[k], (nB + 1) * 8)
-                fill(name, again, bands[k], min(nA, bands[k] + band), dirs)
-            state_buf = cl.Buffer(rt.context, cl.mem_flags.READ_WRITE
-                                  | cl.mem_flags.COPY_HOST_PTR, hostbuf=state)
-            self._traceback(rt, var.rows, dirs, nB, 1, bands[k], state_buf, 1, ops_buf,
-                            rt.to_device(base), walk)
-            cl.enqueue_copy(rt.queue, state, state_buf)
-        ops = np.empty((nA + nB + 3) // 4, dtype=np.uint8)
-        cl.enqueue_copy(rt.queue, ops, ops_buf)
-        return _done(np.array([score]), _Paths(ops, base, state[:, 3].copy(), end[None, :]))
-
-    def _run_groups(self, rt: Runtime, batch: _Batch, tasks: np.ndarray, trace: bool):
-        """Pairs ``tasks`` on ``fill_wavefront_groups`` (a work-group each, one launch) and,
-        traced, one ``traceback`` launch over all of them; results read back on the copy
-        queue while the device runs the next job."""
-        n = len(tasks)
-        nA, nB = tasks[:, 1].astype(np.int64), tasks[:, 3].astype(np.int64)
-        var = self._variant(rt, int(max(nA.max(), nB.max())), trace, "fill_wavefront_groups")
-        limit = var.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
-                                               rt.device)
-        cap = max(1, min(rt.max_work_group, limit, 1024 if rt.is_gpu else 64))
-        # as many work-items as the tallest pair has strips (the results do not depend on it)
-        group = min(cap, -(-int(nA.max()) // var.rows))
-        if rt.is_gpu and group > 32:
-            group = min(cap, -(-group // 32) * 32)
-        border_base = np.zeros(n + 1, dtype=np.uint64)
-        np.cumsum(nB + 1, out=border_base[1:])
-        border = self._top_borders(nB, border_base, var.dtype)
-        args = [self._upload(rt, tasks), batch.matrix, np.int32(len(self.scoring.letters)),
-                batch.gaps, self._upload(rt, border), self._upload(rt, border_base[:-1])]
-        scores, ends_buf = rt.empty(n * 4), rt.empty(n * 8)
-        args += [scores, ends_buf]
-        if trace:
-            words = -(-nA // var.rows) * nB * (var.rows * self._bits // 32)
-            dir_base = np.zeros(n + 1, dtype=np.uint64)
-            np.cumsum(words, out=dir_base[1:])
-            dirs = self._scratch(rt, "dirs", int(dir_base[-1]) * 4)
-            dir_buf = self._upload(rt, dir_base[:-1])
-            args += [dirs, dir_buf]
-        lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
-        self._launch(rt, "fill+directions (groups)" if trace else "fill (groups)", var.kernel,
-                     (n * group,), (group,), batch.seqs, *args, *lmem)
-        out = np.empty(n, dtype=np.int32)
-        if not trace:
-            ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
-            return _Pending([ev], lambda: (out.astype(np.int64), None))
-        base = np.zeros(n + 1, dtype=np.uint64)  # packed paths, 2 bits a step
-        np.cumsum((nA + nB + 3) // 4, out=base[1:])
-        ops_buf, state_buf = rt.empty(int(base[-1])), rt.empty(16 * n)
-        knl = rt.kernel("pairwise_traceback.cl", "traceback",
-                        {"LOCAL": int(self.scoring.local), "R": var.rows, "BITS": self._bits,
-                         "GROUPS": 1})
-        tgroup = rt.preferred_group(knl, 64 if rt.is_gpu else 16)
-        done = self._launch(rt, "traceback (groups)", knl, (-(-n // tgroup) * tgroup,),
-                            (tgroup,), dirs, np.int32(0), np.int32(1), np.int32(0),
-                            np.int32(0), np.int32(n), state_buf, ends_buf, np.int32(1), ops_buf,
-                            self._upload(rt, base), rt.empty(4 * n), scores, args[0],
-                            np.int32(0), batch.seqs, batch.matrix,
-                            np.int32(len(self.scoring.letters)), batch.gaps, dir_buf)
-        return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
-
-    def _upload(self, rt: Runtime, array: np.ndarray) -> cl.Buffer:
-        """A new device buffer filled by a non-blocking write queued behind the running
-        launches (pyopencl keeps ``array`` alive until it is done)."""
-        array = np.ascontiguousarray(array)
-        buf = rt.empty(array.nbytes)
-        if array.nbytes:
-            cl.enqueue_copy(rt.queue, buf, array, is_blocking=False)
-        return buf
-
-    def _top_borders(self, nB: np.ndarray, base: np.ndarray, dtype) -> np.ndarray:
-        """:meth:`_top_border` of every pair, one after another (pair k from ``base[k]``)."""
-        total = int(base[-1])
-        top = np.zeros((total, 2), dtype=dtype)
-        top[:, 1] = -(1 << 29)
-        if not self.scoring.local:
-            g = self.scoring.gaps
-            column = np.arange(total, dtype=np.int64) - np.repeat(base[:-1].astype(np.int64),
-                                                                  nB + 1)
-            top[:, 0] = np.where(column > 0, g[4] + g[5] * (column - 1), 0)
-        return top
-
-    def _top_border(self, nB: int, dtype) -> np.ndarray:
-        """Row 0 of the DP as (P, X) pairs: left insertion end gaps (global) or zeros."""
-        g = self.scoring.gaps
-        top = np.zeros((nB + 1, 2), dtype=dtype)
-        if not self.scoring.local:
-            top[1:, 0] = g[4] + g[5] * np.arange(nB)
-        top[:, 1] = -(1 << 29)
-        return top
-
-
-#: The band every 16-bit DP value (plus one score step) must stay inside: clear of the
-#: "minus infinity" -16384 of pairwise_fill16.cl and of the 16-bit range.
-LIMIT16 = 16000
-
-
-def fits_16bit(scoring: Scoring, max_a: int, max_b: int) -> bool:
-    """Whether ``pairwise_fill16.cl`` is exact for pairs up to ``max_a`` x ``max_b``.
-
-    Substitution scores must fit a signed byte (the strip profile). Every DP value is the
-    score of a best path into its cell, so it lies between the score of one particular path
-    (diagonal steps at the worst substitution, then a straight gap, opened at most twice) and
-    the best substitution times the diagonal. Padding rows of the last strip and the extra
-    column of the skewed sweep score 0 per substitution, so their H never falls below the
-    real H up and to the left, and their other values at most two gap scores below that.
-    Both ends, plus one more score step, must stay inside +-16000, clear of the "minus
-    infinity" -16384 and of the 16-bit range: no operation can then wrap around.
-    """
-    m = scoring.matrix
-    if m.size == 0 or int(np.abs(m).max()) > 127:
-        return False
-    g = scoring.gaps.astype(np.int64)
-    rows, cols = max_a + PAD, max_b + 1
-    short = min(rows, cols)
-    s_hi, s_lo = max(int(m.max()), 0), min(int(m.min()), 0)
-    g_hi, g_lo = max(int(g.max()), 0), min(int(g.min()), 0)
-    open_lo, extend_lo = min(int(g[0::2].min()), 0), min(int(g[1::2].min()), 0)
-    step = max(128, g_hi, -g_lo)
-    upper = s_hi * short + g_hi * (rows + cols)
-    lower = s_lo * short + 2 * open_lo + extend_lo * (rows + cols) + 2 * g_lo
-    return upper + step < LIMIT16 and lower - step > -LIMIT16
-
 
 def _serialised(fn):
     """``fn`` behind a lock: device threads report results one at a time."""
@@ -1298,63 +792,6 @@ def _pairs(targets, queries):
                          "queries")
     n = len(targets)
     return list(targets) + list(queries), np.arange(n), np.arange(n, 2 * n)
-
-
-def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """All sequences in one buffer, each starting at a multiple of :data:`PAD` residues
-    (gaps filled with :data:`PAD_CODE`); returns the buffer and the start offsets."""
-    lengths = lengths.astype(np.int64)
-    padded = -(-lengths // PAD) * PAD
-    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
-    np.cumsum(padded, out=offsets[1:])
-    if offsets[-1] >= 2**31:
-        raise InputError("more than 2^31 residues in one batch; split the input")
-    flat = np.full(int(offsets[-1]), PAD_CODE, dtype=np.uint8)
-    if lengths.sum():
-        data = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
-        # position k of sequence q goes to offsets[q] + k
-        shift = np.repeat(offsets[:-1] - np.concatenate([[0], np.cumsum(lengths)[:-1]]),
-                          lengths)
-        flat[np.arange(data.size) + shift] = data
-    return flat, offsets
-
-
-def _join_pieces(pieces: dict) -> tuple[np.ndarray, list, _Table]:
-    """The traced pass's launch plan from :meth:`PairwiseEngine._rect_windows` of each
-    window of the first passes (keyed by its start in their launch order; together they
-    tile it): launch order, windows and task table."""
-    starts = sorted(pieces)
-
-    def joined(k: int) -> np.ndarray:
-        return np.concatenate([pieces[a][k] for a in starts])
-
-    launch, tasks, ends, matrix_ends, path_bytes = (joined(k) for k in (0, 2, 3, 4, 5))
-    windows = [(a + s, a + e) for a in starts for s, e in pieces[a][1]]
-    ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)
-    np.cumsum(path_bytes, out=ops_base[1:])
-    return launch, windows, _Table(tasks, ops_base, ends, matrix_ends)
-
-
-def _gather_pairs(xy: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Rows ``order`` of an (n, 2) array as int32, each (x, y) moved as one int64 (numpy's
-    two-dimensional gathers are several times slower)."""
-    pairs = np.ascontiguousarray(xy, np.int32).view(np.int64)[:, 0]
-    return pairs[order].view(np.int32).reshape(-1, 2)
-
-
-def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
-    """Tasks ``(offset of A, nA, offset of B, nB)`` of the pairs ``order`` of ``plan``, as
-    the fill kernels read them."""
-    tasks = np.empty((order.size, 4), dtype=np.int32)
-    for column, values in enumerate((plan.off_a, plan.la, plan.off_b, plan.lb)):
-        tasks[:, column] = values[order]
-    return tasks
-
-
-def _copy_buffer(rt: Runtime, src, nbytes: int):
-    dst = rt.empty(nbytes)
-    cl.enqueue_copy(rt.queue, dst, src, byte_count=nbytes)
-    return dst
 
 
 def _coordinates(ops: np.ndarray, end) -> np.ndarray:
@@ -1383,37 +820,3 @@ def triangle_square(tri: np.ndarray, rank: np.ndarray) -> np.ndarray:
     where = np.empty(n, dtype=np.int64)
     where[rank] = np.arange(n)
     return square[where][:, where]
-
-
-def _check_nonempty(seqs) -> None:
-    for k, s in enumerate(seqs):
-        if len(s) == 0:
-            raise InputError(f"sequence {k + 1} is empty: alignment needs at least one residue")
-
-
-def _read_paths(rt: Runtime, done: cl.Event, out: np.ndarray, scores: cl.Buffer,
-                ends_buf: cl.Buffer, state_buf: cl.Buffer, ops_buf: cl.Buffer,
-                base: np.ndarray, stage: np.ndarray | None = None) -> _Pending:
-    """Scores and packed paths of ``n = len(out)`` traced pairs, read back on the copy queue
-    once ``done`` (the traceback) has run; through ``stage`` (pinned bytes,
-    :meth:`PairwiseEngine._pinned`) when given, copied out when the reads are done."""
-    rt.queue.flush()
-    n, size = len(out), int(base[-1])
-    if stage is None:
-        host = [out, np.empty((n, 2), np.int32), np.empty((n, 4), np.int32),
-                np.empty(size, np.uint8)]
-    else:
-        host = [stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
-                stage[12 * n: 28 * n].view(np.int32), stage[28 * n: 28 * n + size]]
-    events = [cl.enqueue_copy(rt.copy_queue, h, buf, is_blocking=False, wait_for=[done])
-              for h, buf in zip(host, (scores, ends_buf, state_buf, ops_buf), strict=True)]
-    rt.copy_queue.flush()
-
-    def finish():
-        values, ends, states, ops = host
-        if stage is not None:
-            ends, ops = ends.reshape(n, 2).copy(), ops.copy()
-            states = states.reshape(n, 4)
-        return values.astype(np.int64), _Paths(ops, base[:-1], states[:, 3].copy(), ends)
-
-    return _Pending(events, finish)

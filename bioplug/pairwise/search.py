@@ -46,7 +46,8 @@ from pyopencl import cltypes
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
 from bioplug.pairwise.database import Database, encode_bytes, fasta_records, open_database
-from bioplug.pairwise.engine import LIMIT16, PairwiseEngine
+from bioplug.pairwise.engine import PairwiseEngine
+from bioplug.pairwise.packed16 import LIMIT16
 from bioplug.progress import Progress
 from bioplug.runtime import Runtime, get_runtimes
 from bioplug.runtime.schedule import run_lpt

@@ -1,0 +1,193 @@
+"""What the pairwise engine's stages share: a batch's plan and device buffers, launches in
+flight, and the host-side helpers that pack sequences, make task tables and read paths back.
+
+:mod:`bioplug.pairwise.engine` plans and launches; its stages (:mod:`.windowed`,
+:mod:`.long_pairs`, :mod:`.packed16`) pass these between them. Nothing here imports the
+engine, so every stage can import this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyopencl as cl
+
+from bioplug.errors import InputError
+from bioplug.runtime import Runtime
+
+#: Each sequence starts at a multiple of this many residues in the batch buffer (the 16-bit
+#: kernel's strip profiles are indexed by offset / rows); padding has the code PAD_CODE.
+PAD = 64
+PAD_CODE = 255
+
+
+@dataclass
+class _Walk:
+    """Device buffers the traceback of local alignments reads to keep its running score."""
+
+    tasks: cl.Buffer
+    first: int
+    seqs: cl.Buffer
+    matrix: cl.Buffer
+    gaps: cl.Buffer
+    running: cl.Buffer
+    scores: cl.Buffer
+
+
+@dataclass
+class _Batch:
+    """What every launch of a batch on one device shares: uploaded once per device."""
+
+    seqs: cl.Buffer
+    matrix: cl.Buffer
+    gaps: cl.Buffer
+    task_buf: cl.Buffer
+    base_buf: cl.Buffer
+    tasks: np.ndarray
+    ops_base: np.ndarray
+    residues: int = 0  # length of the padded sequence buffer
+    # device buffers built on first use and shared by copies of this batch (strip profiles)
+    cache: dict = field(default_factory=dict)
+    # traced windows of rectangles: each pair's end cell, given (relative to its rectangle)
+    ends: np.ndarray | None = None
+    ends_buf: cl.Buffer | None = None  # ... and on the device (copied per window there)
+
+
+@dataclass
+class _Table:
+    """Every window of a batch in launch order: tasks, packed-path offsets (traced) and
+    the rectangles' end cells (traced rectangles), uploaded once per device."""
+
+    tasks: np.ndarray
+    ops_base: np.ndarray
+    ends: np.ndarray | None
+    matrix_ends: np.ndarray | None = None  # ... the same end cells in the whole matrix
+
+
+@dataclass
+class _Plan:
+    """A batch's pairs as the kernels see them (oriented; rectangles applied) and its jobs."""
+
+    ia: np.ndarray
+    ib: np.ndarray
+    la: np.ndarray
+    lb: np.ndarray
+    off_a: np.ndarray
+    off_b: np.ndarray
+    cells: np.ndarray
+    flat: np.ndarray
+    swapped: np.ndarray
+    is_long: np.ndarray
+    jobs: list
+    costs: list
+    widest: int
+
+
+@dataclass
+class _Rect:
+    """Per pair (oriented as the kernels see it): the traced rectangle's corner and size in
+    the matrix, and the path's end cell relative to the corner ((0, 0): no alignment)."""
+
+    origin: np.ndarray
+    size: np.ndarray
+    ends: np.ndarray
+    # the traced pass's windows, planned while the first passes ran: the launch order of
+    # the pairs, each window's (start, stop) in it, and its task table (None: plan anew)
+    launch: tuple[np.ndarray, list, _Table] | None = None
+
+
+@dataclass
+class _Paths:
+    """The paths of one launch: operations (reversed), per-pair offsets, counts and ends."""
+
+    ops: np.ndarray
+    base: np.ndarray
+    counts: np.ndarray
+    ends: np.ndarray
+
+
+class _Pending:
+    """A launch in flight: host arrays that non-blocking reads fill, and how to finish."""
+
+    def __init__(self, events, finish):
+        self.events = events
+        self.finish = finish
+
+    def result(self):
+        if self.events:
+            cl.wait_for_events(self.events)
+        return self.finish()
+
+
+def _done(values, paths=None) -> _Pending:
+    return _Pending([], lambda: (values, paths))
+
+
+def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All sequences in one buffer, each starting at a multiple of :data:`PAD` residues
+    (gaps filled with :data:`PAD_CODE`); returns the buffer and the start offsets."""
+    lengths = lengths.astype(np.int64)
+    padded = -(-lengths // PAD) * PAD
+    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+    np.cumsum(padded, out=offsets[1:])
+    if offsets[-1] >= 2**31:
+        raise InputError("more than 2^31 residues in one batch; split the input")
+    flat = np.full(int(offsets[-1]), PAD_CODE, dtype=np.uint8)
+    if lengths.sum():
+        data = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
+        # position k of sequence q goes to offsets[q] + k
+        shift = np.repeat(offsets[:-1] - np.concatenate([[0], np.cumsum(lengths)[:-1]]),
+                          lengths)
+        flat[np.arange(data.size) + shift] = data
+    return flat, offsets
+
+
+def _gather_pairs(xy: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Rows ``order`` of an (n, 2) array as int32, each (x, y) moved as one int64 (numpy's
+    two-dimensional gathers are several times slower)."""
+    pairs = np.ascontiguousarray(xy, np.int32).view(np.int64)[:, 0]
+    return pairs[order].view(np.int32).reshape(-1, 2)
+
+
+def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
+    """Tasks ``(offset of A, nA, offset of B, nB)`` of the pairs ``order`` of ``plan``, as
+    the fill kernels read them."""
+    tasks = np.empty((order.size, 4), dtype=np.int32)
+    for column, values in enumerate((plan.off_a, plan.la, plan.off_b, plan.lb)):
+        tasks[:, column] = values[order]
+    return tasks
+
+
+def _check_nonempty(seqs) -> None:
+    for k, s in enumerate(seqs):
+        if len(s) == 0:
+            raise InputError(f"sequence {k + 1} is empty: alignment needs at least one residue")
+
+
+def _read_paths(rt: Runtime, done: cl.Event, out: np.ndarray, scores: cl.Buffer,
+                ends_buf: cl.Buffer, state_buf: cl.Buffer, ops_buf: cl.Buffer,
+                base: np.ndarray, stage: np.ndarray | None = None) -> _Pending:
+    """Scores and packed paths of ``n = len(out)`` traced pairs, read back on the copy queue
+    once ``done`` (the traceback) has run; through ``stage`` (pinned bytes,
+    :meth:`PairwiseEngine._pinned`) when given, copied out when the reads are done."""
+    rt.queue.flush()
+    n, size = len(out), int(base[-1])
+    if stage is None:
+        host = [out, np.empty((n, 2), np.int32), np.empty((n, 4), np.int32),
+                np.empty(size, np.uint8)]
+    else:
+        host = [stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
+                stage[12 * n: 28 * n].view(np.int32), stage[28 * n: 28 * n + size]]
+    events = [cl.enqueue_copy(rt.copy_queue, h, buf, is_blocking=False, wait_for=[done])
+              for h, buf in zip(host, (scores, ends_buf, state_buf, ops_buf), strict=True)]
+    rt.copy_queue.flush()
+
+    def finish():
+        values, ends, states, ops = host
+        if stage is not None:
+            ends, ops = ends.reshape(n, 2).copy(), ops.copy()
+            states = states.reshape(n, 4)
+        return values.astype(np.int64), _Paths(ops, base[:-1], states[:, 3].copy(), ends)
+
+    return _Pending(events, finish)
