@@ -10,8 +10,8 @@ mean the same), mode local (``--mode`` global / semiglobal / local).
   diagonal, which is not counted) and ``PairwiseEngine.trace_indexed`` over every pair i < j
   (device traceback; results kept as compact arrays, no Python ``Alignment`` objects), wall
   time; and the same work's kernel time alone (OpenCL profiling events, printed per kernel).
-  Local tracebacks take the engine's default path for the device (``windowed_traceback=None``:
-  directions for each path's rectangle only on CPU devices, whole matrices on GPUs); the rows
+  Local tracebacks take the engine's default path (``windowed_traceback=True``: directions
+  for each path's rectangle only; False keeps whole matrices); the rows
   "traceback, windowed" and "traceback, whole matrices" time both paths. For local mode also
   the triangle alone (``allpairs.score_triangle``, no square built) from the engine's windows
   ("fill") and from the database scan's query-profile kernels ("scan").
@@ -290,7 +290,7 @@ def main(argv=None) -> int:
                             max(1, args.repeats // 2))
             row("bioplug", f"traceback, {what}", t, cells / 1e9,
                 f"(windowed_traceback={windowed}; after a warm-up run)")
-        engine.windowed_traceback = None
+        engine.windowed_traceback = True
         # the two paths must agree: every score, and the paths of a sample of pairs
         sample = rng.choice(npairs, size=min(2000, npairs), replace=False)
         same = np.array_equal(traces[True].scores, traces[False].scores) and all(

@@ -377,9 +377,9 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     assert calls["traced windows planned early"] == (calls["corners"] if table else 0)
 
 
-def test_local_traceback_path_chosen_by_device(monkeypatch):
-    """windowed_traceback=None: the windowed passes on CPU devices, whole matrices on GPUs
-    (where the windowed path's host passes cost more than its kernels save)."""
+def test_local_traceback_windowed_on_every_device(monkeypatch):
+    """The windowed passes are the default on CPU and GPU devices alike; False keeps whole
+    matrices, with the same scores."""
     from bioplug.runtime.runtime import Runtime
 
     scoring = make_scoring(BLOSUM62, gaps=[-11, -1] * 6, local=True)
@@ -392,8 +392,12 @@ def test_local_traceback_path_chosen_by_device(monkeypatch):
     monkeypatch.setattr(Runtime, "is_gpu", property(lambda self: True))
     engine.timings = {}
     got = engine.trace_pairs(ta, tb)
+    assert "reverse starts" in engine.timings
+    engine.windowed_traceback, engine.timings = False, {}
+    whole = engine.trace_pairs(ta, tb)
     assert "reverse starts" not in engine.timings
     np.testing.assert_array_equal(got.scores, want.scores)
+    np.testing.assert_array_equal(whole.scores, want.scores)
 
 
 def _reverse_corner(a: np.ndarray, b: np.ndarray, end: tuple[int, int], best: int,

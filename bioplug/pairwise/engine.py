@@ -191,14 +191,11 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         #: launch's length while the rest of the device idles.
         self.long_cells: int | None = None
         #: Local tracebacks keep directions only for the rectangle between a path's start
-        #: and end (:meth:`_trace_local`); False fills and keeps the whole matrix; None
-        #: (default) chooses by device: windowed on CPU devices (PoCL: 5.95 s against 16.9 s
-        #: for 200 proteins of 50-1,000 all-vs-all), whole matrices on GPUs (H100, 2,000
-        #: proteins: 3.05 s windowed against 1.89 s, though the windowed kernels take 0.86
-        #: s: its three passes' host planning and waits were the cost; benchmarks/RESULTS.md;
-        #: since then the first two passes run per window and the tables go up once: to be
-        #: measured again before this default changes).
-        self.windowed_traceback: bool | None = None
+        #: and end (:meth:`_trace_local`, default); False fills and keeps the whole matrix.
+        #: Windowed is faster on both kinds of device: PoCL 5.95 s against 16.9 s (200
+        #: proteins of 50-1,000 all-vs-all), H100 1.45 s against 1.92 s (2,000 proteins;
+        #: benchmarks/RESULTS.md, issue 16, eighth session).
+        self.windowed_traceback: bool = True
 
     # -- public API ---------------------------------------------------------------------------
     def score_pairs(self, targets: Sequence[np.ndarray], queries: Sequence[np.ndarray],
@@ -241,12 +238,8 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         return Traces(self.scoring.unscale(scores), *where)
 
     def _windowed(self) -> bool:
-        """Whether local tracebacks take :meth:`_trace_local` (``windowed_traceback``; None:
-        on CPU devices only)."""
-        windowed = self.windowed_traceback
-        if windowed is None:
-            windowed = not any(rt.is_gpu for rt in self.runtimes)
-        return self.scoring.local and windowed
+        """Whether local tracebacks take :meth:`_trace_local` (``windowed_traceback``)."""
+        return self.scoring.local and self.windowed_traceback
 
     def _trace_local(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None):
         """Local paths traced in the rectangles that hold them (pairs on windows).
