@@ -4,6 +4,7 @@ Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs the same checks on a G
 scan kernel's 16-bit arithmetic is inline PTX).
 """
 
+import dataclasses
 import math
 import os
 
@@ -353,6 +354,40 @@ def test_scan_triangle_equals_engine(monkeypatch, long_cells):
         assert tri[pos] == bio.score(db[rank[a]], db[rank[b]])
 
 
+@pytest.mark.parametrize("long_cells", [None, 40 * 40])
+def test_scan_square_equals_triangle(monkeypatch, long_cells):
+    """Scanner.score_square (the triangle spread into the square on the device) equals the
+    host's square of the same triangle, long pairs and 32-bit rescues included, in input
+    order (not length order); without double precision allpairs.score_square builds it on
+    the host."""
+    from bioplug.alphabet import load_matrix, make_scoring
+    from bioplug.pairwise import allpairs
+    from bioplug.pairwise.engine import PairwiseEngine, triangle_square
+
+    _, db = random_set(4, nd=50, dmax=120)
+    db = ["W" * 3000, *db[:20], "W" * 2990, *db[20:], db[7], "W"]  # past int16, out of order
+    scoring = make_scoring(load_matrix("BLOSUM62"), gaps=[-12, -1] * 6, local=True)
+    codes = [scoring.encode(s) for s in db]
+    scanner = Scanner(get_runtime(DEVICE), scoring)
+    if long_cells:
+        scanner.long_cells = long_cells
+    want = triangle_square(*scanner.score_triangle(codes))
+    scanner.counts = {}
+    got = scanner.score_square(codes)
+    assert got.dtype == np.float64 and got.shape == (len(db), len(db))
+    np.testing.assert_array_equal(got, want)
+    assert scanner.counts["32-bit rescue"] == 3    # W3000 x W3000, x W2990, W2990 x W2990
+    bio = biopython()
+    for i, j in [(0, 0), (0, 21), (21, 0), (3, 40), (len(db) - 1, 5)]:
+        assert got[i, j] == bio.score(db[i], db[j])
+    engine = PairwiseEngine(scoring, devices=[DEVICE])
+    np.testing.assert_array_equal(allpairs.score_square(engine, codes, kernels="scan"), want)
+    rt = engine.runtimes[0]
+    monkeypatch.setattr(rt, "info", dataclasses.replace(rt.info, fp64=False))
+    monkeypatch.setattr(Scanner, "score_square", lambda self, c: pytest.fail("no fp64"))
+    np.testing.assert_array_equal(allpairs.score_square(engine, codes, kernels="scan"), want)
+
+
 def test_score_matrix_through_the_scan(monkeypatch):
     """PairwiseAligner.score_matrix and the progressive guide tree's distances with the scan
     kernels chosen (allpairs.KERNELS) equal those of the engine's windows."""
@@ -365,12 +400,13 @@ def test_score_matrix_through_the_scan(monkeypatch):
     rt = get_runtime(DEVICE)
     before = aligner.score_matrix(db), guide.matrix_tree(db, False, rt, "align")
     calls = []
-    real = Scanner.score_triangle
-    monkeypatch.setattr(Scanner, "score_triangle",
-                        lambda self, codes: calls.append(len(codes)) or real(self, codes))
+    for name in ("score_triangle", "score_square"):
+        real = getattr(Scanner, name)
+        monkeypatch.setattr(Scanner, name, lambda self, codes, real=real, name=name:
+                            calls.append((name, len(codes))) or real(self, codes))
     monkeypatch.setattr(allpairs, "KERNELS", {"gpu": "scan", "cpu": "scan"})
     after = aligner.score_matrix(db), guide.matrix_tree(db, False, rt, "align")
-    assert calls == [len(db), len(db)]
+    assert calls == [("score_square", len(db)), ("score_triangle", len(db))]
     np.testing.assert_array_equal(after[0], before[0])
     np.testing.assert_array_equal(after[1], before[1])
     assert after[0][3, 9] == biopython().score(db[3], db[9])

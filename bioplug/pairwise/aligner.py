@@ -519,10 +519,9 @@ class PairwiseAligner(Align.PairwiseAligner):
                     out[i, j] = Align.PairwiseAligner.score(self, texts[i], texts[j])
             return out
         from bioplug.pairwise import allpairs
-        from bioplug.pairwise.engine import triangle_square
 
         codes = self._encode_all(scoring, seqs, texts, "sequence")
-        return triangle_square(*allpairs.score_triangle(self._engine(scoring), codes, progress))
+        return allpairs.score_square(self._engine(scoring), codes, progress)
 
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,

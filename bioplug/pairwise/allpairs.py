@@ -13,7 +13,8 @@ the windows for short ones (on an H100, 2,000 proteins of 50-1,000 residues: sca
 windows 0.275 s; the 12 largest HomFam families, 3,300-3,900 sequences of 32-164 residues on
 average: scan 3.91 s, windows 2.52 s in all). The scan applies to local schemes on one device
 whose scores fit its 16-bit path, up to :data:`SCAN_MAX` sequences (it keeps an ``n x n``
-int32 block on the host).
+int32 block). :func:`score_square` gives the whole square, built on the device after the
+scan.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bioplug.pairwise.engine import PairwiseEngine
+from bioplug.pairwise.engine import PairwiseEngine, triangle_square
 from bioplug.pairwise.search import Scanner
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,29 @@ def score_triangle(engine: PairwiseEngine, codes: Sequence[np.ndarray], progress
     """``(tri, rank)`` as :meth:`PairwiseEngine.score_triangle` gives them, from ``kernels``
     ("fill", "scan", "auto"; default :data:`KERNELS` for the engine's first device) where
     they apply, else from the engine's."""
+    scanner = _scanner(engine, codes, kernels)
+    if scanner is not None:
+        return scanner.score_triangle(codes)
+    return engine.score_triangle(codes, progress)
+
+
+def score_square(engine: PairwiseEngine, codes: Sequence[np.ndarray], progress=None,
+                 kernels: str | None = None) -> np.ndarray:
+    """The symmetric ``(n, n)`` float64 square of all-vs-all scores in input order (the
+    diagonal holds self scores), from the same kernels as :func:`score_triangle`. The scan
+    spreads its triangle into the square on the device (:meth:`Scanner.score_square`) where
+    the device has double precision; otherwise the host does (``triangle_square``)."""
+    scanner = _scanner(engine, codes, kernels)
+    if scanner is not None and scanner.rt.info.fp64:
+        return scanner.score_square(codes)
+    tri, rank = (scanner.score_triangle(codes) if scanner is not None
+                 else engine.score_triangle(codes, progress))
+    return triangle_square(tri, rank)
+
+
+def _scanner(engine: PairwiseEngine, codes: Sequence[np.ndarray],
+             kernels: str | None) -> Scanner | None:
+    """The scan for these sequences when ``kernels`` picks it and it applies, else None."""
     rt = engine.runtimes[0]
     kernels = kernels or KERNELS["gpu" if rt.is_gpu else "cpu"]
     if kernels not in ("fill", "scan", "auto"):
@@ -48,10 +72,11 @@ def score_triangle(engine: PairwiseEngine, codes: Sequence[np.ndarray], progress
     if kernels == "auto":
         mean = sum(len(c) for c in codes) / max(1, len(codes))
         kernels = "scan" if mean >= SCAN_MIN_MEAN else "fill"
-    if (kernels == "scan" and len(engine.runtimes) == 1 and engine.scoring.local
+    if not (kernels == "scan" and len(engine.runtimes) == 1 and engine.scoring.local
             and len(codes) <= SCAN_MAX):
-        scanner = Scanner(rt, engine.scoring)
-        if scanner.packed:
-            return scanner.score_triangle(codes)
+        return None
+    scanner = Scanner(rt, engine.scoring)
+    if not scanner.packed:
         log.debug("all-vs-all: scores beyond the scan's 16-bit path; engine windows instead")
-    return engine.score_triangle(codes, progress)
+        return None
+    return scanner

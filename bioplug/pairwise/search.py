@@ -489,6 +489,65 @@ class Scanner:
         device (one chunk); callers fall back to the engine otherwise.
         """
         n = len(codes)
+        out = np.zeros((n, n), dtype=np.int32)
+        rank, ranked, pending = self._scan_ranked(codes, out)
+        if pending is not None:
+            q_idx, pos, values = pending()
+            out[q_idx, pos] = values
+        iu = np.triu_indices(n)
+        tri = out[iu].astype(np.int64)
+        wide = np.flatnonzero(tri >= LIMIT16)
+        if wide.size:
+            tri[wide] = self._exact(ranked, iu[0][wide], iu[1][wide])
+            self._count("32-bit rescue", wide.size)
+        return self.scoring.unscale(tri), rank
+
+    def score_square(self, codes: Sequence[np.ndarray]) -> np.ndarray:
+        """All-vs-all local scores as the symmetric ``(n, n)`` float64 square in input order
+        (what ``PairwiseAligner.score_matrix`` returns): :meth:`score_triangle`'s kernels
+        and scores, the triangle kept on the device and spread into the square there
+        (``square_from_ranked``, ``kernels/pairwise_square.cl``). Needs a device with
+        double precision (``Runtime.info.fp64``)."""
+        rt, n = self.rt, len(codes)
+        block = rt.empty(n * n * 4)
+        rank, ranked, pending = self._scan_ranked(codes, block)
+        where = np.empty(n, dtype=np.int32)
+        where[rank] = np.arange(n, dtype=np.int32)
+        square = np.empty((n, n), dtype=np.float64)
+        if n:
+            out = rt.empty(square.nbytes)
+            knl = rt.kernel("pairwise_square.cl", "square_from_ranked")
+            G = rt.preferred_group(knl, 256)
+            knl(rt.queue, (-(-n * n // G) * G,), (G,), block, np.int32(n), rt.to_device(where),
+                np.float64(self.scoring.scale), out)
+            cl.enqueue_copy(rt.queue, square, out)
+        if pending is not None:
+            q_idx, pos, values = pending()
+            i, j = rank[q_idx], rank[pos]
+            square[i, j] = square[j, i] = self.scoring.unscale(values)
+        self._rescue_square(square, ranked, where)
+        return square
+
+    def _rescue_square(self, square: np.ndarray, ranked: list[np.ndarray],
+                       where: np.ndarray) -> None:
+        """Scores at ``LIMIT16`` in :meth:`score_square`'s square (the 16-bit kernels'
+        ceiling) rescored by the 32-bit kernels, both mirror entries set. Scores are
+        integers over the scale, so half a unit below the ceiling separates them."""
+        i, j = np.nonzero(square >= (LIMIT16 - 0.5) / self.scoring.scale)
+        upper = i <= j
+        if not upper.any():
+            return
+        i, j = i[upper], j[upper]
+        a, b = np.minimum(where[i], where[j]), np.maximum(where[i], where[j])
+        square[i, j] = square[j, i] = self.scoring.unscale(self._exact(ranked, a, b))
+        self._count("32-bit rescue", i.size)
+
+    def _scan_ranked(self, codes: Sequence[np.ndarray], out) -> tuple:
+        """The scan of every pair ``a <= b`` of ranks (sequences longest first) into ``out``
+        (an (n, n) int32 array, or a device buffer of it; entries below the diagonal not
+        written): ``(rank, ranked codes, long-pair results or None)``, as
+        :meth:`_launch_long` gives them."""
+        n = len(codes)
         lengths = np.fromiter((len(c) for c in codes), dtype=np.int64, count=n)
         rank = np.argsort(-lengths, kind="stable")
         ranked = [np.asarray(codes[i], dtype=np.uint8) for i in rank]
@@ -502,21 +561,11 @@ class Scanner:
         long_table, table = qtable.copy(), qtable.copy()
         long_table[:, 3] = skip
         table[:, 3] = np.maximum(skip, np.arange(n))
-        out = np.zeros((n, n), dtype=np.int32)
         pending = self._launch_long(dbuf, subj, long_table, profile,
                                     self.rt.to_device(long_table))
         self._launch_scan(dbuf, subj, table, profile, self.rt.to_device(table), out)
-        if pending is not None:
-            q_idx, pos, values = pending()
-            out[q_idx, pos] = values
         dbuf.release()
-        iu = np.triu_indices(n)
-        tri = out[iu].astype(np.int64)
-        wide = np.flatnonzero(tri >= LIMIT16)
-        if wide.size:
-            tri[wide] = self._exact(ranked, iu[0][wide], iu[1][wide])
-            self._count("32-bit rescue", wide.size)
-        return self.scoring.unscale(tri), rank
+        return rank, ranked, pending
 
     def default_chunk(self) -> int:
         """Residues per chunk: codes plus one border column per residue and query slot
@@ -698,7 +747,7 @@ class Scanner:
         return finish
 
     def _launch_scan(self, dbuf, subj: np.ndarray, table: np.ndarray, profile, qbuf,
-                     out: np.ndarray) -> None:
+                     out: np.ndarray | cl.Buffer) -> None:
         """``search16`` over every short pair (one a work-item); scores into ``out`` (launch
         order)."""
         rt = self.rt
@@ -712,7 +761,7 @@ class Scanner:
 
     def _scan_slots(self, knl, G: int, span: int, subj: np.ndarray, table: np.ndarray,
                     head: tuple, words: int, dtype, itemsize: int, name: str,
-                    out: np.ndarray) -> None:
+                    out: np.ndarray | cl.Buffer) -> None:
         """The launches of ``search16`` / ``search8``: subjects in groups of ``span`` (a group
         task), each group's border columns at its own base, query slots as the memory
         allows, each launch's tasks heaviest first. The kernel takes ``head`` then (border
@@ -736,14 +785,20 @@ class Scanner:
             tasks = _group_tasks(sel, skip, qlen, ls, span)
             if not len(tasks):
                 continue
-            part = np.empty((len(sel), n), dtype=dtype)
-            scores = rt.empty(part.nbytes)
+            scores = rt.empty(len(sel) * n * np.dtype(dtype).itemsize)
             event = knl(rt.queue, (len(tasks) * G,), (G,), *head, work, d_base,
                         np.int64(stride), rt.to_device(tasks), scores,
                         cl.LocalMemory(SB * words * 16), np.int32(SB))
-            cl.enqueue_copy(rt.queue, part, scores)
+            if isinstance(out, np.ndarray):
+                part = np.empty((len(sel), n), dtype=dtype)
+                cl.enqueue_copy(rt.queue, part, scores)
+                out[sel] = part
+            else:  # rows of a device block: the queries of a launch are consecutive there
+                _check_consecutive(sel)
+                cl.enqueue_copy(rt.queue, out, scores, byte_count=scores.size,
+                                dst_offset=int(sel[0]) * n * np.dtype(dtype).itemsize)
+                event.wait()
             self._record_event(name, event)
-            out[sel] = part
 
     def _query_slots(self, n: int, stride: int, nq: int, itemsize: int = 4) -> int:
         """Queries per launch: as many as the memory budget of the border columns allows.
@@ -817,25 +872,32 @@ def _group_tasks(sel: np.ndarray, skip: np.ndarray, qlen: np.ndarray, ls: np.nda
 
     A group's cost is its longest scanned subject times the query length (its work-items
     walk the strips in lockstep); NVIDIA and PoCL start groups in launch order, so the
-    heaviest start first and the launch ends on light ones.
+    heaviest start first and the launch ends on light ones. Query by query, groups in
+    order, then a stable sort by cost (ties keep that order).
     """
     n = ls.size
-    parts = []
-    for slot, q in enumerate(sel):
-        first = int(skip[q]) // G  # groups wholly made of long pairs are left out
-        groups = np.arange(first, -(-n // G), dtype=np.int64)
-        if not groups.size:
-            continue
-        head = np.maximum(groups * G, skip[q])  # the group's longest scanned subject
-        part = np.zeros((groups.size, 5), dtype=np.int64)
-        part[:, 0], part[:, 1], part[:, 2] = groups, q, slot
-        part[:, 4] = ls[np.minimum(head, n - 1)] * qlen[q]
-        parts.append(part)
-    if not parts:
+    sel = np.asarray(sel, dtype=np.int64)
+    first = skip[sel].astype(np.int64) // G  # groups wholly made of long pairs are left out
+    count = np.maximum(-(-n // G) - first, 0)
+    slot = np.repeat(np.arange(sel.size, dtype=np.int64), count)
+    if not slot.size:
         return np.zeros((0, 4), dtype=np.int32)
-    tasks = np.concatenate(parts)
-    tasks = tasks[np.argsort(-tasks[:, 4], kind="stable")]
-    return np.ascontiguousarray(tasks[:, :4], dtype=np.int32)
+    offset = np.zeros(sel.size, dtype=np.int64)
+    np.cumsum(count[:-1], out=offset[1:])
+    groups = first[slot] + np.arange(slot.size, dtype=np.int64) - offset[slot]
+    q = sel[slot]
+    head = np.maximum(groups * G, skip[q])  # the group's longest scanned subject
+    cost = ls[np.minimum(head, n - 1)].astype(np.int64) * qlen[q]
+    heavy = np.argsort(-cost, kind="stable")
+    return np.ascontiguousarray(np.stack([groups, q, slot, np.zeros_like(q)], axis=1)[heavy],
+                                dtype=np.int32)
+
+
+def _check_consecutive(sel: np.ndarray) -> None:
+    """A launch writing rows of a device block takes queries ``k, k + 1, ...`` (the ranked
+    triangle's are: longest first is the launch order)."""
+    if sel.size and not np.array_equal(sel, np.arange(sel[0], sel[0] + sel.size)):
+        raise AssertionError("scan launch with queries out of order for a device block")
 
 
 def _chunks(offsets: np.ndarray, chunk: int) -> list[tuple[int, int]]:
