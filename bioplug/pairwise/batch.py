@@ -8,7 +8,7 @@ engine, so every stage can import this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyopencl as cl
@@ -49,20 +49,18 @@ class _Batch:
     residues: int = 0  # length of the padded sequence buffer
     # device buffers built on first use and shared by copies of this batch (strip profiles)
     cache: dict = field(default_factory=dict)
-    # traced windows of rectangles: each pair's end cell, given (relative to its rectangle)
-    ends: np.ndarray | None = None
-    ends_buf: cl.Buffer | None = None  # ... and on the device (copied per window there)
+    # traced windows of rectangles: each pair's end cell relative to its rectangle, given
+    # on the device (copied per window there)
+    ends_buf: cl.Buffer | None = None
 
 
 @dataclass
 class _Table:
-    """Every window of a batch in launch order: tasks, packed-path offsets (traced) and
-    the rectangles' end cells (traced rectangles), uploaded once per device."""
+    """Every window of a batch in launch order: tasks and packed-path offsets (traced),
+    uploaded once per device."""
 
     tasks: np.ndarray
     ops_base: np.ndarray
-    ends: np.ndarray | None
-    matrix_ends: np.ndarray | None = None  # ... the same end cells in the whole matrix
 
 
 @dataclass
@@ -92,9 +90,6 @@ class _Rect:
     origin: np.ndarray
     size: np.ndarray
     ends: np.ndarray
-    # the traced pass's windows, planned while the first passes ran: the launch order of
-    # the pairs, each window's (start, stop) in it, and its task table (None: plan anew)
-    launch: tuple[np.ndarray, list, _Table] | None = None
 
 
 @dataclass
@@ -157,6 +152,35 @@ def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
     for column, values in enumerate((plan.off_a, plan.la, plan.off_b, plan.lb)):
         tasks[:, column] = values[order]
     return tasks
+
+
+def _subplan(plan: _Plan, idx: np.ndarray) -> _Plan:
+    """The pairs ``idx`` of ``plan``, oriented and packed as there (no jobs yet)."""
+    return replace(plan, ia=plan.ia[idx], ib=plan.ib[idx], la=plan.la[idx], lb=plan.lb[idx],
+                   off_a=plan.off_a[idx], off_b=plan.off_b[idx], swapped=plan.swapped[idx],
+                   cells=None, is_long=None, jobs=[], costs=[], widest=1)
+
+
+def size_order(pairs: np.ndarray, rows: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
+    """``pairs`` sorted by ``rows``, then ``cols`` (None: rows only), largest first; stable.
+
+    Already ordered by rows (as score_all makes them): kept, each block of one target is
+    ordered by columns too. Else two stable passes on 16-bit keys (NumPy radix-sorts
+    them): columns, then rows.
+    """
+    if np.all(rows[:-1] >= rows[1:]):
+        return pairs
+    wide = int(rows.max()) >= 2**16 or (cols is not None and int(cols.max()) >= 2**16)
+    if wide:
+        key = rows.astype(np.int64)
+        if cols is not None:
+            key = key * (int(cols.max()) + 1) + cols
+        return pairs[np.argsort(-key, kind="stable")]
+    top = int(rows.max())
+    if cols is None:
+        return pairs[np.argsort((top - rows).astype(np.uint16), kind="stable")]
+    by = np.argsort((int(cols.max()) - cols).astype(np.uint16), kind="stable")
+    return pairs[by[np.argsort((top - rows[by]).astype(np.uint16), kind="stable")]]
 
 
 def _check_nonempty(seqs) -> None:

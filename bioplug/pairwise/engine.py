@@ -51,16 +51,15 @@ from bioplug.errors import InputError
 from bioplug.pairwise.batch import (
     _Batch,
     _check_nonempty,
-    _gather_pairs,
     _pack_sequences,
     _Paths,
     _Pending,
     _Plan,
     _read_paths,
-    _Rect,
     _Table,
     _task_table,
     _Walk,
+    size_order,
 )
 from bioplug.pairwise.long_pairs import LongPairs
 from bioplug.pairwise.packed16 import LIMIT16 as LIMIT16  # "x as x": re-exported, as before
@@ -258,8 +257,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                     & (np.maximum(base.la, base.lb) <= LONG_LENGTH))
         if not windowed.any():  # e.g. a search's hits, all on work-groups
             return self._run(seqs, ia, ib, True, progress, base=base)
-        rect, plan = self._rectangles(seqs, ia, ib, progress, base)
-        return self._run(seqs, ia, ib, True, progress, rect=rect, base=plan)
+        return self._trace_windows(seqs, ia, ib, progress, base)
 
     def _table_limit(self) -> int:
         """Most bytes of a task table uploaded whole (:meth:`_window_table`)."""
@@ -368,15 +366,13 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
 
     # -- planning -----------------------------------------------------------------------------
     def _run(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool, progress=None,
-             rect: _Rect | None = None, base: _Plan | None = None):
+             base: _Plan | None = None):
         """Plan, launch and collect; returns scores and (for traces) where each path is.
 
-        With ``rect`` (and ``trace``) the traced pairs are its rectangles, with the
-        windows' end cells given (:meth:`_trace_local`). ``base``: the same pairs' plan
-        from an earlier pass (orientation and packing are not redone).
+        ``base``: the same pairs' orientation and packing, made before (not redone).
         """
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, trace, rect, base=base)
+        plan = self._plan(seqs, ia, ib, trace, base=base)
         n = len(plan.ia)
         scores = np.zeros(n, dtype=np.int64)
         launches: list[_Paths] = []
@@ -385,7 +381,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         cost = {id(job): c for job, c in zip(plan.jobs, plan.costs, strict=True)}
         stage = "pairwise alignment" if trace else "pairwise scores"
         progress.report(stage, 0, 100)
-        table = self._window_table(plan, trace, rect)
+        table = self._window_table(plan, trace)
         shared: dict[int, _Batch] = {}
 
         def start_job(rt: Runtime, job):
@@ -396,8 +392,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                     shared[id(rt)] = replace(
                         shared[id(rt)], task_buf=rt.to_device(table.tasks),
                         base_buf=rt.to_device(table.ops_base), tasks=table.tasks,
-                        ops_base=table.ops_base, ends=table.ends,
-                        ends_buf=None if table.ends is None else rt.to_device(table.ends))
+                        ops_base=table.ops_base)
             batch = shared[id(rt)]
             if table is not None and isinstance(window, tuple):
                 return self._run_window(batch, *window, trace, rt=rt)
@@ -408,7 +403,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                 return self._run_long(rt, batch, task, trace)
             if window == "groups":
                 return self._run_groups(rt, batch, task, trace)
-            return self._run_window(self._window_batch(rt, batch, plan, idx, task, trace, rect),
+            return self._run_window(self._window_batch(rt, batch, plan, task, trace),
                                     0, len(idx), trace, rt=rt)
 
         def collect(job, result):
@@ -416,11 +411,6 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
             values, paths = result
             scores[idx] = values
             if paths is not None:
-                if table is not None and table.matrix_ends is not None and \
-                        isinstance(window, tuple):  # back to the matrix
-                    paths.ends = table.matrix_ends[window[0]: window[1]]
-                elif rect is not None and isinstance(window, tuple):
-                    paths.ends = rect.ends[idx] + rect.origin[idx]
                 launch[idx] = len(launches)
                 slot[idx] = np.arange(len(idx))
                 launches.append(paths)
@@ -431,12 +421,10 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         progress.report(stage, 100, 100)
         return scores, (launches, launch, slot, plan.swapped)
 
-    def _window_table(self, plan: _Plan, trace: bool, rect: _Rect | None) -> _Table | None:
-        """Every window's tasks (and packed-path offsets, rectangle ends) in launch order,
-        made at once, or None when the table would take more than :data:`TABLE_BYTES` or
-        an eighth of a device's budget (then each window's are made before its launch)."""
-        if rect is not None and rect.launch is not None:
-            return rect.launch[2]
+    def _window_table(self, plan: _Plan, trace: bool) -> _Table | None:
+        """Every window's tasks (and packed-path offsets) in launch order, made at once, or
+        None when the table would take more than :data:`TABLE_BYTES` or an eighth of a
+        device's budget (then each window's are made before its launch)."""
         windows = [idx for idx, window in plan.jobs if isinstance(window, tuple)]
         if not windows:
             return None
@@ -447,16 +435,13 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         ops_base = np.zeros(order.size + 1, dtype=np.uint64)  # packed paths, 2 bits a step
         if trace:
             np.cumsum((tasks[:, 1].astype(np.uint64) + tasks[:, 3] + 3) // 4, out=ops_base[1:])
-        if rect is None:
-            return _Table(tasks, ops_base, None)
-        ends, whole = rect.ends, rect.ends + rect.origin
-        return _Table(tasks, ops_base, _gather_pairs(ends, order), _gather_pairs(whole, order))
+        return _Table(tasks, ops_base)
 
-    def _window_batch(self, rt: Runtime, batch: _Batch, plan: _Plan, idx: np.ndarray,
-                      task: np.ndarray, trace: bool, rect: _Rect | None) -> _Batch:
-        """``batch`` with one window's tasks ``task`` (pairs ``idx``) written to reused
-        buffers (no :meth:`_window_table`)."""
-        base = np.zeros(len(idx) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
+    def _window_batch(self, rt: Runtime, batch: _Batch, plan: _Plan, task: np.ndarray,
+                      trace: bool) -> _Batch:
+        """``batch`` with one window's tasks ``task`` written to reused buffers (no
+        :meth:`_window_table`)."""
+        base = np.zeros(len(task) + 1, dtype=np.uint64)  # packed paths, 2 bits a step
         if trace:
             np.cumsum((task[:, 1].astype(np.uint64) + task[:, 3] + 3) // 4, out=base[1:])
         # into reused buffers by non-blocking writes (pyopencl keeps the arrays alive);
@@ -466,20 +451,17 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         cl.enqueue_copy(rt.queue, task_buf, task, is_blocking=False)
         cl.enqueue_copy(rt.queue, base_buf, base, is_blocking=False)
         return replace(batch, task_buf=task_buf, base_buf=base_buf, tasks=task,
-                       ops_base=base, ends=None if rect is None else rect.ends[idx])
+                       ops_base=base)
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
-              rect: _Rect | None = None, windows_only: bool = False,
-              base: _Plan | None = None) -> _Plan:
+              windows_only: bool = False, base: _Plan | None = None) -> _Plan:
         """Orient the pairs (or take ``base``'s, the same pairs' earlier plan) and cut the
-        jobs; ``windows_only`` leaves the long pairs out (the windowed traceback's first
-        passes: long pairs are traced whole afterwards)."""
+        jobs; ``windows_only`` leaves the long pairs out and sorts the pairs by rows only
+        (the windowed traceback: long pairs are traced whole afterwards, and each window
+        is sorted by columns when it is launched, :func:`size_order`)."""
         base = base if base is not None else self._orient(seqs, ia, ib)
         la, lb, off_a, off_b = base.la, base.lb, base.off_a, base.off_b
         longest = int(max(la.max(initial=0), lb.max(initial=0)))
-        if rect is not None:  # a rectangle of each matrix (long pairs: all of it)
-            off_a, off_b = off_a + rect.origin[:, 0], off_b + rect.origin[:, 1]
-            la, lb = rect.size[:, 0].astype(np.int32), rect.size[:, 1].astype(np.int32)
         cells = la.astype(np.float64) * lb
         limit = LONG_CELLS if self.long_cells is None else self.long_cells
         if longest <= LONG_LENGTH and longest ** 2 <= limit:
@@ -488,10 +470,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         else:
             is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
             short = np.flatnonzero(~is_long)
-        if rect is not None and rect.launch is not None:  # planned during the first passes
-            order, windows = rect.launch[0], rect.launch[1]
-        else:
-            order, windows = self._windows(short, la, lb, trace)
+        order, windows = self._windows(short, la, lb, trace, rows_only=windows_only)
         jobs = [] if windows_only else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
@@ -555,13 +534,15 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         for job, pending in last:
             report(None, (job, pending.result()))
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool):
+    def _windows(self, short: np.ndarray, la, lb, trace: bool, rows_only: bool = False):
         """Group short pairs by size into launches that fit every device's memory budget.
 
-        Pairs are sorted by rows, then columns, largest first, so neighbouring work-items
-        run the same loops; a window's first pair bounds the rows of all its pairs, and the
-        longest query of the batch bounds the columns. Returns the launch order of the pairs
-        and each window's (start, stop) in it.
+        Pairs are sorted by rows, then columns, largest first (:func:`size_order`), so
+        neighbouring work-items run the same loops; a window's first pair bounds the rows
+        of all its pairs, and the longest query of the batch bounds the columns. Returns
+        the launch order of the pairs and each window's (start, stop) in it. ``rows_only``
+        sorts by rows alone (the caller sorts each window's pairs by columns before its
+        launch: a window's results do not depend on which pairs share it).
         """
         if short.size == 0:
             return short, []
@@ -571,17 +552,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         rows = la if every else la[short]
         cols = lb if every else lb[short]
         maxB = int(cols.max())
-        if np.all(rows[:-1] >= rows[1:]):
-            order = short
-        elif max(int(rows.max()), maxB) < 2**16:
-            # two stable passes on 16-bit keys (NumPy radix-sorts them): columns, then rows
-            by_cols = np.argsort((maxB - cols).astype(np.uint16), kind="stable")
-            top = int(rows.max())
-            by_rows = np.argsort((top - rows[by_cols]).astype(np.uint16), kind="stable")
-            order = by_cols[by_rows] if every else short[by_cols[by_rows]]
-        else:
-            key = rows * (maxB + 1) + cols
-            order = short[np.argsort(-key, kind="stable")]
+        order = size_order(short, rows, None if rows_only else cols)
         windows, start = [], 0
         while start < order.size:
             size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start)
@@ -662,14 +633,40 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                             max(nbytes, 1))
             # mapped on a queue of its own: on the device's queue the map would wait for
             # the launches ahead of it
-            queue = self._map_queues.get(id(rt))
-            if queue is None:
-                queue = self._map_queues[id(rt)] = cl.CommandQueue(rt.context, rt.device)
-            host, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ
+            host, _ = cl.enqueue_map_buffer(self._side_queue(rt), buf, cl.map_flags.READ
                                             | cl.map_flags.WRITE, 0, (max(nbytes, 1),),
                                             np.uint8)
             self._pinned_buffers[key] = host
         return host
+
+    def _stage_upload(self, rt: Runtime, name: str, arrays: Sequence[np.ndarray]
+                ) -> list[cl.Buffer]:
+        """``arrays`` in device buffers of their own (``name``), written from pinned staging
+        on a side queue while ``rt.queue`` computes; launches enqueued on ``rt.queue`` after
+        this call wait for the writes (a barrier), the ones before do not. The buffers and
+        the staging are reused by the next upload of ``name``: the caller makes sure the
+        launches that read them are done by then."""
+        sizes = [int(a.nbytes) for a in arrays]
+        stage = self._pinned(rt, f"upload {name}", sum(sizes))
+        queue = self._side_queue(rt)
+        buffers, events, offset = [], [], 0
+        for k, (array, size) in enumerate(zip(arrays, sizes, strict=True)):
+            view = stage[offset: offset + size]
+            view[:] = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+            buffers.append(self._scratch(rt, f"{name}.{k}", size))
+            events.append(cl.enqueue_copy(queue, buffers[-1], view, is_blocking=False))
+            offset += size
+        queue.flush()
+        cl.enqueue_barrier(rt.queue, wait_for=events)
+        return buffers
+
+    def _side_queue(self, rt: Runtime) -> cl.CommandQueue:
+        """A queue of the engine's own on ``rt`` (maps and uploads): on the device's queue
+        they would wait for the launches ahead of them."""
+        queue = self._map_queues.get(id(rt))
+        if queue is None:
+            queue = self._map_queues[id(rt)] = cl.CommandQueue(rt.context, rt.device)
+        return queue
 
     def _launch(self, rt: Runtime, name: str, knl: cl.Kernel, gsize, lsize, *args) -> cl.Event:
         event = knl(rt.queue, gsize, lsize, *args)
@@ -680,13 +677,16 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         return event
 
     def _run_window(self, batch: _Batch, first: int, stop: int, trace: bool, *,
-                    rt: Runtime, bounds: tuple[int, int] | None = None):
+                    rt: Runtime, bounds: tuple[int, int] | None = None,
+                    slot: str | None = None):
         """One launch of ``fill_pairs`` (and ``traceback``) over tasks ``first:stop``.
 
         Every buffer is either the batch's (uploaded once) or a reused scratch buffer, and
         every read is non-blocking, so enqueueing never waits for the device. ``bounds``
         (longest target, longest query) stands in for ``batch.tasks`` when the task table
-        exists only on the device (score-only).
+        exists only on the device (score-only). ``slot`` names a traced window's result
+        buffers (default: the next parity, :meth:`_next_parity`); the windowed traceback
+        keeps several traced windows in flight, each in a slot of its own.
         """
         n = stop - first
         if bounds is None:
@@ -702,7 +702,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         work = self._scratch(rt, "work", (maxB + 1) * T * 8)
         # Traced windows alternate between two sets of result buffers: the reads of one run
         # on the copy queue while the next window computes.
-        parity = self._next_parity(rt) if trace else 0
+        parity = slot if slot is not None else self._next_parity(rt) if trace else 0
         scores = self._scratch(rt, f"scores{parity}", n * 4)
         local = [cl.LocalMemory(MAXK * MAXK * 4)]
         if var.profile:
@@ -723,9 +723,6 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         if batch.ends_buf is not None:
             cl.enqueue_copy(rt.queue, ends_buf, batch.ends_buf, src_offset=8 * first,
                             byte_count=8 * n)
-        elif batch.ends is not None:
-            cl.enqueue_copy(rt.queue, ends_buf, np.ascontiguousarray(
-                batch.ends[first:stop], dtype=np.int32), is_blocking=False)
         base = batch.ops_base[first:stop + 1] - batch.ops_base[first]
         ops_buf = self._scratch(rt, f"ops{parity}", int(base[-1]))
         walk = _Walk(tasks=batch.task_buf, first=first, seqs=batch.seqs, matrix=batch.matrix,
@@ -736,7 +733,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                                batch.base_buf, walk, ends_buf)
         # Pinned staging for the windowed passes only: the whole-matrix path (the GPU default)
         # keeps the reads measured on the H100 until staging is measured there too.
-        windowed = batch.ends_buf is not None or batch.ends is not None
+        windowed = batch.ends_buf is not None
         stage = (self._pinned(rt, f"paths{parity}", 28 * n + int(base[-1])) if windowed
                  else None)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base, stage)

@@ -1,18 +1,20 @@
-"""The windowed local traceback's first passes (:meth:`PairwiseEngine._trace_local`): each
-pair's score, end cell and the rectangle that holds its co-optimal paths.
+"""The windowed local traceback (:meth:`PairwiseEngine._trace_local`): each pair's score, end
+cell and the rectangle that holds its co-optimal paths, then its path traced in that
+rectangle, streamed window by window.
 
 Per window of pairs two launches run back to back on the device: ``fill_pairs`` with end
 cells (``fill_pairs16`` with ENDS where the 16-bit kernel is exact, :mod:`.packed16`), then
 ``fill_reverse_starts`` from those ends (:meth:`WindowedTraceback._run_window_corners`).
-While the device runs the next window, the host plans the traced pass of the window it
-collects (:meth:`WindowedTraceback._rect_windows`, joined by :func:`_join_pieces`); the
-engine's traced pass (``PairwiseEngine._run`` with the rectangles) then keeps directions for
-the rectangles only.
+Once a window's results are back, the host plans the traced windows of its rectangles
+(:meth:`WindowedTraceback._rect_windows`) and enqueues them (``fill_pairs`` with TRACE on
+the rectangles, then ``traceback``) behind the next window's first passes, so the device
+queue always holds the next launch and no phase waits for all pairs (:class:`_Stream`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import threading
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyopencl as cl
@@ -21,84 +23,204 @@ from bioplug.alphabet import MAXK
 from bioplug.pairwise.batch import (
     _Batch,
     _gather_pairs,
+    _Paths,
     _Pending,
     _Plan,
     _Rect,
-    _Table,
+    _subplan,
     _task_table,
+    size_order,
 )
 from bioplug.progress import Progress
-from bioplug.runtime import Runtime
+from bioplug.runtime import Runtime, run_lpt
+
+
+@dataclass
+class _Passes:
+    """What the windowed passes of a batch share across devices: the first passes' plan,
+    launch order and task table, their results (launch order), and with ``trace`` each
+    pair's score and path (plan order: launch and slot of its traced window)."""
+
+    plan: _Plan
+    order: np.ndarray
+    tasks: np.ndarray
+    values: np.ndarray
+    ends: np.ndarray
+    corners: np.ndarray
+    trace: bool
+    scores: np.ndarray
+    launch: np.ndarray
+    slot: np.ndarray
+    launches: list[_Paths]
+    lock: threading.Lock
+
+    @classmethod
+    def start(cls, plan: _Plan, order: np.ndarray, trace: bool) -> _Passes:
+        """Empty results for the pairs ``order`` of ``plan`` (each window's tasks are made
+        and uploaded by its stream, :meth:`_Stream.step`)."""
+        m, n = len(order), len(plan.ia)
+        return cls(plan, order, np.empty((m, 4), np.int32), np.zeros(m, np.int32),
+                   np.zeros((m, 2), np.int32), np.zeros((m, 2), np.int32), trace,
+                   np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), [],
+                   threading.Lock())
+
+
+class _Stream:
+    """One device's share of the windowed passes, a window of pairs at a time.
+
+    :meth:`step` enqueues a window's first passes, then finishes the window before it:
+    its results back, the traced windows of its rectangles planned and enqueued (behind
+    the new window's first passes), and the traced windows enqueued one step earlier
+    collected. So the device queue holds a first pass and a traced pass whenever the host
+    waits, and at most two windows of each kind are in flight: their buffers alternate
+    between two slots (``c0``/``c1``, ``t0``/``t1``).
+    """
+
+    def __init__(self, engine, rt: Runtime, passes: _Passes, batch: _Batch):
+        self.engine, self.rt, self.passes, self.batch = engine, rt, passes, batch
+        self.turn = 0
+        self.first: tuple | None = None  # (job, pending) of the last first-pass window
+        self.traced: list[tuple] = []  # (pairs, matrix ends, pending) enqueued last step
+
+    def step(self, job):
+        """Enqueue ``job``'s first passes; finish the previous window (returned, or None).
+
+        The window's pairs, sorted by rows only so far, are sorted by columns within it
+        and its tasks made and uploaded now, while the device runs the windows before."""
+        a, b = job[1]
+        p, slot = self.passes, f"c{self.turn % 2}"
+        plan = p.plan
+        pairs = p.order[a:b]
+        pairs[:] = size_order(pairs, plan.la[pairs], plan.lb[pairs])
+        tasks = p.tasks[a:b]
+        tasks[:] = _task_table(plan, pairs)
+        bounds = int(tasks[:, 1].max()), int(tasks[:, 3].max())
+        batch = replace(self.batch, task_buf=self.engine._stage_upload(self.rt, slot,
+                                                                       (tasks,))[0])
+        pending = self.engine._run_window_corners(
+            batch, 0, b - a, bounds, self.rt, (p.values[a:b], p.ends[a:b], p.corners[a:b]),
+            slot=slot)
+        done = self.advance()
+        self.first = (job, pending)
+        self.turn += 1
+        return done
+
+    def advance(self):
+        """The last first-pass window's results back and its traced windows enqueued; the
+        traced windows enqueued before them collected. Returns that window's job (None)."""
+        job, traced = None, []
+        if self.first is not None:
+            (job, pending), self.first = self.first, None
+            pending.result()
+            if self.passes.trace:
+                traced = self.trace(job)
+        for item in self.traced:
+            self.collect(*item)
+        self.traced = traced
+        return job
+
+    def drain(self):
+        """Finish every launch in flight (after the last :meth:`step`); the last job."""
+        job = self.advance()
+        self.advance()
+        return job
+
+    def trace(self, job) -> list[tuple]:
+        """Enqueue the traced windows of the rectangles of first-pass window ``job``: their
+        task table uploaded on a side queue (:meth:`_stage_upload`), then one traced launch each."""
+        a, b = job[1]
+        p, engine, slot = self.passes, self.engine, f"t{self.turn % 2}"
+        pairs, cut, tasks, rel, whole, path_bytes = engine._rect_windows(
+            p.tasks[a:b], p.ends[a:b], p.corners[a:b], p.order[a:b])
+        ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)
+        np.cumsum(path_bytes, out=ops_base[1:])
+        task_buf, base_buf, ends_buf = engine._stage_upload(self.rt, slot, (tasks, ops_base, rel))
+        batch = replace(self.batch, task_buf=task_buf, base_buf=base_buf, tasks=tasks,
+                        ops_base=ops_base, ends_buf=ends_buf)
+        return [(pairs[s:e], whole[s:e],
+                 engine._run_window(batch, s, e, True, rt=self.rt, slot=f"{slot}.{k}"))
+                for k, (s, e) in enumerate(cut)]
+
+    def collect(self, pairs: np.ndarray, whole: np.ndarray, pending: _Pending) -> None:
+        """A traced window's scores and paths (end cells back in the whole matrix)."""
+        values, paths = pending.result()
+        paths.ends = whole
+        p = self.passes
+        with p.lock:
+            p.scores[pairs] = values
+            p.launch[pairs], p.slot[pairs] = len(p.launches), np.arange(len(pairs))
+            p.launches.append(paths)
 
 
 class WindowedTraceback:
-    """The passes of :meth:`PairwiseEngine._trace_local` before the traced one, as methods of
+    """The windowed local traceback (:meth:`PairwiseEngine._trace_local`), as methods of
     :class:`~bioplug.pairwise.engine.PairwiseEngine` (one of its bases): they use its
-    planning and launch methods (``_plan``, ``_windows``, ``_pipeline``, ``_variant``,
-    ``_scratch``, ``_pinned``, ``_launch``, ``_launch16``)."""
+    planning and launch methods (``_plan``, ``_windows``, ``_run``, ``_run_window``,
+    ``_variant``, ``_scratch``, ``_pinned``, ``_launch``, ``_launch16``)."""
+
+    def _trace_windows(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None,
+                       base: _Plan | None = None):
+        """Scores and paths (as :meth:`_run` gives them) of a local traceback: pairs on
+        windows through the streamed passes (:meth:`_passes`), long pairs traced whole on
+        work-groups afterwards."""
+        p = self._passes(seqs, ia, ib, progress, base, trace=True)
+        long = np.flatnonzero(p.plan.is_long)
+        if long.size:
+            values, (launches, launch, slot, _) = self._run(
+                seqs, ia, ib, True, progress, base=_subplan(p.plan, long))
+            p.scores[long], p.slot[long] = values, slot
+            p.launch[long] = launch + len(p.launches)
+            p.launches += launches
+        return p.scores, (p.launches, p.launch, p.slot, p.plan.swapped)
 
     def _rectangles(self, seqs, ia: np.ndarray, ib: np.ndarray, progress=None,
-                    base: _Plan | None = None):
-        """The two passes of :meth:`_trace_local` before the traced one: each pair's
-        rectangle (long pairs: the whole matrix) and its end cell in it, and the plan.
-
-        Both passes run window by window, back to back on the device: the reverse pass
-        (``fill_reverse_starts``) reads the first pass's scores and ends where that left
-        them, and its tasks are the first pass's (a prefix is its pair up to the end), so
-        no host round trip or second plan lies between them. Its pairs stay in the first
-        pass's order (by whole size): the pruned reverse pass stops where its live columns
-        die, which for most pairs is near the end, so the prefix sizes barely matter. While
-        the device runs the next window, the host plans the traced pass of the window it
-        collects (:meth:`_rect_windows`), so that pass starts without a plan of all pairs.
-        """
-        progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, False, windows_only=True, base=base)
-        n = len(plan.ia)
-        windows = [job for job in plan.jobs if isinstance(job[1], tuple)]
-        order = np.concatenate([idx for idx, _ in windows]) if windows else np.zeros(0, int)
-        # the whole task table in launch order, uploaded once per device before the first
-        # launch (a write queued behind a busy device can block the host on some drivers)
-        tasks = _task_table(plan, order)
-        values = np.zeros(len(order), np.int32)
-        ends, corners = np.zeros((len(order), 2), np.int32), np.zeros((len(order), 2), np.int32)
-        stage, done = "pairwise alignment: rectangles", [0.0]
-        total = float(sum(plan.costs)) or 1.0
-        cost = {job[1]: c for job, c in zip(plan.jobs, plan.costs, strict=True)}
-        progress.report(stage, 0, 100)
-        shared: dict[int, _Batch] = {}
-
-        def start_job(rt: Runtime, job):
-            a, b = job[1]
-            if id(rt) not in shared:
-                shared[id(rt)] = replace(self._base_batch(rt, plan.flat),
-                                         task_buf=rt.to_device(tasks))
-            bounds = int(tasks[a:b, 1].max()), int(tasks[a:b, 3].max())
-            return self._run_window_corners(shared[id(rt)], a, b, bounds, rt,
-                                            (values[a:b], ends[a:b], corners[a:b]))
-
-        pieces: dict[int, tuple] = {}
-        prepare = len(order) * 32 <= self._table_limit()
-
-        def collect(job, _result):
-            a, b = job[1]
-            if prepare:  # the traced pass's windows of these pairs, while the device runs
-                pieces[a] = self._rect_windows(tasks[a:b], ends[a:b], corners[a:b],
-                                               order[a:b])
-            done[0] += cost[job[1]]
-            progress.report(stage, int(100 * done[0] / total), 100)
-
-        self._pipeline(windows, [cost[w] for _, w in windows], start_job, collect, progress)
-        progress.report(stage, 100, 100)
-        launch = _join_pieces(pieces) if prepare and pieces else None
+                    base: _Plan | None = None) -> tuple[_Rect, _Plan]:
+        """The first two passes alone (no traced pass): each pair's rectangle (long pairs:
+        the whole matrix) and its end cell in it, and the plan."""
+        p = self._passes(seqs, ia, ib, progress, base, trace=False)
+        plan, n = p.plan, len(p.plan.ia)
         # rectangles in launch order, then to the pairs' order by one scatter each (an
         # (x, y) pair of int32 moved as one int64); long pairs keep their whole matrix
-        ends -= corners
+        ends = p.ends - p.corners
         origin, rel = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32)
         size = np.stack([plan.la, plan.lb], axis=1).astype(np.int32)
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
-        for whole, part in ((origin, corners), (rel, ends), (size, np.maximum(ends, 1))):
-            whole.view(np.int64)[order, 0] = part.view(np.int64)[:, 0]
-        return _Rect(origin, size, rel, launch), plan
+        for whole, part in ((origin, p.corners), (rel, ends), (size, np.maximum(ends, 1))):
+            whole.view(np.int64)[p.order, 0] = part.view(np.int64)[:, 0]
+        return _Rect(origin, size, rel), plan
+
+    def _passes(self, seqs, ia: np.ndarray, ib: np.ndarray, progress, base: _Plan | None,
+                trace: bool) -> _Passes:
+        """The windowed passes over the pairs on windows, every device streaming its
+        windows (:class:`_Stream`); with ``trace`` the traced pass too."""
+        progress = progress if isinstance(progress, Progress) else Progress(progress)
+        plan = self._plan(seqs, ia, ib, False, windows_only=True, base=base)
+        order = (np.concatenate([idx for idx, _ in plan.jobs]) if plan.jobs
+                 else np.zeros(0, np.int64))
+        p = _Passes.start(plan, order, trace)
+        stage, done = "pairwise alignment", [0.0]
+        total = float(sum(plan.costs)) or 1.0
+        cost = {job[1]: c for job, c in zip(plan.jobs, plan.costs, strict=True)}
+        progress.report(stage, 0, 100)
+        streams: dict[int, _Stream] = {}
+
+        def report(job) -> None:
+            if job is not None:
+                with p.lock:
+                    done[0] += cost[job[1]]
+                    progress.report(stage, int(100 * done[0] / total), 100)
+
+        def run_job(rt: Runtime, job) -> None:
+            if id(rt) not in streams:
+                streams[id(rt)] = _Stream(self, rt, p, self._base_batch(rt, plan.flat))
+            report(streams[id(rt)].step(job))
+
+        run_lpt(plan.jobs, plan.costs, self.runtimes, run_job,
+                cancelled=lambda: progress.cancelled)
+        for stream in streams.values():
+            report(stream.drain())
+        progress.report(stage, 100, 100)
+        return p
 
     def _rect_windows(self, tasks: np.ndarray, ends: np.ndarray, corners: np.ndarray,
                       pairs: np.ndarray):
@@ -120,17 +242,17 @@ class WindowedTraceback:
                 _gather_pairs(ends, local), path_bytes)
 
     def _run_window_corners(self, batch: _Batch, first: int, stop: int,
-                            bounds: tuple[int, int], rt: Runtime, out: tuple):
+                            bounds: tuple[int, int], rt: Runtime, out: tuple, slot: str):
         """The first two passes of :meth:`_trace_local` over tasks ``first:stop`` of
         ``batch.task_buf``: ``fill_pairs`` with end cells and no directions (``fill_pairs16``
         with ENDS where the 16-bit kernel is exact: the same scores and end cells), then
         ``fill_reverse_starts`` from those ends, both on the device's queue; the scores,
-        ends and corners are read on the copy queue into ``out`` (three host views)."""
+        ends and corners are read on the copy queue into ``out`` (three host views); its
+        buffers are ``slot``'s (a device has two such windows in flight)."""
         n = stop - first
         maxA, maxB = bounds
         var = self._variant(rt, max(maxA, maxB), False, "fill_pairs", ends=True)
-        # two sets of result buffers: one window's reads overlap the next one's launches
-        parity = self._next_parity(rt)
+        parity = slot  # two sets of result buffers: reads overlap the next launches
         scores = self._scratch(rt, f"scores{parity}", n * 4)
         ends_buf = self._scratch(rt, f"ends{parity}", n * 8)
         corners = self._scratch(rt, f"corners{parity}", n * 8)
@@ -168,18 +290,3 @@ class WindowedTraceback:
                 host.reshape(-1)[:] = pinned
         return _Pending(events, finish)
 
-
-def _join_pieces(pieces: dict) -> tuple[np.ndarray, list, _Table]:
-    """The traced pass's launch plan from :meth:`PairwiseEngine._rect_windows` of each
-    window of the first passes (keyed by its start in their launch order; together they
-    tile it): launch order, windows and task table."""
-    starts = sorted(pieces)
-
-    def joined(k: int) -> np.ndarray:
-        return np.concatenate([pieces[a][k] for a in starts])
-
-    launch, tasks, ends, matrix_ends, path_bytes = (joined(k) for k in (0, 2, 3, 4, 5))
-    windows = [(a + s, a + e) for a in starts for s, e in pieces[a][1]]
-    ops_base = np.zeros(len(tasks) + 1, dtype=np.uint64)
-    np.cumsum(path_bytes, out=ops_base[1:])
-    return launch, windows, _Table(tasks, ops_base, ends, matrix_ends)
