@@ -65,7 +65,12 @@ class _Table:
 
 @dataclass
 class _Plan:
-    """A batch's pairs as the kernels see them (oriented; rectangles applied) and its jobs."""
+    """A batch's pairs as the kernels see them (oriented) and its jobs.
+
+    A lazy plan (``offsets`` set, :meth:`PairwiseEngine._orient` with ``lazy``) has the
+    oriented lengths and ``swapped`` only: ``ia``, ``ib`` are the pairs as given and
+    ``off_a``, ``off_b`` None; :func:`_oriented` orients any subset of its pairs.
+    """
 
     ia: np.ndarray
     ib: np.ndarray
@@ -80,6 +85,7 @@ class _Plan:
     jobs: list
     costs: list
     widest: int
+    offsets: np.ndarray | None = None  # lazy plans: each sequence's offset in ``flat``
 
 
 @dataclass
@@ -145,42 +151,56 @@ def _gather_pairs(xy: np.ndarray, order: np.ndarray) -> np.ndarray:
     return pairs[order].view(np.int32).reshape(-1, 2)
 
 
+def _oriented(plan: _Plan, idx: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(ia, ib, off_a, off_b)`` of the pairs ``idx`` of ``plan``, oriented."""
+    if plan.offsets is None:
+        return plan.ia[idx], plan.ib[idx], plan.off_a[idx], plan.off_b[idx]
+    a, b, swapped = plan.ia[idx], plan.ib[idx], plan.swapped[idx]
+    a, b = np.where(swapped, b, a), np.where(swapped, a, b)
+    return a, b, plan.offsets[a], plan.offsets[b]
+
+
 def _task_table(plan: _Plan, order: np.ndarray) -> np.ndarray:
     """Tasks ``(offset of A, nA, offset of B, nB)`` of the pairs ``order`` of ``plan``, as
     the fill kernels read them."""
     tasks = np.empty((order.size, 4), dtype=np.int32)
-    for column, values in enumerate((plan.off_a, plan.la, plan.off_b, plan.lb)):
-        tasks[:, column] = values[order]
+    _, _, tasks[:, 0], tasks[:, 2] = _oriented(plan, order)
+    tasks[:, 1], tasks[:, 3] = plan.la[order], plan.lb[order]
     return tasks
 
 
 def _subplan(plan: _Plan, idx: np.ndarray) -> _Plan:
-    """The pairs ``idx`` of ``plan``, oriented and packed as there (no jobs yet)."""
-    return replace(plan, ia=plan.ia[idx], ib=plan.ib[idx], la=plan.la[idx], lb=plan.lb[idx],
-                   off_a=plan.off_a[idx], off_b=plan.off_b[idx], swapped=plan.swapped[idx],
-                   cells=None, is_long=None, jobs=[], costs=[], widest=1)
+    """The pairs ``idx`` of ``plan`` (lazy or not), oriented and packed as there (no jobs)."""
+    ia, ib, off_a, off_b = _oriented(plan, idx)
+    return replace(plan, ia=ia, ib=ib, la=plan.la[idx], lb=plan.lb[idx], off_a=off_a,
+                   off_b=off_b, swapped=plan.swapped[idx], cells=None, is_long=None, jobs=[],
+                   costs=[], widest=1, offsets=None)
 
 
-def size_order(pairs: np.ndarray, rows: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
-    """``pairs`` sorted by ``rows``, then ``cols`` (None: rows only), largest first; stable.
+def size_order(pairs: np.ndarray | None, rows: np.ndarray, cols: np.ndarray | None
+               ) -> np.ndarray:
+    """``pairs`` (None: ``0..len(rows) - 1``) sorted by ``rows``, then ``cols`` (None: rows
+    only), largest first; stable.
 
     Already ordered by rows (as score_all makes them): kept, each block of one target is
     ordered by columns too. Else two stable passes on 16-bit keys (NumPy radix-sorts
     them): columns, then rows.
     """
     if np.all(rows[:-1] >= rows[1:]):
-        return pairs
+        return np.arange(len(rows)) if pairs is None else pairs
     wide = int(rows.max()) >= 2**16 or (cols is not None and int(cols.max()) >= 2**16)
     if wide:
         key = rows.astype(np.int64)
         if cols is not None:
             key = key * (int(cols.max()) + 1) + cols
-        return pairs[np.argsort(-key, kind="stable")]
-    top = int(rows.max())
-    if cols is None:
-        return pairs[np.argsort((top - rows).astype(np.uint16), kind="stable")]
-    by = np.argsort((int(cols.max()) - cols).astype(np.uint16), kind="stable")
-    return pairs[by[np.argsort((top - rows[by]).astype(np.uint16), kind="stable")]]
+        by = np.argsort(-key, kind="stable")
+    elif cols is None:
+        key = rows.astype(np.uint16)  # top - rows in place: no wider temporary
+        by = np.argsort(np.subtract(np.uint16(rows.max()), key, out=key), kind="stable")
+    else:
+        by = np.argsort((int(cols.max()) - cols).astype(np.uint16), kind="stable")
+        by = by[np.argsort((int(rows.max()) - rows[by]).astype(np.uint16), kind="stable")]
+    return by if pairs is None else pairs[by]
 
 
 def _check_nonempty(seqs) -> None:

@@ -56,6 +56,7 @@ from bioplug.pairwise.batch import (
     _Pending,
     _Plan,
     _read_paths,
+    _subplan,
     _Table,
     _task_table,
     _Walk,
@@ -251,13 +252,20 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         choice of the walk (a maximum, ties by the same preference) is the same: the path
         is the one the whole matrix gives. Long pairs are traced whole, as before.
         """
-        base = self._orient(seqs, ia, ib)
+        base = self._orient(seqs, ia, ib, lazy=True)
+        if not self._long_pairs(base).all():
+            return self._trace_windows(seqs, ia, ib, progress, base)
+        # e.g. a search's hits, all on work-groups
+        return self._run(seqs, ia, ib, True, progress, base=_subplan(base, np.arange(len(ia))))
+
+    def _long_pairs(self, plan: _Plan) -> np.ndarray:
+        """Which pairs run on work-groups (:data:`LONG_CELLS`, :data:`LONG_LENGTH`)."""
+        la, lb = plan.la, plan.lb
+        longest = int(max(la.max(initial=0), lb.max(initial=0)))
         limit = LONG_CELLS if self.long_cells is None else self.long_cells
-        windowed = ((base.la.astype(np.float64) * base.lb <= limit)
-                    & (np.maximum(base.la, base.lb) <= LONG_LENGTH))
-        if not windowed.any():  # e.g. a search's hits, all on work-groups
-            return self._run(seqs, ia, ib, True, progress, base=base)
-        return self._trace_windows(seqs, ia, ib, progress, base)
+        if longest <= LONG_LENGTH and longest ** 2 <= limit:
+            return np.zeros(len(la), dtype=bool)  # the common case, without the scans
+        return (la.astype(np.float64) * lb > limit) | (np.maximum(la, lb) > LONG_LENGTH)
 
     def _table_limit(self) -> int:
         """Most bytes of a task table uploaded whole (:meth:`_window_table`)."""
@@ -454,11 +462,9 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                        ops_base=base)
 
     def _plan(self, seqs, ia: np.ndarray, ib: np.ndarray, trace: bool,
-              windows_only: bool = False, base: _Plan | None = None) -> _Plan:
+              base: _Plan | None = None) -> _Plan:
         """Orient the pairs (or take ``base``'s, the same pairs' earlier plan) and cut the
-        jobs; ``windows_only`` leaves the long pairs out and sorts the pairs by rows only
-        (the windowed traceback: long pairs are traced whole afterwards, and each window
-        is sorted by columns when it is launched, :func:`size_order`)."""
+        jobs."""
         base = base if base is not None else self._orient(seqs, ia, ib)
         la, lb, off_a, off_b = base.la, base.lb, base.off_a, base.off_b
         longest = int(max(la.max(initial=0), lb.max(initial=0)))
@@ -468,10 +474,10 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
             is_long = np.zeros(len(la), dtype=bool)  # the common case, without the scans
             short = np.arange(len(la))
         else:
-            is_long = (cells > limit) | (np.maximum(la, lb) > LONG_LENGTH)
+            is_long = self._long_pairs(base)
             short = np.flatnonzero(~is_long)
-        order, windows = self._windows(short, la, lb, trace, rows_only=windows_only)
-        jobs = [] if windows_only else self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
+        order, windows = self._windows(short, la, lb, trace)
+        jobs = self._group_jobs(np.flatnonzero(is_long), la, lb, trace)
         costs = [float(cells[idx].sum()) for idx, _ in jobs]
         jobs += [(order[a:b], (a, b)) for a, b in windows]
         running = np.concatenate([[0.0], np.cumsum(cells[order])])  # cells per window
@@ -480,8 +486,10 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
                        is_long=is_long, jobs=jobs, costs=costs,
                        widest=max((b - a for a, b in windows), default=1))
 
-    def _orient(self, seqs, ia: np.ndarray, ib: np.ndarray) -> _Plan:
-        """Check the pairs, pack the sequences and orient the pairs (no jobs yet)."""
+    def _orient(self, seqs, ia: np.ndarray, ib: np.ndarray, lazy: bool = False) -> _Plan:
+        """Check the pairs, pack the sequences and orient the pairs (no jobs yet); ``lazy``
+        orients only the lengths (a lazy :class:`_Plan`: the windowed traceback orients
+        each window's pairs when it makes the window's tasks, while the device runs)."""
         _check_nonempty(seqs)
         if len(ia) != len(ib):
             raise InputError(f"{len(ia)} target indices but {len(ib)} query indices")
@@ -493,11 +501,17 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         # work-items then loop the same way (a warp waits for its longest row and column
         # loops, so mixed orientations would cost up to (long/short) times the work).
         swapped = np.zeros(len(ia), dtype=bool)
+        la, lb = lengths[ia], lengths[ib]
         if self.scoring.symmetric:
-            swapped = lengths[ia] < lengths[ib]
-            ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
-        return _Plan(ia, ib, lengths[ia], lengths[ib], offsets[ia], offsets[ib], None, flat,
-                     swapped, None, [], [], 1)
+            swapped = la < lb
+            lb = np.minimum(la, lb)
+            np.maximum(la, lengths[ib], out=la)
+        if lazy:
+            return _Plan(ia, ib, la, lb, None, None, None, flat, swapped, None, [], [], 1,
+                         offsets=offsets)
+        ia, ib = np.where(swapped, ib, ia), np.where(swapped, ia, ib)
+        return _Plan(ia, ib, la, lb, offsets[ia], offsets[ib], None, flat, swapped, None, [],
+                     [], 1)
 
     def _base_batch(self, rt: Runtime, flat: np.ndarray) -> _Batch:
         """The batch's sequences and scoring on ``rt``, uploaded before its first launch
@@ -534,15 +548,13 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         for job, pending in last:
             report(None, (job, pending.result()))
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool, rows_only: bool = False):
+    def _windows(self, short: np.ndarray, la, lb, trace: bool):
         """Group short pairs by size into launches that fit every device's memory budget.
 
         Pairs are sorted by rows, then columns, largest first (:func:`size_order`), so
         neighbouring work-items run the same loops; a window's first pair bounds the rows
         of all its pairs, and the longest query of the batch bounds the columns. Returns
-        the launch order of the pairs and each window's (start, stop) in it. ``rows_only``
-        sorts by rows alone (the caller sorts each window's pairs by columns before its
-        launch: a window's results do not depend on which pairs share it).
+        the launch order of the pairs and each window's (start, stop) in it.
         """
         if short.size == 0:
             return short, []
@@ -552,14 +564,19 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         rows = la if every else la[short]
         cols = lb if every else lb[short]
         maxB = int(cols.max())
-        order = size_order(short, rows, None if rows_only else cols)
+        order = size_order(short, rows, cols)
+        return order, self._cut(la, order, maxB, trace)
+
+    def _cut(self, la: np.ndarray, order: np.ndarray, maxB: int, trace: bool) -> list:
+        """Windows ``(start, stop)`` of pairs in ``order`` (rows largest first) whose
+        queries are up to ``maxB`` long: each as large as its first pair allows."""
         windows, start = [], 0
         while start < order.size:
             size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start)
             stop = min(order.size, start + size)
             windows.append((start, stop))
             start = stop
-        return order, windows
+        return windows
 
     def _window_size(self, rows: int, maxB: int, trace: bool, remaining: int) -> int:
         """Pairs in one launch whose first pair has ``rows`` rows, queries up to ``maxB``."""

@@ -65,6 +65,26 @@ class _Passes:
                    threading.Lock())
 
 
+def _window_cells(rows: np.ndarray, cols: np.ndarray, windows: list) -> list[float]:
+    """Cells of each window ``(start, stop)`` of pairs sorted by ``rows`` (largest first),
+    estimated as its rows (exact, from the histogram of the rows) times the batch's mean
+    columns: costs only order the windows over devices and pace the progress, and a
+    per-pair product would be made before the first launch."""
+    top = int(rows.max(initial=0))
+    count = np.bincount(rows, minlength=top + 1)[::-1]  # longest rows first
+    n_before = np.concatenate([[0], np.cumsum(count)])
+    r_before = np.concatenate([[0], np.cumsum(count * np.arange(top, -1, -1))])
+    mean = float(cols.mean()) if len(cols) else 0.0
+
+    def before(x: int) -> float:
+        k = int(np.searchsorted(n_before, x, side="right")) - 1  # the group of position x
+        if k >= len(count):
+            return float(r_before[-1]) * mean
+        return float(r_before[k] + (x - n_before[k]) * (top - k)) * mean
+
+    return [before(b) - before(a) for a, b in windows]
+
+
 class _Stream:
     """One device's share of the windowed passes, a window of pairs at a time.
 
@@ -187,16 +207,31 @@ class WindowedTraceback:
         # no alignment (ends at (0, 0)): a 1 x 1 rectangle whose walk stops at once
         for whole, part in ((origin, p.corners), (rel, ends), (size, np.maximum(ends, 1))):
             whole.view(np.int64)[p.order, 0] = part.view(np.int64)[:, 0]
-        return _Rect(origin, size, rel), plan
+        return _Rect(origin, size, rel), _subplan(plan, np.arange(n))
+
+    def _stream_plan(self, base: _Plan) -> tuple[_Plan, np.ndarray]:
+        """The first passes' windows over the pairs of ``base`` (a lazy plan) that are not
+        long, and their launch order: sorted by rows only, each window sorting its own
+        pairs by columns when its tasks are made (:meth:`_Stream.step`; a pair's results
+        do not depend on which pairs share its window). Costs come from the histogram of
+        the rows: no per-pair array is made but the order."""
+        is_long = self._long_pairs(base)
+        short = np.flatnonzero(~is_long) if is_long.any() else None
+        la = base.la if short is None else base.la[short]
+        lb = base.lb if short is None else base.lb[short]
+        order = size_order(short, la, None)
+        windows = self._cut(base.la, order, int(lb.max(initial=0)), False)
+        costs = _window_cells(la, lb, windows)
+        return replace(base, is_long=is_long, jobs=[(None, w) for w in windows], costs=costs,
+                       widest=max((b - a for a, b in windows), default=1)), order
 
     def _passes(self, seqs, ia: np.ndarray, ib: np.ndarray, progress, base: _Plan | None,
                 trace: bool) -> _Passes:
         """The windowed passes over the pairs on windows, every device streaming its
         windows (:class:`_Stream`); with ``trace`` the traced pass too."""
         progress = progress if isinstance(progress, Progress) else Progress(progress)
-        plan = self._plan(seqs, ia, ib, False, windows_only=True, base=base)
-        order = (np.concatenate([idx for idx, _ in plan.jobs]) if plan.jobs
-                 else np.zeros(0, np.int64))
+        base = base if base is not None else self._orient(seqs, ia, ib, lazy=True)
+        plan, order = self._stream_plan(base)
         p = _Passes.start(plan, order, trace)
         stage, done = "pairwise alignment", [0.0]
         total = float(sum(plan.costs)) or 1.0
