@@ -20,7 +20,10 @@ Plan of a batch (seed 001 §3, extended):
   a reverse score-only pass from the end (``fill_reverse_starts``, launched right after the
   first on the same window, from its results on the device), where the co-optimal paths can
   start; the traced fill then covers the rectangle between, which for unrelated proteins is
-  a small part of the matrix, and gives the whole matrix's path.
+  a small part of the matrix, and gives the whole matrix's path. Each window's traced
+  windows are enqueued as soon as its first passes are back, behind the next window's
+  (:class:`~bioplug.pairwise.windowed._Stream`), each window's tasks made and uploaded from
+  pinned staging on a side queue while the device runs the windows before.
 * Tracebacks follow direction bytes on the device (``pairwise_traceback.cl``). When a long
   pair's directions do not fit in the memory budget, it runs alone (``fill_wavefront``): the
   score pass keeps checkpoint rows and the traceback recomputes one band of rows at a time

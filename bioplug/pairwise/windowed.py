@@ -37,9 +37,11 @@ from bioplug.runtime import Runtime, run_lpt
 
 @dataclass
 class _Passes:
-    """What the windowed passes of a batch share across devices: the first passes' plan,
-    launch order and task table, their results (launch order), and with ``trace`` each
-    pair's score and path (plan order: launch and slot of its traced window)."""
+    """What the windowed passes of a batch share across devices: the first passes' plan
+    (lazy, :meth:`PairwiseEngine._orient`), launch order and task table (each window's made
+    by its stream), their results (scores, end cells and corners in launch order), and
+    with ``trace`` each pair's score and path (plan order: the launch of its traced window
+    and its slot there)."""
 
     plan: _Plan
     order: np.ndarray
