@@ -70,6 +70,21 @@ def test_model_tables():
     assert np.allclose(pairs, pairs.T)
     trans = np.exp(m.hmm[5:30].reshape(5, 5))
     assert np.allclose(trans.sum(axis=1), 1.0, atol=1e-5)
+    # wildcard: ProbCons' / QuickProbs 2.06's emissions for letters outside the 20
+    assert np.exp(m.hmm[30 + 20]) == pytest.approx(1e-5, rel=1e-5)
+    assert np.allclose(np.exp(m.hmm[51:].reshape(21, 21)[20]), 1e-10, rtol=1e-5)
+
+
+def test_wildcard_models(monkeypatch):
+    import bioplug.msa.model as model
+
+    monkeypatch.setattr(model, "WILDCARD_MODEL", "neutral")
+    m = model.load_model()
+    assert np.exp(m.hmm[30 + 20]) == pytest.approx(0.05)
+    assert not m.pf[:21 * 21].reshape(21, 21)[20].any()
+    monkeypatch.setattr(model, "WILDCARD_MODEL", "bogus")
+    with pytest.raises(ValueError):
+        model.load_model()
 
 
 def test_partition_tables():
@@ -81,7 +96,11 @@ def test_partition_tables():
     scores = vt.pf[:21 * 21].reshape(21, 21) / beta
     assert np.allclose(scores, scores.T)
     assert scores[0, 0] == pytest.approx(4) and scores[17, 17] == pytest.approx(15)
-    assert not scores[20].any()  # wildcard: no evidence either way
+    # wildcard (B Z J X U O *): VTML200's X row, as QuickProbs 2.06 scores X; Gonnet 160's is 0
+    assert scores[20, :20] == pytest.approx([-1, -1, -1, -2, -1, -1, -1, -2, 0, -1, -1, -1, -1,
+                                             -1, -2, -1, -1, -2, -1, -1])
+    assert scores[20, 20] == pytest.approx(-1) and np.allclose(scores[:, 20], scores[20])
+    assert not gon.pf[:21 * 21].reshape(21, 21)[20].any()
     assert vt.pf[-2:] == pytest.approx([-25.3549 * beta, -1.30113 * beta])
     assert gon.pf[-2:] == pytest.approx([-22 / 5, -1 / 5])
     assert np.array_equal(vt.hmm, gon.hmm)

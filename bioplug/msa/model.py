@@ -6,8 +6,9 @@ Two models ship as JSON tables in ``bioplug/msa/params``:
   partition-function scores with QuickProbs 2's gap and temperature defaults (Gonnet 160 with
   MSAProbs' defaults, QuickProbs 1's choice, stays available: ``partition="gonnet160"``).
   Residues are ``uint8`` codes 0..19 in the order ``ARNDCQEGHILKMFPSTWYV``; the ambiguity
-  letters B, Z, J, X, U, O and ``*`` map to the wildcard code 20, whose pair emissions are those
-  of independent residues (no evidence either way) and whose partition-function scores are 0.
+  letters B, Z, J, X, U, O and ``*`` map to the wildcard code 20, which gets what QuickProbs 2.06
+  gives X (:data:`WILDCARD_MODEL`): ProbCons' emissions for letters outside the 20 and the
+  partition table's X row.
 - nucleotide (``load_model("dna")`` or ``"rna"``): the ProbConsRNA 1.1 pair-HMM and HOXD70
   partition-function scores of QuickProbs 2's nucleotide mode. Codes 0..3 are A, C, G, T (U is
   read as T); codes 4.. are the IUPAC ambiguity letters R Y S W K M B D H V N, whose emissions
@@ -130,17 +131,28 @@ PROTEIN_PARTITION = "vtml200"
 ANCHOR_PARTITION = "gonnet160"
 
 
+#: What the protein models make of the wildcard code (B, Z, J, X, U, O, ``*``): "probcons"
+#: (default), the values ProbCons 1.12 and QuickProbs 2.06 give every letter outside the 20 in
+#: the pair-HMM (single emission 1e-5, pair emission 1e-10 with any letter: a wildcard is
+#: almost never matched and costs a rare insertion) and the table's own X row in the partition
+#: function (``wildcard_scores``: VTML200's; Gonnet 160's X row is 0); "neutral", a residue of
+#: unknown identity (single 1/20, pair emissions of independent residues, scores 0). On
+#: BAliBASE RV11 + RV12 (23 of 82 families have X) "probcons" gained SP +0.08, TC +0.30
+#: (benchmarks/RESULTS_msa.md); B and Z get X's values, not QuickProbs' own B / Z rows.
+WILDCARD_MODEL = "probcons"
+
+
 def load_model(seqtype: str = "protein", partition: str | None = None) -> Model:
     """Kernel arrays of the model for ``seqtype`` ("protein", "dna" or "rna"; cached).
 
     DNA and RNA share one model (U is read as T). ``partition`` names the protein
     partition-function table (default :data:`PROTEIN_PARTITION`).
     """
-    return _load_model(seqtype, partition or PROTEIN_PARTITION)
+    return _load_model(seqtype, partition or PROTEIN_PARTITION, WILDCARD_MODEL)
 
 
 @lru_cache(maxsize=8)
-def _load_model(seqtype: str, partition: str) -> Model:
+def _load_model(seqtype: str, partition: str, wildcard: str = "probcons") -> Model:
     if seqtype in ("dna", "rna", "nucleotide"):
         return _nucleotide_model()
     if seqtype != "protein":
@@ -151,15 +163,25 @@ def _load_model(seqtype: str, partition: str) -> Model:
         raise ValueError("parameter tables use an unexpected alphabet order")
     single = np.empty(NCODES)
     single[:20] = h["emit_single"]
-    single[20] = 1.0 / 20.0
     pairs = np.empty((NCODES, NCODES))
     pairs[:20, :20] = np.asarray(h["emit_pairs"])
-    pairs[20, :20] = single[20] * single[:20]
-    pairs[:20, 20] = single[20] * single[:20]
-    pairs[20, 20] = single[20] ** 2
-    d = g["partition_function_defaults"]
     scores = np.zeros((NCODES, NCODES))
     scores[:20, :20] = np.asarray(g["scores"], dtype=np.float64)
+    if wildcard == "probcons":
+        single[20] = h["wildcard"]["emit_single"]
+        pairs[20, :] = pairs[:, 20] = h["wildcard"]["emit_pair"]
+        if "wildcard_scores" in g:
+            w = np.asarray(g["wildcard_scores"], dtype=np.float64)
+            scores[20, :20] = scores[:20, 20] = w[:20]
+            scores[20, 20] = w[20]
+    elif wildcard == "neutral":
+        single[20] = 1.0 / 20.0
+        pairs[20, :20] = single[20] * single[:20]
+        pairs[:20, 20] = single[20] * single[:20]
+        pairs[20, 20] = single[20] ** 2
+    else:
+        raise ValueError(f"WILDCARD_MODEL must be probcons or neutral, not {wildcard!r}")
+    d = g["partition_function_defaults"]
     hmm, pf = _pack(np.asarray(h["init_distribution"], dtype=np.float64),
                     _transitions(np.asarray(h["gap_open"]), np.asarray(h["gap_extend"])),
                     single, pairs, scores, 1.0 / float(d["temperature"]),
