@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepare .peers/ (git-ignored) in the repository root: Clustal Omega, MAFFT, ClustalW and MUSCLE 5
-# from Debian 12's packages, unpacked with `dpkg -x` so that they run on another x86-64 Linux machine
+# Prepare .peers/ (git-ignored) in the repository root: Clustal Omega, MAFFT, ClustalW, MUSCLE 5 and
+# SSEARCH (ssearch36, the FASTA package) from Debian 12's packages, unpacked with `dpkg -x` so that they run on another x86-64 Linux machine
 # (glibc >= 2.29, MUSCLE >= 2.34; >= 2.36 where it lacks libgomp or libstdc++) with nothing
 # installed, plus the benchmark data (HomFam dev families gzipped, BAliBASE RV11/RV12), since
 # ../shared is not copied to the GPU machine, and the BRAliBASE 2.1 RNA references
@@ -11,7 +11,7 @@
 # Layout (about 16 MB; carry [".device", ".peers"] to the GPU machine):
 #   .peers/peers.tar.xz   the programs (2.2 MB), unpacked on first use into
 #                         ${TMPDIR:-/tmp}/bioplug-peers-<checksum>/ (nothing grows in .peers):
-#                           bin/{clustalo,clustalw,mafft,muscle}  links to the programs
+#                           bin/{clustalo,clustalw,mafft,muscle,ssearch36}  links to the programs
 #                           lib/           libargtable2 (rarely installed; needs glibc 2.14)
 #                           lib/fallback/  libgomp, libstdc++, libgcc_s (need glibc 2.34-2.36),
 #                                          used only where the target lacks its own (ldd says
@@ -36,7 +36,7 @@ grep -qxF '/.peers/' "$exclude" 2>/dev/null || echo '/.peers/' >> "$exclude"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 777 "$work"   # apt-get download runs as _apt where it can
-pkgs=(clustalo libargtable2-0 libgomp1 mafft clustalw muscle libstdc++6 libgcc-s1)
+pkgs=(clustalo libargtable2-0 libgomp1 mafft clustalw muscle fasta3 libstdc++6 libgcc-s1)
 (cd "$work" && apt-get download "${pkgs[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 ls "$work"/*.deb > /dev/null
 
@@ -48,7 +48,8 @@ for deb in "$work"/*.deb; do
   dpkg-deb -f "$deb" Package Version | paste -sd' ' >> "$work/versions"
 done
 x="$work/x"
-cp -a "$x/usr/bin/clustalo" "$x/usr/bin/clustalw" "$x/usr/bin/muscle" "$p/opt/usr/bin/"
+cp -a "$x/usr/bin/clustalo" "$x/usr/bin/clustalw" "$x/usr/bin/muscle" "$x/usr/bin/ssearch36" \
+  "$p/opt/usr/bin/"
 cp -a "$x/usr/lib/mafft" "$p/opt/usr/lib/"
 rm -f "$p/opt/usr/lib/mafft/bin/"*.rb       # ruby front ends, not used
 cp -a "$x"/usr/lib/x86_64-linux-gnu/libargtable2.so.0* "$p/lib/"
@@ -61,6 +62,7 @@ ln -s ../opt/usr/bin/clustalo "$p/bin/clustalo"
 ln -s ../opt/usr/bin/clustalw "$p/bin/clustalw"
 ln -s ../opt/usr/lib/mafft/bin/mafft "$p/bin/mafft"
 ln -s ../opt/usr/bin/muscle "$p/bin/muscle"
+ln -s ../opt/usr/bin/ssearch36 "$p/bin/ssearch36"
 rm -rf "$dest/bin" "$dest/lib" "$dest/opt"
 tar -C "$p" -cJf "$dest/peers.tar.xz" bin lib opt
 cp "$work/versions" "$dest/VERSIONS"
@@ -113,7 +115,7 @@ fi
   unset LD_LIBRARY_PATH MAFFT_BINARIES
   # shellcheck source=/dev/null
   source "$dest/env.sh"
-  for exe in clustalo mafft clustalw muscle; do
+  for exe in clustalo mafft clustalw muscle ssearch36; do
     case "$(command -v $exe)" in
       "${TMPDIR:-/tmp}"/bioplug-peers-*) ;;
       *) echo "peer check failed: $exe is $(command -v $exe)"; exit 1 ;;
@@ -125,12 +127,14 @@ fi
   mafft --quiet --parttree --thread 2 "$work/t.fa" > "$work/o4.fa"
   (cd "$work" && clustalw -INFILE=t.fa -OUTFILE=o3.fa -OUTPUT=FASTA -QUIET > /dev/null)
   muscle -align "$work/t.fa" -output "$work/o5.fa" -threads 2 2> /dev/null
+  ssearch36 -q -p -s BL62 -f -11 -g -1 -d 0 "$work/t.fa" "$work/t.fa" > "$work/o6.txt"
+  grep -q "The best scores are" "$work/o6.txt" || { echo "peer check failed: ssearch36"; exit 1; }
   for o in o1 o2 o3 o4 o5; do
     [[ $(grep -c '>' "$work/$o.fa") == 3 ]] || { echo "peer check failed: $o"; exit 1; }
   done
   echo "peers run from $(dirname "$(dirname "$(command -v clustalo)")"): clustalo $(clustalo --version)," \
     "$(mafft --version 2>&1 | head -1), $(clustalw -help | grep -o 'CLUSTAL [0-9.]*' | head -1)," \
-    "$(muscle -version | head -1)"
+    "$(muscle -version | head -1), SSEARCH $(ssearch36 -help 2>&1 | grep -o 'version: [0-9.a-z]*' | cut -d' ' -f2)"
 )
 du -sh "$dest/peers.tar.xz" "$dest"
 echo "carry [\".device\", \".peers\"] to the GPU machine"

@@ -1,4 +1,5 @@
-"""Database search benchmark: ``bioplug.pairwise.search.search`` vs parasail, in one run.
+"""Database search benchmark: ``bioplug.pairwise.search.search`` vs parasail and SSEARCH, in one
+run.
 
 Data (seeded, synthetic):
 
@@ -20,6 +21,11 @@ Scoring: BLOSUM62, BLAST gap costs 11 / 1 (a gap of length k costs 11 + k; Biopy
   on a random subset of ``--parasail-seqs`` database sequences, every query; its GCUPS on the
   subset are extrapolated *by cells* to the whole database (the table says so). Every
   query's scores against 5,000 of those sequences are checked against bioplug's scan first.
+* **SSEARCH** (``ssearch36`` of the FASTA package, Debian ``fasta3``; skipped when not on the
+  PATH): ``-T --processes`` threads, ``-s BL62 -f -11 -g -1`` (the same scheme: a gap of
+  length k costs 11 + k), 10 hits a query, no alignments shown, on the same subset as
+  parasail, extrapolated by cells. Its best raw scores per query must equal the top scores
+  of bioplug's search of that subset.
 
 GCUPS = (sum of query lengths) x (database residues) / seconds / 1e9.
 
@@ -43,6 +49,9 @@ import json
 import logging
 import multiprocessing as mp
 import platform
+import re
+import shutil
+import subprocess
 import tempfile
 import time
 from datetime import datetime, timezone
@@ -200,6 +209,12 @@ def main() -> None:
     if args.sweep:
         result["sweep"] = sweep(rt, queries, fasta, cells)
     result.update(run_parasail(args, queries, rt))
+    result.update(run_ssearch(args, queries, rt, tmp))
+    if "ssearch_gcups" in result:
+        log.info("SSEARCH (%d threads, %d-sequence subset): %.1f GCUPS -> whole database %.0f s "
+                 "(extrapolated by cells); bioplug x%.0f", args.processes, args.parasail_seqs,
+                 result["ssearch_gcups"], cells / result["ssearch_gcups"] / 1e9,
+                 result["gcups_wall"] / result["ssearch_gcups"])
     if "parasail_gcups" in result:
         result["speedup_wall"] = result["gcups_wall"] / result["parasail_gcups"]
         log.info("parasail (%d processes, %d-sequence subset): %.1f GCUPS -> whole database "
@@ -257,16 +272,56 @@ def sweep(rt, queries, fasta, cells) -> list[dict]:
     return out
 
 
+def subset(args) -> tuple[list[str], np.ndarray]:
+    """The database subset the CPU peers scan (seeded apart from the database)."""
+    rng = np.random.default_rng(args.seed + 2)
+    sub_lens = lengths(args.parasail_seqs, rng)
+    text, starts = proteins(sub_lens, rng)
+    return [text[starts[k]:starts[k + 1]].decode() for k in range(len(sub_lens))], sub_lens
+
+
+def run_ssearch(args, queries, rt, tmp: Path) -> dict:
+    """SSEARCH on the peers' subset: wall time, and its best scores against bioplug's."""
+    if shutil.which("ssearch36") is None:
+        log.info("ssearch36 is not installed (Debian: fasta3): skipped")
+        return {}
+    subjects, sub_lens = subset(args)
+    qfile, dfile = tmp / "queries.fa", tmp / "subset.fa"
+    qfile.write_text("".join(f">q{k}\n{q}\n" for k, q in enumerate(queries)))
+    dfile.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(subjects)))
+    cmd = ["ssearch36", "-q", "-p", "-s", "BL62", "-f", "-11", "-g", "-1", "-T",
+           str(args.processes), "-b", "10", "-d", "0", "-E", "1e9", str(qfile), str(dfile)]
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    t = time.perf_counter() - t0
+    listed = ssearch_hits(out)
+    ours = scan_scores(rt, queries, subjects, args.precision)
+    for k, hits in enumerate(listed):
+        for subject, score in hits:
+            assert ours[k, subject] == score, \
+                f"SSEARCH and bioplug disagree: q{k} s{subject}: {score} vs {ours[k, subject]}"
+    log.info("SSEARCH and bioplug agree on all %d listed hits", sum(map(len, listed)))
+    sub_cells = float(sum(map(len, queries))) * float(sub_lens.sum())
+    return {"ssearch_s": t, "ssearch_cells": sub_cells, "ssearch_gcups": sub_cells / t / 1e9,
+            "ssearch_threads": args.processes, "ssearch_command": " ".join(cmd[:-2])}
+
+
+def ssearch_hits(text: str) -> list[list[tuple[int, int]]]:
+    """Each query's listed hits as (subject number, raw ``opt`` score), from ssearch36's
+    lists ("s<k> ( len) opt bits E" under "The best scores are:", ordered by E-value), in
+    query order."""
+    line = re.compile(r"^s(\d+)\s.*\(\s*\d+\)\s+(-?\d+)\s")
+    return [[(int(m.group(1)), int(m.group(2))) for m in map(line.match, block.splitlines())
+             if m] for block in text.split("The best scores are:")[1:]]
+
+
 def run_parasail(args, queries, rt) -> dict:
     try:
         import parasail  # noqa: F401
     except ImportError:
         log.info("parasail is not installed: skipped")
         return {}
-    rng = np.random.default_rng(args.seed + 2)
-    sub_lens = lengths(args.parasail_seqs, rng)
-    text, starts = proteins(sub_lens, rng)
-    subjects = [text[starts[k]:starts[k + 1]].decode() for k in range(len(sub_lens))]
+    subjects, sub_lens = subset(args)
     # every query (long pairs on search16_long included) x 5,000 subjects
     check_against_parasail(args, queries, subjects,
                            scan_scores(rt, queries, subjects[:5000], args.precision))
