@@ -34,7 +34,9 @@
  * last row's Iy scores differ from the internal ones, i.e. global runs whose right end gaps
  * in A differ: then each row keeps its own pair of gap scores, 16 more registers), ENDS
  * (local only: also each pair's end cell, the one fill_pairs' ENDS pass gives: see "End
- * cells" below) with RT (its rows per strip of the end order, 8, 16 or 32).
+ * cells" below) with RT (its rows per strip of the end order, 8, 16 or 32), MAXK (the
+ * matrix side in local memory of fill_reverse16, the windowed traceback's reverse pass in
+ * this arithmetic: see its comment at the end of the file).
  */
 #include "common.h"
 #include "pairwise_gaps.h"
@@ -418,4 +420,172 @@ __kernel void fill_pairs16(__global const uchar *restrict seqs,
 #else
     scores[t] = result;
 #endif
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* fill_reverse_starts (pairwise_fill.cl) in packed 16-bit arithmetic: the same corner of   */
+/* the box of the cells where M' == V, two cells per operation (build: LOCAL, PTX16, R,     */
+/* MAXK). Read that kernel's comment first: the reverse DP over the reversed prefixes        */
+/* anchored at the end cell, values below 0 dropped to minus infinity (here NEG16), and     */
+/* each strip swept only over the columns that can hold a live value.                       */
+/*                                                                                          */
+/* The strip's halves run in the two lanes as in fill_pairs16, lane 1 one column behind,    */
+/* each half a strip of HALF rows for the pruning: lane 0 is needed at column j while j is  */
+/* at most one past the last live column of the border above or its own rows were live at  */
+/* j - 1; lane 1 is needed at column j - 1 likewise with lane 0's last row as its border    */
+/* (the last column where that row left a live value) and its own rows. A step runs while  */
+/* either lane is needed; the other lane then computes cells that are dead (NEG16 in, NEG16  */
+/* out) or exact, so it changes nothing. Lane 1 enters the strip one column left of its     */
+/* first column, where every value is dead (left of the first live column of the border     */
+/* above, and the matrix's column 0), and lane 0 leaves it one column past nB: those cells  */
+/* are never read, and hits there are not counted.                                          */
+/*                                                                                          */
+/* Exactness: live values are path scores between 0 and V <= the pair's best, and every    */
+/* value computed is a live value, NEG16, or one of them plus a substitution (a byte) or a */
+/* gap score, dropped at once: inside +-(16384 + 16000) when fits_16bit holds for the pair */
+/* (as the forward kernel needs), so no lane wraps. Padding rows (past the reversed prefix, */
+/* letter 0 as in the 32-bit kernel) compute the DP of a longer prefix: bounded alike; they */
+/* may keep a sweep going a column longer, never add a hit (hits are counted on real rows  */
+/* and columns only). A hit is M' == V; M' <= V everywhere (a path from a cell to the end  */
+/* is a local alignment), so a column's lanes are searched only where their maximum of M' */
+/* reaches V, which is rare.                                                                */
+/* ---------------------------------------------------------------------------------------- */
+#ifndef MAXK
+#define MAXK 32
+#endif
+#if PTX16
+/* lanes below 0 to NEG16: each lane's sign bit spread over it (prmt's sign-replicating
+ * selectors 9 and B: bytes 1 and 3), then a bitwise select (one lop3) */
+inline p2 p_drop(p2 v) {
+    p2 m; asm("prmt.b32 %0, %1, %2, %3;" : "=r"(m) : "r"(v), "r"(0u), "r"(0xBB99u));
+    return (v & ~m) | (0xC000C000u & m);
+}
+#else
+#define p_drop(v) select((v), (short2)(NEG16, NEG16), (v) < P_ZERO)
+#endif
+
+/* Packed row r of a reverse step (CELL of fill_reverse_starts on two lanes). */
+#define RCELL16(r)                                                                            \
+    {                                                                                         \
+        const p2 s_ = p_pack(rmat[a0[r] + bc0], rmat[a1[r] + bc1]);                          \
+        const p2 m_ = p_drop(p_add(diag, s_));                                                \
+        const p2 x_ = p_drop(p_max(p_add(upP, oB), p_add(upX, eB)));                          \
+        const p2 y_ = p_drop(p_max(p_add(Q[r], oA), p_add(Y[r], eA)));                        \
+        diag = p_max(Q[r], Y[r]);                                                             \
+        Q[r] = p_max(m_, x_);                                                                 \
+        Y[r] = y_;                                                                            \
+        upP = p_max(m_, y_);                                                                  \
+        upX = x_;                                                                             \
+        M[r] = m_;                                                                            \
+        top = p_max(top, m_);                                                                 \
+        live = p_max(live, p_max(Q[r], y_));                                                  \
+    }
+
+/* Hits of a step (lane 0 at column j, lane 1 at j - 1): real rows and columns only. */
+#define REVERSE_HITS16(j)                                                                     \
+    if (p_lo(top) >= V || p_hi(top) >= V) {                                                   \
+        _Pragma("unroll") for (int r = 0; r < HALF; r++) {                                    \
+            if (p_lo(M[r]) == V && r < nr && (j) <= nB) {                                     \
+                imax = max(imax, i0 + r + 1); jmax = max(jmax, (j));                          \
+            }                                                                                 \
+            if (p_hi(M[r]) == V && HALF + r < nr && (j) >= 2) {                               \
+                imax = max(imax, i0 + HALF + r + 1); jmax = max(jmax, (j) - 1);               \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+__kernel void fill_reverse16(__global const uchar *restrict seqs,
+                             __global const int4 *restrict tasks,
+                             const int first,
+                             const int ntasks,
+                             __global const int *restrict matrix,
+                             const int K,
+                             __global const int *restrict gap_scores,
+                             __global short2 *restrict work,
+                             __global const int *restrict scores,
+                             __global const int2 *restrict ends,
+                             __global int2 *restrict starts,
+                             __local int *rmat)
+{
+    for (int q = get_local_id(0); q < MAXK * MAXK; q += get_local_size(0)) {
+        const int a = q / MAXK, b = q % MAXK;
+        rmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int t = get_global_id(0);
+    if (t >= ntasks) return;
+    const size_t T = get_global_size(0);
+    const int4 task = tasks[first + t];
+    const int V = scores[t];
+    const int2 e = ends[t];
+    if (V <= 0 || e.x == 0) {
+        starts[t] = (int2)(e.x, e.y);
+        return;
+    }
+    int gaps[12];
+    _Pragma("unroll") for (int k = 0; k < 12; k++) gaps[k] = gap_scores[k];
+    __global const uchar *seqA = seqs + task.x;
+    __global const uchar *seqB = seqs + task.z;
+    const int nA = e.x, nB = e.y;  /* the reversed prefixes */
+    const p2 oA = p_pack(G_OA, G_OA), eA = p_pack(G_EA, G_EA);
+    const p2 oB = p_pack(G_OB, G_OB), eB = p_pack(G_EB, G_EB);
+    const p2 dead = p_pack(NEG16, NEG16);
+    for (int j = 1; j <= nB; j++) work[(size_t)j * T + t] = (short2)(NEG16, NEG16);
+    int a0[HALF], a1[HALF];
+    p2 Q[HALF], Y[HALF], M[HALF];
+    int imax = 0, jmax = 0;
+    /* live columns of the border above: lo .. hi (none: hi < lo); last: columns written */
+    int lo = 1, hi = 0, last = 0;
+    const int nstrips = (nA + R - 1) / R;
+    for (int s = 0; s < nstrips; s++) {
+        const int i0 = s * R;
+        const int nr = min(R, nA - i0);
+        _Pragma("unroll") for (int r = 0; r < HALF; r++) {
+            a0[r] = (r < nr) ? (int)seqA[nA - 1 - (i0 + r)] * MAXK : 0;
+            a1[r] = (HALF + r < nr) ? (int)seqA[nA - 1 - (i0 + HALF + r)] * MAXK : 0;
+            Q[r] = dead;
+            Y[r] = dead;
+        }
+        int diag0 = (i0 == 0) ? 0 : NEG16;  /* only the corner is live on row 0 */
+        int carryP = NEG16, carryX = NEG16, carryD = NEG16, bc1 = 0;
+        bool own0 = (i0 == 0), own1 = false;
+        int mhi = -1;  /* last column where lane 0's last row left a live value */
+        int next_lo = nB + 1, next_hi = 0;
+        int j = (i0 == 0) ? 1 : lo;
+        for (;; j++) {
+            const bool need0 = j <= nB && (j <= hi + 1 || own0);
+            const bool need1 = j >= 2 && j - 1 <= nB && (j - 1 <= mhi + 1 || own1);
+            if (!need0 && !need1) break;
+            const int bc0 = (j <= nB) ? (int)seqB[nB - j] : 0;
+            const short2 up = (j <= nB) ? work[(size_t)j * T + t] : (short2)(NEG16, NEG16);
+            p2 upP = p_pack(up.x, carryP), upX = p_pack(up.y, carryX);
+            p2 diag = p_pack(diag0, carryD);
+            p2 top = dead, live = dead;
+            _Pragma("unroll") for (int r = 0; r < HALF; r++) RCELL16(r)
+            REVERSE_HITS16(j)
+            own0 = p_lo(live) >= 0;
+            own1 = p_hi(live) >= 0;
+            carryP = p_lo(upP);
+            carryX = p_lo(upX);
+            carryD = p_lo(diag);
+            if (max(carryP, carryX) >= 0) mhi = j;
+            if (j >= 2) {  /* lane 1's last row at column j - 1: the next strip's border */
+                const int bp = p_hi(upP), bx = p_hi(upX);
+                work[(size_t)(j - 1) * T + t] = (short2)(bp, bx);
+                if (max(bp, bx) >= 0) {
+                    next_lo = min(next_lo, j - 1);
+                    next_hi = j - 1;
+                }
+            }
+            diag0 = max((int)up.x, (int)up.y);
+            bc1 = bc0;
+        }
+        /* lane 1 swept columns up to j - 2: the ones the strip above wrote past them are dead */
+        for (int k = max(j - 1, 1); k <= last; k++) work[(size_t)k * T + t] = (short2)(NEG16, NEG16);
+        last = j - 2;
+        lo = next_lo;
+        hi = next_hi;
+        if (hi < lo) break;  /* no live column left: nothing below can reach V */
+    }
+    starts[t] = (int2)(e.x - imax, e.y - jmax);
 }

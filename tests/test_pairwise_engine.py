@@ -320,7 +320,7 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
         np.testing.assert_array_equal(got.coordinates(k), want8.coordinates(k))
     for eng in (engine, mixed):
         got = eng.trace_pairs(ta, tb)
-        assert "reverse starts" in eng.timings
+        assert _reversed(eng.timings)
         np.testing.assert_array_equal(got.scores, want.scores)
         for k in range(len(want)):
             np.testing.assert_array_equal(got.coordinates(k), want.coordinates(k))
@@ -330,6 +330,11 @@ def test_windowed_local_traceback_is_the_whole_matrix_one(gaps):
         rect, _ = engine._rectangles(seqs, ia, ib)
         cells = sum(len(a) * len(b) for a, b in zip(ta, tb, strict=True))
         assert rect.size.prod(axis=1).sum() < cells / 10
+
+
+def _reversed(timings: dict) -> bool:
+    """Whether a reverse pass ran (32- or 16-bit: ``reverse starts`` timings)."""
+    return any(name.startswith("reverse starts") for name in timings)
 
 
 def _counting(fn, calls: dict, key: str):
@@ -389,14 +394,14 @@ def test_local_traceback_windowed_on_every_device(monkeypatch):
     engine = PairwiseEngine(scoring, "cpu")
     engine.timings = {}
     want = engine.trace_pairs(ta, tb)
-    assert "reverse starts" in engine.timings
+    assert _reversed(engine.timings)
     monkeypatch.setattr(Runtime, "is_gpu", property(lambda self: True))
     engine.timings = {}
     got = engine.trace_pairs(ta, tb)
-    assert "reverse starts" in engine.timings
+    assert _reversed(engine.timings)
     engine.windowed_traceback, engine.timings = False, {}
     whole = engine.trace_pairs(ta, tb)
-    assert "reverse starts" not in engine.timings
+    assert not _reversed(engine.timings)
     np.testing.assert_array_equal(got.scores, want.scores)
     np.testing.assert_array_equal(whole.scores, want.scores)
 
@@ -424,9 +429,11 @@ def _reverse_corner(a: np.ndarray, b: np.ndarray, end: tuple[int, int], best: in
 
 
 @pytest.mark.parametrize("gaps", [(-11, -1), (-1, -3)])
-def test_reverse_starts_prune_nothing_that_matters(gaps):
-    """The pruned reverse pass (values below 0 dropped, dead columns skipped) gives the
-    corner an unpruned DP gives, pair by pair."""
+@pytest.mark.parametrize("packed16", [False, True])
+def test_reverse_starts_prune_nothing_that_matters(gaps, packed16):
+    """The pruned reverse pass (values below 0 dropped, dead columns skipped; 32-bit
+    ``fill_reverse_starts`` or 16-bit ``fill_reverse16``) gives the corner an unpruned DP
+    gives, pair by pair."""
     aligner = aligner_for("local", *gaps)
     scoring = make_scoring(BLOSUM62, gaps=[getattr(aligner, f) for f in GAP_FIELDS], local=True)
     targets, queries = random_pairs(8, 40, 160)
@@ -434,8 +441,10 @@ def test_reverse_starts_prune_nothing_that_matters(gaps):
     queries += ["CA" * 9, "CWC" * 5, "KKK"]
     seqs = [scoring.encode(s) for s in targets + queries]
     engine = PairwiseEngine(scoring, "cpu")
+    engine.use_packed16, engine.timings = packed16, {}
     ia, ib = np.arange(len(targets)), np.arange(len(targets), len(seqs))
     rect, plan = engine._rectangles(seqs, ia, ib)
+    assert ("reverse starts (16-bit)" in engine.timings) == packed16
     scores = engine.score_indexed(seqs, ia, ib) * scoring.scale
     ends = rect.origin + rect.ends
     checked = 0
@@ -475,8 +484,9 @@ def test_packed16_ends_are_the_32bit_ones(monkeypatch, gaps, rows16, order_rows)
     """The 16-bit ends pass (``fill_pairs16`` with ENDS) gives the 32-bit pass's scores and
     end cells, pair by pair, ties included (repeats, single residues, pairs without a
     positive score, free gaps), whatever the 16-bit strip height (its lanes within, across
-    or beside the end order's parts: 16, 32, 64 rows against parts of 8, 16, 32); the
-    reverse pass then gives the same corners, and the traced paths are the whole matrix's."""
+    or beside the end order's parts: 16, 32, 64 rows against parts of 8, 16, 32); the 16-bit
+    reverse pass (``fill_reverse16``, lanes of 8, 16, 32 rows each pruned on its own) gives
+    the 32-bit one's corners, and the traced paths are the whole matrix's."""
     scoring, ta, tb = _local_case(gaps, 8, 30, 300)
     seqs, ia, ib = ta + tb, np.arange(len(ta)), np.arange(len(ta), 2 * len(ta))
     monkeypatch.setitem(engine_module.PACKED16_ROWS, "cpu", rows16)
@@ -487,6 +497,8 @@ def test_packed16_ends_are_the_32bit_ones(monkeypatch, gaps, rows16, order_rows)
         runs.append(_first_passes(engine, seqs, ia, ib, monkeypatch))
     (values, ends, whole_ends, origin, t32), (values16, ends16, whole16, origin16, t16) = runs
     assert "fill+ends" in t32 and "fill+ends" not in t16 and "fill+ends (16-bit)" in t16
+    assert "reverse starts" in t32 and "reverse starts" not in t16
+    assert "reverse starts (16-bit)" in t16
     np.testing.assert_array_equal(values16, values)
     np.testing.assert_array_equal(ends16, ends)
     np.testing.assert_array_equal(whole16, whole_ends)
@@ -506,9 +518,10 @@ def test_packed16_ends_are_the_32bit_ones(monkeypatch, gaps, rows16, order_rows)
 
 
 def test_packed16_ends_fall_back_near_the_16bit_limit(monkeypatch):
-    """Windows whose scores may leave the 16-bit band run the 32-bit ends pass, the others
-    the 16-bit one, in one batch: the same scores, ends and paths as the 32-bit pass alone
-    (match 100 a residue: repeats near the limit, tie-rich, and near-identical pairs)."""
+    """Windows whose scores may leave the 16-bit band run the 32-bit ends and reverse
+    passes, the others the 16-bit ones, in one batch: the same scores, ends, corners and
+    paths as the 32-bit passes alone (match 100 a residue: repeats near the limit,
+    tie-rich, and near-identical pairs)."""
     aligner = Align.PairwiseAligner(mode="local", match_score=100, mismatch_score=-100,
                                     open_gap_score=-120, extend_gap_score=-60)
     scoring = make_scoring(None, 100, -100, gaps=[getattr(aligner, f) for f in GAP_FIELDS],
@@ -531,6 +544,7 @@ def test_packed16_ends_fall_back_near_the_16bit_limit(monkeypatch):
         runs.append(_first_passes(engine, seqs, ia, ib, monkeypatch))
     (values, ends, whole_ends, origin, _), (values16, ends16, whole16, origin16, t16) = runs
     assert "fill+ends" in t16 and "fill+ends (16-bit)" in t16  # both kernels in one batch
+    assert "reverse starts" in t16 and "reverse starts (16-bit)" in t16
     np.testing.assert_array_equal(values16, values)
     np.testing.assert_array_equal(ends16, ends)
     np.testing.assert_array_equal(whole16, whole_ends)

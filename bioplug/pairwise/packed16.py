@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyopencl as cl
 
-from bioplug.alphabet import Scoring
+from bioplug.alphabet import MAXK, Scoring
 from bioplug.pairwise.batch import PAD, _Batch, _Pending
 from bioplug.runtime import Runtime
 
@@ -70,6 +70,25 @@ class Packed16Fill:
         out = np.empty(n, dtype=np.int32)
         ev = cl.enqueue_copy(rt.queue, out, scores, is_blocking=False)
         return _Pending([ev], lambda: (out.astype(np.int64), None))
+
+    def _reverse16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int,
+                   scores: cl.Buffer, ends: cl.Buffer, starts: cl.Buffer) -> cl.Event:
+        """Enqueue ``fill_reverse16`` (``fill_reverse_starts`` in packed 16-bit arithmetic)
+        over tasks ``first:first + n`` of ``batch.task_buf``: from each pair's score and
+        end cell (``scores``, ``ends``) the corner of its rectangle into ``starts``, the
+        32-bit kernel's. Exact where :func:`fits_16bit` holds for the window (the caller's
+        :meth:`_packed16`)."""
+        kind = "gpu" if rt.is_gpu else "cpu"
+        defines = {"LOCAL": 1, "PTX16": int(rt.supports_ptx_s16x2), "ROW_GAPS": 0,
+                   "R": PACKED16_ROWS[kind], "MAXK": MAXK}
+        knl = rt.kernel("pairwise_fill16.cl", "fill_reverse16", defines)
+        group = min(rt.preferred_group(knl, PACKED16_GROUP[kind]), n)
+        T = -(-n // group) * group
+        work = self._scratch(rt, "work", (maxB + 1) * T * 4)
+        return self._launch(rt, "reverse starts (16-bit)", knl, (T,), (group,), batch.seqs,
+                            batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
+                            np.int32(len(self.scoring.letters)), batch.gaps, work, scores,
+                            ends, starts, cl.LocalMemory(MAXK * MAXK * 4))
 
     def _launch16(self, rt: Runtime, batch: _Batch, first: int, n: int, maxB: int,
                   scores: cl.Buffer, name: str, ends: cl.Buffer | None = None,

@@ -295,7 +295,8 @@ class WindowedTraceback:
         corners = self._scratch(rt, f"corners{parity}", n * 8)
         head = (batch.seqs, batch.task_buf, np.int32(first), np.int32(n), batch.matrix,
                 np.int32(len(self.scoring.letters)), batch.gaps)
-        if self._packed16(rt, batch, maxA, maxB):
+        packed = self._packed16(rt, batch, maxA, maxB)
+        if packed:
             # the end order's part height is the 32-bit pass's (RT), so the cell is its
             self._launch16(rt, batch, first, n, maxB, scores, "fill+ends (16-bit)",
                            ends=ends_buf, order_rows=var.defines["RT"])
@@ -308,12 +309,15 @@ class WindowedTraceback:
                 local.append(cl.LocalMemory(group * (MAXK + 1) * 8))
             self._launch(rt, "fill+ends", var.kernel, (T,), (group,), *head, work, scores,
                          ends_buf, *local)
-        knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
-        group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
-        T = -(-n // group) * group
-        work = self._scratch(rt, "work", (maxB + 1) * T * 8)
-        done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head, work,
-                            scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
+        if packed:  # the same corners (pairwise_fill16.cl says why)
+            done = self._reverse16(rt, batch, first, n, maxB, scores, ends_buf, corners)
+        else:
+            knl = rt.kernel("pairwise_fill.cl", "fill_reverse_starts", var.defines)
+            group = min(rt.preferred_group(knl, 128 if rt.is_gpu else 16), n)
+            T = -(-n // group) * group
+            work = self._scratch(rt, "work", (maxB + 1) * T * 8)
+            done = self._launch(rt, "reverse starts", knl, (T,), (group,), *head, work,
+                                scores, ends_buf, corners, cl.LocalMemory(MAXK * MAXK * 4))
         rt.queue.flush()
         stage = self._pinned(rt, f"corners{parity}", n * 20)
         staged = (stage[:4 * n].view(np.int32), stage[4 * n: 12 * n].view(np.int32),
