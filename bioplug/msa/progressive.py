@@ -82,7 +82,7 @@ class WidePlan:
         self.moves_at = np.zeros(n, dtype=np.int64)
         bounds, groups, tiles = [], [], []
         pair_off = rowres_off = 0
-        for g, (_, _, LX, LY, pairs, rowres, nch) in enumerate(jobs):
+        for g, (_, _, LX, LY, pairs, rowres, nch, *_) in enumerate(jobs):
             npairs = pairs.shape[0]
             cut = np.linspace(0, npairs, nch + 1).round().astype(np.int64) + pair_off
             n_ti, n_tj = -(-LX // tile), -(-LY // tile)
@@ -170,9 +170,10 @@ class ProfileAligner:
         self.lengths = store.lengths.astype(np.int64)
         self.seq_start = np.zeros(self.k + 1, dtype=np.int64)
         np.cumsum(self.lengths, out=self.seq_start[1:])
-        self.colmap = np.zeros(int(self.seq_start[-1]), dtype=np.int32)
-        for s in range(self.k):  # every sequence starts as its own profile
-            self.colmap[self.seq_start[s]:self.seq_start[s + 1]] = np.arange(self.lengths[s])
+        self._all_res = np.arange(int(self.seq_start[-1]), dtype=np.int64)
+        # every sequence starts as its own profile: residue i in column i
+        self.colmap = (self._all_res - np.repeat(self.seq_start[:-1], self.lengths)
+                       ).astype(np.int32)
         self.wg = min(128 if rt.is_gpu else 8, rt.max_work_group)
         self._tile = self.tile or tile_side(rt)
         self._wide_ok: bool | None = None
@@ -247,15 +248,18 @@ class ProfileAligner:
                      for name in ("post_rows", "fill_tiles", "trace_tiles"))
 
     # -- helpers --------------------------------------------------------------------------
-    def _residues(self, seqs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Global residue indices of ``seqs`` and the position (in ``seqs``) of each."""
-        lens = self.lengths[seqs]
-        owner = np.repeat(np.arange(seqs.size), lens)
-        first = np.repeat(self.seq_start[seqs] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
-                          lens)
-        return first + np.arange(int(lens.sum())), owner
+    def _residues(self, seqs: np.ndarray) -> np.ndarray:
+        """Global residue indices of ``seqs`` (in that order; each sequence's ascending).
 
-    def _node_arrays(self, X: np.ndarray, Y: np.ndarray, LX: int):
+        Slices of one index array joined (a copy), cheaper than building them by repeats:
+        stage IV calls this on every residue of a profile at each step."""
+        ss = self.seq_start
+        return np.concatenate([self._all_res[ss[s]:ss[s + 1]] for s in seqs.tolist()]) \
+            if seqs.size else self._all_res[:0]
+
+    def _node_arrays(self, X: np.ndarray, Y: np.ndarray, LX: int, res: np.ndarray):
+        """The sequence pairs of X x Y with a stored matrix, and X's rows of residues per
+        column (-1: a gap); ``res`` are X's residues (:meth:`_residues`)."""
         xg, yg = np.meshgrid(X, Y, indexing="ij")
         xi = np.broadcast_to(np.arange(X.size)[:, None], xg.shape)
         pid = self.store.pair_id[xg, yg]
@@ -264,32 +268,38 @@ class ProfileAligner:
         pairs[:, 0] = xi[ok]
         pairs[:, 1] = pid[ok]
         pairs[:, 2] = yg[ok]
-        res, owner = self._residues(X)
+        lens = self.lengths[X]
         rowres = np.full((X.size, LX), -1, dtype=np.int32)
-        local = res - self.seq_start[X][owner]
-        rowres[owner, self.colmap[res]] = local
+        # residue r of X's j-th sequence goes to rowres[j, colmap[r]] (flat: j * LX + column)
+        row_of = np.repeat(np.arange(X.size, dtype=np.int64) * LX, lens)
+        local = res - np.repeat(self.seq_start[X], lens)
+        rowres.reshape(-1)[row_of + self.colmap[res]] = local
         return pairs, rowres
 
     # -- one batch of profile pairs ------------------------------------------------------------
-    def align_many(self, jobs: list[tuple[np.ndarray, np.ndarray, int, int]]) -> list[int]:
+    def align_many(self, jobs: list[tuple[np.ndarray, np.ndarray, int, int]],
+                   residues: list[tuple[np.ndarray, np.ndarray]] | None = None) -> list[int]:
         """Align profile pairs (X, Y, LX, LY) in one or more launches; update ``colmap``.
 
-        Returns the new profile lengths, in job order.
+        ``residues``: (X's, Y's) residue indices of every job (:meth:`_residues`), when the
+        caller has them. Returns the new profile lengths, in job order.
         """
+        if residues is None:
+            residues = [(self._residues(X), self._residues(Y)) for X, Y, _, _ in jobs]
         prepared = []
-        for X, Y, LX, LY in jobs:
-            pairs, rowres = self._node_arrays(X, Y, LX)
+        for (X, Y, LX, LY), (res_x, res_y) in zip(jobs, residues, strict=True):
+            pairs, rowres = self._node_arrays(X, Y, LX, res_x)
             nch = min(MAX_CHUNKS, -(-pairs.shape[0] // PAIRS_PER_CHUNK))
-            prepared.append((X, Y, LX, LY, pairs, rowres, nch))
+            prepared.append((X, Y, LX, LY, pairs, rowres, nch, res_x, res_y))
         if self.path not in ("auto", "wide", "group"):
             raise ValueError(f"ProfileAligner.path: {self.path!r} (auto, wide or group)")
         wide = self.path == "wide" or (self.path == "auto" and self._wide_builds())
         if wide:
             costs = [wide_bytes(LX, LY, nch, rowres.size, self._tile)
-                     for _, _, LX, LY, _, rowres, nch in prepared]
+                     for _, _, LX, LY, _, rowres, nch, *_ in prepared]
         else:
             costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
-                     for _, _, LX, LY, _, rowres, nch in prepared]
+                     for _, _, LX, LY, _, rowres, nch, *_ in prepared]
         self._check_fits(prepared, costs)
         out: list[int] = []
         for start, end in budget_batches(costs, self.budget):
@@ -313,12 +323,11 @@ class ProfileAligner:
     def _apply_moves(self, jobs, moves: list[np.ndarray]) -> list[int]:
         """Map every residue of X and Y to its column of the merged profile; new lengths."""
         lengths = []
-        for (X, Y, *_), mv in zip(jobs, moves, strict=True):
+        for job, mv in zip(jobs, moves, strict=True):
             newcol = np.arange(mv.size, dtype=np.int32)
             col_x = newcol[mv != 2]
             col_y = newcol[mv != 1]
-            for S, cmap in ((X, col_x), (Y, col_y)):
-                res, _ = self._residues(S)
+            for res, cmap in ((job[7], col_x), (job[8], col_y)):
                 self.colmap[res] = cmap[self.colmap[res]]
             lengths.append(int(mv.size))
         return lengths
@@ -333,7 +342,7 @@ class ProfileAligner:
         roff = np.zeros(len(jobs), dtype=np.int64)
         chunks, pair_parts, rowres_parts = [], [], []
         p_off = d_off = r_off = roll_off = pair_off = 0
-        for g, (_, _, LX, LY, pairs, rowres, nch) in enumerate(jobs):
+        for g, (_, _, LX, LY, pairs, rowres, nch, *_) in enumerate(jobs):
             npairs = pairs.shape[0]
             bounds = np.linspace(0, npairs, nch + 1).round().astype(np.int64)
             for c in range(nch):
@@ -424,6 +433,9 @@ class ProfileAligner:
         if k == 1:
             return np.arange(1), int(self.lengths[0])
         members: dict[int, np.ndarray] = {s: np.array([s]) for s in range(k)}
+        # residues of every profile, joined as the members are (no per-step rebuilding)
+        ss = self.seq_start
+        res: dict[int, np.ndarray] = {s: self._all_res[ss[s]:ss[s + 1]] for s in range(k)}
         length = {s: int(self.lengths[s]) for s in range(k)}
         level = np.zeros(2 * k - 1, dtype=np.int64)
         for t, row in enumerate(link):
@@ -431,14 +443,16 @@ class ProfileAligner:
         done = 0
         for lv in range(1, int(level.max()) + 1):
             ids = [k + t for t in range(k - 1) if level[k + t] == lv]
-            jobs = []
+            jobs, job_res = [], []
             for node in ids:
                 c1, c2 = int(link[node - k, 0]), int(link[node - k, 1])
                 jobs.append((members[c1], members[c2], length[c1], length[c2]))
-            new_lengths = self.align_many(jobs)
+                job_res.append((res[c1], res[c2]))
+            new_lengths = self.align_many(jobs, job_res)
             for node, L in zip(ids, new_lengths, strict=False):
                 c1, c2 = int(link[node - k, 0]), int(link[node - k, 1])
                 members[node] = np.concatenate([members.pop(c1), members.pop(c2)])
+                res[node] = np.concatenate([res.pop(c1), res.pop(c2)])
                 length[node] = L
             done += len(ids)
             if report is not None:
@@ -469,17 +483,27 @@ class ProfileAligner:
                 mask = rng.random(k) < 0.5
                 if mask.all() or not mask.any():
                     mask[rng.integers(k)] ^= True
-            groups = []
-            for sel in (np.flatnonzero(mask), np.flatnonzero(~mask)):
-                res, _ = self._residues(sel)
-                used = np.unique(self.colmap[res])
-                self.colmap[res] = np.searchsorted(used, self.colmap[res]).astype(np.int32)
-                groups.append((sel, int(used.size)))
-            (X, LX), (Y, LY) = groups
-            length = self.align_many([(X, Y, LX, LY)])[0]
+            groups = [self._compact(sel, length)
+                      for sel in (np.flatnonzero(mask), np.flatnonzero(~mask))]
+            (X, res_x, LX), (Y, res_y, LY) = groups
+            length = self.align_many([(X, Y, LX, LY)], [(res_x, res_y)])[0]
             if report is not None:
                 report(it + 1, passes)
         return length
+
+    def _compact(self, sel: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Remove the gap-only columns of the group ``sel``: its columns renumbered in order.
+
+        Returns (sel, its residues, its column count). A column's new number is the count of
+        occupied columns before it (a running sum over the ``length`` columns: O(residues +
+        columns), where sorting the residues' columns cost ~10x more on long families)."""
+        res = self._residues(sel)
+        cols = self.colmap[res]
+        used = np.zeros(length, dtype=bool)
+        used[cols] = True
+        rank = np.cumsum(used, dtype=np.int32) - 1
+        self.colmap[res] = rank[cols]
+        return sel, res, int(rank[-1]) + 1 if length else 0
 
     def _column_split(self, length: int, rng: np.random.Generator) -> np.ndarray | None:
         """Sequences with a residue in a random column that also holds a gap (None when no
