@@ -179,6 +179,10 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         #: arithmetic (``pairwise_fill16.cl``) when every value fits (:func:`fits_16bit`);
         #: False forces the 32-bit kernel.
         self.use_packed16: bool = True
+        #: Rows per strip (16, 32 or 64) of the 16-bit reverse pass (``fill_reverse16``); None:
+        #: the 16-bit fill's (:data:`PACKED16_ROWS`). Its lanes are pruned each on its own, so
+        #: shorter strips follow the live region more closely, with fewer registers.
+        self.reverse16_rows: int | None = None
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         self._pinned_buffers: dict[tuple, np.ndarray] = {}
         self._map_queues: dict[int, cl.CommandQueue] = {}

@@ -79,8 +79,9 @@ class Packed16Fill:
         32-bit kernel's. Exact where :func:`fits_16bit` holds for the window (the caller's
         :meth:`_packed16`)."""
         kind = "gpu" if rt.is_gpu else "cpu"
+        rows = self.reverse16_rows or PACKED16_ROWS[kind]
         defines = {"LOCAL": 1, "PTX16": int(rt.supports_ptx_s16x2), "ROW_GAPS": 0,
-                   "R": PACKED16_ROWS[kind], "MAXK": MAXK}
+                   "R": rows, "MAXK": MAXK}
         knl = rt.kernel("pairwise_fill16.cl", "fill_reverse16", defines)
         group = min(rt.preferred_group(knl, PACKED16_GROUP[kind]), n)
         T = -(-n // group) * group
