@@ -177,16 +177,19 @@ def _subplan(plan: _Plan, idx: np.ndarray) -> _Plan:
                    costs=[], widest=1, offsets=None)
 
 
-def size_order(pairs: np.ndarray | None, rows: np.ndarray, cols: np.ndarray | None
-               ) -> np.ndarray:
+def size_order(pairs: np.ndarray | None, rows: np.ndarray, cols: np.ndarray | None,
+               blocks: bool = False) -> np.ndarray:
     """``pairs`` (None: ``0..len(rows) - 1``) sorted by ``rows``, then ``cols`` (None: rows
     only), largest first; stable.
 
-    Already ordered by rows (as score_all makes them): kept, each block of one target is
-    ordered by columns too. Else two stable passes on 16-bit keys (NumPy radix-sorts
-    them): columns, then rows.
+    Already so ordered: kept. With ``blocks``, pairs ordered by rows alone are kept too:
+    the caller vouches that each block of one target is ordered by columns (as score_all
+    makes them). Else two stable passes on 16-bit keys (NumPy radix-sorts them): columns,
+    then rows. Pairs sorted by rows alone are not kept without ``blocks``: a warp then
+    runs as many columns as its longest query (the windowed ends pass on 2,000 proteins
+    of 50-1,000 aa: 78% more lockstep steps, 0.324 -> 0.400 s on an H100).
     """
-    if np.all(rows[:-1] >= rows[1:]):
+    if np.all(rows[:-1] >= rows[1:]) and (blocks or cols is None or _cols_sorted(rows, cols)):
         return np.arange(len(rows)) if pairs is None else pairs
     wide = int(rows.max()) >= 2**16 or (cols is not None and int(cols.max()) >= 2**16)
     if wide:
@@ -201,6 +204,12 @@ def size_order(pairs: np.ndarray | None, rows: np.ndarray, cols: np.ndarray | No
         by = np.argsort((int(cols.max()) - cols).astype(np.uint16), kind="stable")
         by = by[np.argsort((int(rows.max()) - rows[by]).astype(np.uint16), kind="stable")]
     return by if pairs is None else pairs[by]
+
+
+def _cols_sorted(rows: np.ndarray, cols: np.ndarray) -> bool:
+    """Whether ``cols`` never rises between neighbours of equal ``rows``."""
+    same = rows[:-1] == rows[1:]
+    return bool(np.all(cols[:-1][same] >= cols[1:][same]))
 
 
 def _check_nonempty(seqs) -> None:

@@ -555,23 +555,23 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         for job, pending in last:
             report(None, (job, pending.result()))
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool):
+    def _windows(self, short: np.ndarray, la, lb, trace: bool, blocks: bool = True):
         """Group short pairs by size into launches that fit every device's memory budget.
 
         Pairs are sorted by rows, then columns, largest first (:func:`size_order`), so
         neighbouring work-items run the same loops; a window's first pair bounds the rows
         of all its pairs, and the longest query of the batch bounds the columns. Returns
-        the launch order of the pairs and each window's (start, stop) in it.
+        the launch order of the pairs and each window's (start, stop) in it. ``blocks``:
+        pairs already ordered by rows are kept (as score_all makes them, each block of one
+        target ordered by columns too); the traced rectangles, in no such blocks, pass False.
         """
         if short.size == 0:
             return short, []
-        # Already ordered by rows (as score_all makes them): keep it, each block of one
-        # target is ordered by columns too.
         every = short.size == len(la)  # all pairs (short is 0..n-1): no gathers of them
         rows = la if every else la[short]
         cols = lb if every else lb[short]
         maxB = int(cols.max())
-        order = size_order(short, rows, cols)
+        order = size_order(short, rows, cols, blocks=blocks)
         return order, self._cut(la, order, maxB, trace)
 
     def _cut(self, la: np.ndarray, order: np.ndarray, maxB: int, trace: bool) -> list:

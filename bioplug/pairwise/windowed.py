@@ -108,7 +108,8 @@ class _Stream:
         """Enqueue ``job``'s first passes; finish the previous window (returned, or None).
 
         The window's pairs, sorted by rows only so far, are sorted by columns within it
-        and its tasks made and uploaded now, while the device runs the windows before."""
+        (:func:`size_order`: pairs sorted by rows alone are not kept) and its tasks made and
+        uploaded now, while the device runs the windows before."""
         a, b = job[1]
         p, slot = self.passes, f"c{self.turn % 2}"
         plan = p.plan
@@ -267,7 +268,8 @@ class WindowedTraceback:
         corners, and not) and packed path lengths."""
         rel = ends - corners
         size = np.maximum(rel, 1)  # no alignment: a 1 x 1 rectangle, walked not at all
-        local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True)
+        local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True,
+                                   blocks=False)
         corner, size = _gather_pairs(corners, local), _gather_pairs(size, local)
         rect_tasks = np.empty((len(local), 4), np.int32)
         rect_tasks[:, 0] = tasks[:, 0][local] + corner[:, 0]
