@@ -495,6 +495,7 @@ def test_packed16_ends_are_the_32bit_ones(monkeypatch, gaps, rows16, order_rows)
     for packed16 in (False, True):
         engine = PairwiseEngine(scoring, "cpu")
         engine.use_packed16, engine.trace_rows = packed16, order_rows
+        engine.reverse16_rows = rows16
         runs.append(_first_passes(engine, seqs, ia, ib, monkeypatch))
     (values, ends, whole_ends, origin, t32), (values16, ends16, whole16, origin16, t16) = runs
     assert "fill+ends" in t32 and "fill+ends" not in t16 and "fill+ends (16-bit)" in t16
