@@ -138,7 +138,8 @@ def check_against_parasail(args, queries, subjects, scanner_scores) -> None:
 
 def scan_scores(device, queries, subjects, precision=None) -> np.ndarray:
     """Every score of queries x subjects from the scan (no traceback)."""
-    from bioplug.pairwise.search import Scanner, _as_database, _scheme
+    from bioplug.pairwise.scan import Scanner
+    from bioplug.pairwise.search import _as_database, _scheme
     from bioplug.progress import Progress
     from bioplug.runtime import get_runtime
 
@@ -240,7 +241,8 @@ def scan_split(clocks: list[dict], cells: float) -> dict:
 
 def sweep(rt, queries, fasta, cells) -> list[dict]:
     """The scan alone (kernels, rescue, glue) for other kernel settings."""
-    from bioplug.pairwise.search import Scanner, _as_database, _scheme
+    from bioplug.pairwise.scan import Scanner
+    from bioplug.pairwise.search import _as_database, _scheme
     from bioplug.progress import Progress
 
     scoring = _scheme(None, "BLOSUM62", 11, 1, None)[0]

@@ -14,12 +14,14 @@ from Bio import Align
 from Bio.Align import substitution_matrices
 
 import bioplug.pairwise.database as database_module
+import bioplug.pairwise.scan as scan_module
 import bioplug.pairwise.search as search_module
 from bioplug.cli import main
 from bioplug.errors import InputError
 from bioplug.pairwise.aligner import PairwiseAligner
 from bioplug.pairwise.database import index_dir, open_database
-from bioplug.pairwise.search import Scanner, search
+from bioplug.pairwise.scan import Scanner
+from bioplug.pairwise.search import search
 from bioplug.progress import Progress
 from bioplug.runtime import get_runtime
 
@@ -94,7 +96,7 @@ def test_overflow_rescue_and_long_pairs(monkeypatch):
     queries = [long_w, "MKWVTFISLLW"]
     db = ["MKWVTF", long_w, "AAAW" * 30, "WWWW"]
     # pairs of the long query with the two longest subjects go to search16_long
-    monkeypatch.setattr(search_module, "LONG_PAIR_CELLS", 100 * 1500)
+    monkeypatch.setattr(scan_module, "LONG_PAIR_CELLS", 100 * 1500)
     results = search(queries, db, top=4, device=DEVICE)
     assert_all_scores(results, queries, db, biopython())
     assert results.hits[0][0].score == 16500 and results.hits[0][0].identity == 100
@@ -445,13 +447,13 @@ def test_several_devices_share_a_search():
     one = search(queries, db, top=6, device=DEVICE, chunk_residues=2000)
     devices = [Runtime(select_device(DEVICE)), Runtime(select_device(DEVICE))]
     seen = []
-    real = search_module.Scanner.chunk_top
+    real = scan_module.Scanner.chunk_top
     record = lambda self, *a: seen.append(id(self)) or real(self, *a)  # noqa: E731
-    search_module.Scanner.chunk_top = record
+    scan_module.Scanner.chunk_top = record
     try:
         two = search(queries, db, top=6, device=devices, chunk_residues=2000)
     finally:
-        search_module.Scanner.chunk_top = real
+        scan_module.Scanner.chunk_top = real
     assert two.tabular() == one.tabular()
     assert len(set(seen)) == 2 and len(seen) > 4
     assert "scan: 32-bit rescue" in two.seconds and two.hits[4][0].score == 33000

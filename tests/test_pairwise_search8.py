@@ -14,10 +14,12 @@ from Bio.Align import substitution_matrices
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bioplug.pairwise.scan as scan_module
 import bioplug.pairwise.search as search_module
 from bioplug.errors import InputError
 from bioplug.pairwise.aligner import PairwiseAligner
-from bioplug.pairwise.search import Scanner, search
+from bioplug.pairwise.scan import Scanner
+from bioplug.pairwise.search import search
 from bioplug.progress import Progress
 from bioplug.runtime import get_runtime
 
@@ -138,10 +140,10 @@ def test_large_scores_saturate_quickly():
 def test_auto_and_fallbacks(monkeypatch):
     scoring, _ = schemes(scaled_blosum62(8), open_gap_score=-40, extend_gap_score=-6)
     rt = get_runtime(DEVICE)
-    assert Scanner(rt, scoring).precision == search_module.DEFAULT_PRECISION == "16"
+    assert Scanner(rt, scoring).precision == scan_module.DEFAULT_PRECISION == "16"
     assert not Scanner(rt, scoring).eight  # the default stays 16-bit until measured
     assert Scanner(rt, scoring, precision="auto").eight
-    monkeypatch.setattr(search_module, "AUTO_MIN_LIMIT8", 240)  # 223 < 240: 16 bits
+    monkeypatch.setattr(scan_module, "AUTO_MIN_LIMIT8", 240)  # 223 < 240: 16 bits
     assert not Scanner(rt, scoring, precision="auto").eight
     assert Scanner(rt, scoring, precision="8").eight
     # opening above extending (no H-form cell) and gap costs beyond a byte: 16 bits

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bioplug.pairwise.engine import PairwiseEngine, triangle_square
-from bioplug.pairwise.search import Scanner
+from bioplug.pairwise.scan import Scanner
 
 log = logging.getLogger(__name__)
 
