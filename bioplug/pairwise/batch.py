@@ -20,6 +20,9 @@ from bioplug.runtime import Runtime
 #: kernel's strip profiles are indexed by offset / rows); padding has the code PAD_CODE.
 PAD = 64
 PAD_CODE = 255
+#: Up to this many sequences (or ones of 32 residues on average or more) are packed a slice
+#: each (:func:`_pack_sequences`); more, shorter ones by one scatter of every residue.
+PACK_LOOP = 20000
 
 
 @dataclass
@@ -135,7 +138,12 @@ def _pack_sequences(seqs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if offsets[-1] >= 2**31:
         raise InputError("more than 2^31 residues in one batch; split the input")
     flat = np.full(int(offsets[-1]), PAD_CODE, dtype=np.uint8)
-    if lengths.sum():
+    if len(seqs) <= PACK_LOOP or lengths.sum() >= 32 * len(seqs):
+        # a slice a sequence: no per-residue index arrays (2,000 proteins: 0.4 ms against
+        # 4-30 ms for the gathers below, the larger figure with fresh pages)
+        for s, start in zip(seqs, offsets[:-1].tolist(), strict=False):
+            flat[start: start + len(s)] = s
+    elif lengths.sum():
         data = np.concatenate([np.asarray(s, dtype=np.uint8) for s in seqs])
         # position k of sequence q goes to offsets[q] + k
         shift = np.repeat(offsets[:-1] - np.concatenate([[0], np.cumsum(lengths)[:-1]]),
