@@ -507,11 +507,7 @@ __kernel void fill_reverse16(__global const uchar *restrict seqs,
                              __global int2 *restrict starts,
                              __local int *rmat)
 {
-    for (int q = get_local_id(0); q < MAXK * MAXK; q += get_local_size(0)) {
-        const int a = q / MAXK, b = q % MAXK;
-        rmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    local_matrix(rmat, matrix, K, MAXK);
     const int t = get_global_id(0);
     if (t >= ntasks) return;
     const size_t T = get_global_size(0);

@@ -1,6 +1,7 @@
 /* Gap scores of the pairwise kernels, read from an array `gaps` in
  * bioplug.alphabet.GAP_FIELDS order (A = target, down the rows; B = query, along the columns;
- * O open, E extend; L / R the left / right end gaps). */
+ * O open, E extend; L / R the left / right end gaps); and the substitution matrix copied to
+ * local memory for the reverse passes. */
 #ifndef BIOPLUG_PAIRWISE_GAPS_H
 #define BIOPLUG_PAIRWISE_GAPS_H
 #define G_OA   gaps[0]
@@ -15,4 +16,16 @@
 #define G_REA  gaps[9]
 #define G_ROB  gaps[10]
 #define G_REB  gaps[11]
+
+/* The K x K substitution matrix in local memory as maxk x maxk, zero-padded (the reverse
+ * passes index it by code pairs). Every work-item of the group must call it (barrier). */
+inline void local_matrix(__local int *rmat, __global const int *matrix, const int K,
+                         const int maxk)
+{
+    for (int q = get_local_id(0); q < maxk * maxk; q += get_local_size(0)) {
+        const int a = q / maxk, b = q % maxk;
+        rmat[q] = (a < K && b < K) ? matrix[a * K + b] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
 #endif
