@@ -12,13 +12,18 @@
  *   4. pair-HMM backward + combination + RMS (Eq. 1) + gap-free distance DP + sparse row/column
  *      counts at the cutoff                              -> P in `pbuf`, counts, d_xy
  * The rolling diagonals (3 per state) live in local memory when they fit (ROLL_LOCAL, MAXCOLS),
- * else in the task's global scratch (coalesced by column either way).
+ * else, with ROLL_BLOCK (= MAXCOLS slots), every pass sweeps blocks of ROLL_BLOCK - 1 columns
+ * (forward passes left to right, reverse passes right to left) with local rolling diagonals,
+ * passing the border column (the states the next block reads, all rows) through global
+ * scratch; without either they live in the task's global scratch (coalesced by column).
+ * Every cell is computed from the same operands in the same order on all three paths.
  *
  * Storage of full matrices uses the jagged layout of the paper (blocks of J columns, skewed so
  * that one anti-diagonal inside a block is J consecutive words).
  *
  * Defines: WG (work-group size), J (jag width), NA (codes of the model's alphabet: 21 protein,
- * 15 nucleotide; bioplug/msa/model.py), optional ROLL_LOCAL with MAXCOLS, optional HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
+ * 15 nucleotide; bioplug/msa/model.py), optional ROLL_LOCAL with MAXCOLS, optional ROLL_BLOCK (with ROLL_LOCAL, MAXCOLS = ROLL_BLOCK,
+ * a multiple of WG), optional HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
  */
 #include "common.h"
 
@@ -72,6 +77,19 @@ typedef double pfreal;
 #else
 #define STEP_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
+
+/* Rolling diagonals: state s, diagonal slot c, slot x (the column itself without ROLL_BLOCK). */
+#ifdef ROLL_BLOCK
+#ifndef ROLL_LOCAL
+#error "ROLL_BLOCK needs ROLL_LOCAL (MAXCOLS = ROLL_BLOCK)"
+#endif
+#define RW ROLL_BLOCK
+#define BW (ROLL_BLOCK - 1)
+#else
+#define RW cols
+#endif
+#define RP(s, c, x) rollp[((s) * 3 + (c)) * RW + (x)]
+#define RF(s, c, x) rollf[((s) * 3 + (c)) * RW + (x)]
 
 inline long jidx(int i, int j, int rows)
 {
@@ -133,7 +151,9 @@ inline float lse5f(float a, float b, float c, float d, float e)
  *                        s2 = start of column sequence, s3 = m.
  * offs (long4 per task): s0 = offset (in doubles) of the task's scratch in `scratch`,
  *                        s1 = offset of its row counts (n ints), s2 = of its column counts (m ints).
- * scratch layout per task (in doubles): zbuf [delta], pbuf [delta/2 rounded up], roll [15*(m+1)].
+ * scratch layout per task (in doubles): zbuf [delta], pbuf [delta/2 rounded up], then roll
+ *                        [10*(m+1)] (global rolling diagonals) or, with ROLL_BLOCK, two border
+ *                        columns [3*(n+1)] each (bin / bout, alternating between blocks).
  * hmm (float): [0..4] log init, [5..29] log transitions 5x5 (from*5+to), [30..30+NA) log single
  *              emissions (NA), [30+NA..30+NA+NA*NA) log pair emissions (NA x NA).
  * pf (double): [0..NA*NA) beta*score (NA x NA), [NA*NA] beta*gap_open, [NA*NA+1] beta*gap_extend.
@@ -161,7 +181,8 @@ __kernel void posterior(__global const uchar *codes,
     __global float *fbuf = (__global float *)zbuf;
     __global float *pbuf = (__global float *)(zbuf + delta);
 #ifdef ROLL_LOCAL
-    /* rolling diagonals in local memory (9 doubles per column; MAXCOLS >= cols) */
+    /* rolling diagonals in local memory (9 doubles per column; MAXCOLS >= cols, or the slots
+     * of a column block with ROLL_BLOCK) */
     __local double roll_mem[9 * MAXCOLS];
     __local pfreal *rollp = (__local pfreal *)roll_mem;
     __local float *rollf = (__local float *)roll_mem;
@@ -186,12 +207,61 @@ __kernel void posterior(__global const uchar *codes,
     const pfreal bgo = (pfreal)pf[NA * NA], bge = (pfreal)pf[NA * NA + 1];
     const int ndiag = n + m + 1;
 
+    /* Column blocks (ROLL_BLOCK): the pair's columns in blocks of BW, each swept by
+     * anti-diagonals over all rows with its rolling diagonals in local memory, slot x of column
+     * jb + x; slot 0 (forward) or BW (reverse) holds the border column of the block swept
+     * before, read from global memory (bin), and the block's own last column goes out (bout)
+     * for the next. Every cell is computed from the same operands as without blocks. */
+#ifdef ROLL_BLOCK
+    __global double *bd0 = zbuf + delta + (delta + 1) / 2, *bd1 = bd0 + 3 * rows;
+    const int jlast = (cols - 1) / BW * BW;        /* first column of the last block */
+#define FWD_BLOCKS for (int j0 = 0, kb = 0; j0 < cols; j0 += BW, ++kb)
+#define REV_BLOCKS for (int j0 = jlast, kb = 0; j0 >= 0; j0 -= BW, ++kb)
+#define BLOCK_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#define BORDERS(T) __global const T *bin = (__global const T *)((kb & 1) ? bd0 : bd1); \
+                   __global T *bout = (__global T *)((kb & 1) ? bd1 : bd0)
+    const int xend = m - (jlast - 1);              /* slot of column m in the last block */
+#else
+#define FWD_BLOCKS
+#define REV_BLOCKS
+#define BLOCK_BARRIER()
+    const int xend = m;
+#endif
+
 #ifndef HMM_ONLY
     /* ---- pass 1: partition-function forward ------------------------------------------- */
-    /* roll (pfreal): state s in {m,e,f}, diagonal t%3 -> rollp[(s*3 + t%3)*cols + j] */
-    for (int t = 0; t < ndiag; ++t) {
+    /* roll (pfreal): state s in {m,e,f}, diagonal t%3 -> RP(s, t%3, x) */
+    FWD_BLOCKS {
+#ifdef ROLL_BLOCK
+        const int j1 = min(j0 + BW, cols), jb = j0 - 1, tlo = max(j0 - 1, 0), thi = j1 - 1 + n;
+        BORDERS(pfreal);
+        /* the border row of the next diagonal, loaded one diagonal ahead (by work-item 0) */
+        pfreal pre0 = 0, pre1 = 0, pre2 = 0;
+        if (lid == 0 && j0 > 0) { pre0 = bin[0 * rows]; pre1 = bin[1 * rows]; pre2 = bin[2 * rows]; }
+#else
+        const int jb = 0, tlo = 0, thi = ndiag - 1;
+#endif
+    for (int t = tlo; t <= thi; ++t) {
         const int c0 = t % 3, c1 = (t + 2) % 3, c2 = (t + 1) % 3;  /* t, t-1, t-2 */
-        for (int j = lid; j < cols; j += WG) {
+        for (int x = lid; x < RW; x += WG) {
+            const int j = jb + x;
+#ifdef ROLL_BLOCK
+            if (x == 0) {   /* border: column j0 - 1, row t - jb >= 0 */
+                const int i = t - jb;
+                if (j0 > 0 && i <= n) {
+                    RP(0, c0, 0) = pre0;
+                    RP(1, c0, 0) = pre1;
+                    RP(2, c0, 0) = pre2;
+                    if (i < n) {
+                        pre0 = bin[0 * rows + i + 1];
+                        pre1 = bin[1 * rows + i + 1];
+                        pre2 = bin[2 * rows + i + 1];
+                    }
+                }
+                continue;
+            }
+            if (j >= j1) continue;
+#endif
             const int i = t - j;
             if (i < 0 || i > n) continue;
             pfreal zm, ze, zf;
@@ -204,37 +274,67 @@ __kernel void posterior(__global const uchar *codes,
                 const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
                 ze = LNEG; zf = LNEG; zm = LNEG;
                 if (j > 0)  /* (i, j-1) on diagonal t-1 */
-                    ze = lse2p(rollp[(0 * 3 + c1) * cols + j - 1] + oh,
-                               rollp[(1 * 3 + c1) * cols + j - 1] + eh);
+                    ze = lse2p(RP(0, c1, x - 1) + oh, RP(1, c1, x - 1) + eh);
                 if (i > 0)  /* (i-1, j) on diagonal t-1 */
-                    zf = lse2p(rollp[(0 * 3 + c1) * cols + j] + ov,
-                               rollp[(2 * 3 + c1) * cols + j] + ev);
+                    zf = lse2p(RP(0, c1, x) + ov, RP(2, c1, x) + ev);
                 if (i > 0 && j > 0)
-                    zm = lse3p(rollp[(0 * 3 + c2) * cols + j - 1],
-                               rollp[(1 * 3 + c2) * cols + j - 1],
-                               rollp[(2 * 3 + c2) * cols + j - 1])
+                    zm = lse3p(RP(0, c2, x - 1), RP(1, c2, x - 1), RP(2, c2, x - 1))
                          + PF(xs[i - 1] * NA + ys[j - 1]);
             }
-            rollp[(0 * 3 + c0) * cols + j] = zm;
-            rollp[(1 * 3 + c0) * cols + j] = ze;
-            rollp[(2 * 3 + c0) * cols + j] = zf;
+            RP(0, c0, x) = zm;
+            RP(1, c0, x) = ze;
+            RP(2, c0, x) = zf;
             zp[jidx(i, j, rows)] = zm;
+#ifdef ROLL_BLOCK
+            if (j == j1 - 1 && j1 < cols) {
+                bout[0 * rows + i] = zm;
+                bout[1 * rows + i] = ze;
+                bout[2 * rows + i] = zf;
+            }
+#endif
         }
         STEP_BARRIER();
+    }
+        BLOCK_BARRIER();
     }
     pfreal lz;
     {
         const int c = (ndiag - 1) % 3;
-        lz = lse3p(rollp[(0 * 3 + c) * cols + m], rollp[(1 * 3 + c) * cols + m],
-                   rollp[(2 * 3 + c) * cols + m]);
+        lz = lse3p(RP(0, c, xend), RP(1, c, xend), RP(2, c, xend));
     }
     STEP_BARRIER();
 
     /* ---- pass 2: partition-function reverse, P^b = Zm * Bm / Z ------------------------ */
-    for (int r = 0; r < ndiag; ++r) {
-        const int t = ndiag - 1 - r;           /* diagonal i+j = t, from the corner back */
+    REV_BLOCKS {
+#ifdef ROLL_BLOCK
+        const int j1 = min(j0 + BW, cols), jb = j0, tlo = j0;
+        const int thi = (j1 < cols) ? j1 + n : ndiag - 1;
+        BORDERS(pfreal);
+        /* the border row of the next diagonal, loaded one diagonal ahead */
+        pfreal pre0 = 0, pre1 = 0;
+        if (lid == (j1 - jb) % WG && j1 < cols) { pre0 = bin[0 * rows + n]; pre1 = bin[1 * rows + n]; }
+#else
+        const int jb = 0, tlo = 0, thi = ndiag - 1;
+#endif
+    for (int t = thi; t >= tlo; --t) {         /* diagonal i+j = t, from the corner back */
+        const int r = ndiag - 1 - t;
         const int c0 = r % 3, c1 = (r + 2) % 3, c2 = (r + 1) % 3;  /* t, t+1, t+2 */
-        for (int j = lid; j < cols; j += WG) {
+        for (int x = lid; x < RW; x += WG) {
+            const int j = jb + x;
+#ifdef ROLL_BLOCK
+            if (j >= j1) {   /* border: column j1, row t - j1 <= n (states m and e are read) */
+                const int i = t - j1;
+                if (j == j1 && j1 < cols && i >= 0) {
+                    RP(0, c0, x) = pre0;
+                    RP(1, c0, x) = pre1;
+                    if (i > 0) {
+                        pre0 = bin[0 * rows + i - 1];
+                        pre1 = bin[1 * rows + i - 1];
+                    }
+                }
+                continue;
+            }
+#endif
             const int i = t - j;
             if (i < 0 || i > n) continue;
             pfreal bm, be, bf;
@@ -247,22 +347,28 @@ __kernel void posterior(__global const uchar *codes,
                 const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
                 pfreal dmatch = LNEG, hor_m = LNEG, hor_e = LNEG, ver_m = LNEG, ver_f = LNEG;
                 if (i < n && j < m)   /* (i+1, j+1) on diagonal t+2 */
-                    dmatch = rollp[(0 * 3 + c2) * cols + j + 1] + PF(xs[i] * NA + ys[j]);
+                    dmatch = RP(0, c2, x + 1) + PF(xs[i] * NA + ys[j]);
                 if (j < m) {          /* (i, j+1) on diagonal t+1 */
-                    const pfreal b = rollp[(1 * 3 + c1) * cols + j + 1];
+                    const pfreal b = RP(1, c1, x + 1);
                     hor_m = b + oh; hor_e = b + eh;
                 }
                 if (i < n) {          /* (i+1, j) on diagonal t+1 */
-                    const pfreal b = rollp[(2 * 3 + c1) * cols + j];
+                    const pfreal b = RP(2, c1, x);
                     ver_m = b + ov; ver_f = b + ev;
                 }
                 bm = lse3p(dmatch, hor_m, ver_m);
                 be = lse2p(dmatch, hor_e);
                 bf = lse2p(dmatch, ver_f);
             }
-            rollp[(0 * 3 + c0) * cols + j] = bm;
-            rollp[(1 * 3 + c0) * cols + j] = be;
-            rollp[(2 * 3 + c0) * cols + j] = bf;
+            RP(0, c0, x) = bm;
+            RP(1, c0, x) = be;
+            RP(2, c0, x) = bf;
+#ifdef ROLL_BLOCK
+            if (j == j0 && j0 > 0) {
+                bout[0 * rows + i] = bm;
+                bout[1 * rows + i] = be;
+            }
+#endif
             const long q = jidx(i, j, rows);
             float p = 0.0f;
             if (i > 0 && j > 0) p = (float)PEXP(zp[q] + bm - lz);
@@ -270,19 +376,55 @@ __kernel void posterior(__global const uchar *codes,
         }
         STEP_BARRIER();
     }
+        BLOCK_BARRIER();
+    }
 
 #endif
     /* ---- pass 3: pair-HMM forward (states M, Ix, Iy, Ix2, Iy2) ------------------------ */
-    /* roll (float): state s, diagonal t%3 -> rollf[(s*3 + t%3)*cols + j] */
+    /* roll (float): state s, diagonal t%3 -> RF(s, t%3, x) */
     /* li: log init (5), then log transitions from*5+to, log single and pair emissions */
 #ifdef TABLES_LOCAL
     __local const float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
 #else
     __constant float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
 #endif
-    for (int t = 0; t < ndiag; ++t) {
+    FWD_BLOCKS {
+#ifdef ROLL_BLOCK
+        const int j1 = min(j0 + BW, cols), jb = j0 - 1, tlo = max(j0 - 1, 0), thi = j1 - 1 + n;
+        BORDERS(float);
+        float pre0 = 0, pre1 = 0, pre2 = 0, pre3 = 0, pre4 = 0;   /* one diagonal ahead */
+        if (lid == 0 && j0 > 0) {
+            pre0 = bin[0 * rows]; pre1 = bin[1 * rows]; pre2 = bin[2 * rows];
+            pre3 = bin[3 * rows]; pre4 = bin[4 * rows];
+        }
+#else
+        const int jb = 0, tlo = 0, thi = ndiag - 1;
+#endif
+    for (int t = tlo; t <= thi; ++t) {
         const int c0 = t % 3, c1 = (t + 2) % 3, c2 = (t + 1) % 3;
-        for (int j = lid; j < cols; j += WG) {
+        for (int x = lid; x < RW; x += WG) {
+            const int j = jb + x;
+#ifdef ROLL_BLOCK
+            if (x == 0) {   /* border: column j0 - 1, row t - jb >= 0 */
+                const int i = t - jb;
+                if (j0 > 0 && i <= n) {
+                    RF(0, c0, 0) = pre0;
+                    RF(1, c0, 0) = pre1;
+                    RF(2, c0, 0) = pre2;
+                    RF(3, c0, 0) = pre3;
+                    RF(4, c0, 0) = pre4;
+                    if (i < n) {
+                        pre0 = bin[0 * rows + i + 1];
+                        pre1 = bin[1 * rows + i + 1];
+                        pre2 = bin[2 * rows + i + 1];
+                        pre3 = bin[3 * rows + i + 1];
+                        pre4 = bin[4 * rows + i + 1];
+                    }
+                }
+                continue;
+            }
+            if (j >= j1) continue;
+#endif
             const int i = t - j;
             if (i < 0 || i > n) continue;
             float f0 = LNEG, f1 = LNEG, f2 = LNEG, f3 = LNEG, f4 = LNEG;
@@ -291,12 +433,12 @@ __kernel void posterior(__global const uchar *codes,
                 if (i == 1 && j == 1) {
                     f0 = li[0] + e;
                 } else {
-                    const int b = j - 1;
-                    f0 = lse5f(rollf[(0 * 3 + c2) * cols + b] + lt[0 * 5 + 0],
-                               rollf[(1 * 3 + c2) * cols + b] + lt[1 * 5 + 0],
-                               rollf[(2 * 3 + c2) * cols + b] + lt[2 * 5 + 0],
-                               rollf[(3 * 3 + c2) * cols + b] + lt[3 * 5 + 0],
-                               rollf[(4 * 3 + c2) * cols + b] + lt[4 * 5 + 0]) + e;
+                    const int b = x - 1;
+                    f0 = lse5f(RF(0, c2, b) + lt[0 * 5 + 0],
+                               RF(1, c2, b) + lt[1 * 5 + 0],
+                               RF(2, c2, b) + lt[2 * 5 + 0],
+                               RF(3, c2, b) + lt[3 * 5 + 0],
+                               RF(4, c2, b) + lt[4 * 5 + 0]) + e;
                 }
             }
             if (i > 0) {   /* insert consuming x_i, from (i-1, j) */
@@ -305,9 +447,9 @@ __kernel void posterior(__global const uchar *codes,
                     f1 = li[1] + e;
                     f3 = li[3] + e;
                 } else {
-                    const float pm = rollf[(0 * 3 + c1) * cols + j];
-                    f1 = lse2f(pm + lt[0 * 5 + 1], rollf[(1 * 3 + c1) * cols + j] + lt[1 * 5 + 1]) + e;
-                    f3 = lse2f(pm + lt[0 * 5 + 3], rollf[(3 * 3 + c1) * cols + j] + lt[3 * 5 + 3]) + e;
+                    const float pm = RF(0, c1, x);
+                    f1 = lse2f(pm + lt[0 * 5 + 1], RF(1, c1, x) + lt[1 * 5 + 1]) + e;
+                    f3 = lse2f(pm + lt[0 * 5 + 3], RF(3, c1, x) + lt[3 * 5 + 3]) + e;
                 }
             }
             if (j > 0) {   /* insert consuming y_j, from (i, j-1) */
@@ -316,26 +458,36 @@ __kernel void posterior(__global const uchar *codes,
                     f2 = li[2] + e;
                     f4 = li[4] + e;
                 } else {
-                    const float pm = rollf[(0 * 3 + c1) * cols + j - 1];
-                    f2 = lse2f(pm + lt[0 * 5 + 2], rollf[(2 * 3 + c1) * cols + j - 1] + lt[2 * 5 + 2]) + e;
-                    f4 = lse2f(pm + lt[0 * 5 + 4], rollf[(4 * 3 + c1) * cols + j - 1] + lt[4 * 5 + 4]) + e;
+                    const float pm = RF(0, c1, x - 1);
+                    f2 = lse2f(pm + lt[0 * 5 + 2], RF(2, c1, x - 1) + lt[2 * 5 + 2]) + e;
+                    f4 = lse2f(pm + lt[0 * 5 + 4], RF(4, c1, x - 1) + lt[4 * 5 + 4]) + e;
                 }
             }
-            rollf[(0 * 3 + c0) * cols + j] = f0;
-            rollf[(1 * 3 + c0) * cols + j] = f1;
-            rollf[(2 * 3 + c0) * cols + j] = f2;
-            rollf[(3 * 3 + c0) * cols + j] = f3;
-            rollf[(4 * 3 + c0) * cols + j] = f4;
+            RF(0, c0, x) = f0;
+            RF(1, c0, x) = f1;
+            RF(2, c0, x) = f2;
+            RF(3, c0, x) = f3;
+            RF(4, c0, x) = f4;
             fbuf[jidx(i, j, rows)] = f0;
+#ifdef ROLL_BLOCK
+            if (j == j1 - 1 && j1 < cols) {
+                bout[0 * rows + i] = f0;
+                bout[1 * rows + i] = f1;
+                bout[2 * rows + i] = f2;
+                bout[3 * rows + i] = f3;
+                bout[4 * rows + i] = f4;
+            }
+#endif
         }
         STEP_BARRIER();
+    }
+        BLOCK_BARRIER();
     }
     float lp;
     {
         const int c = (ndiag - 1) % 3;
-        lp = lse5f(rollf[(0 * 3 + c) * cols + m] + li[0], rollf[(1 * 3 + c) * cols + m] + li[1],
-                   rollf[(2 * 3 + c) * cols + m] + li[2], rollf[(3 * 3 + c) * cols + m] + li[3],
-                   rollf[(4 * 3 + c) * cols + m] + li[4]);
+        lp = lse5f(RF(0, c, xend) + li[0], RF(1, c, xend) + li[1], RF(2, c, xend) + li[2],
+                   RF(3, c, xend) + li[3], RF(4, c, xend) + li[4]);
     }
     STEP_BARRIER();
 
@@ -344,10 +496,42 @@ __kernel void posterior(__global const uchar *codes,
     for (int i = lid; i < n; i += WG) rowcount[i] = 0;
     for (int j = lid; j < m; j += WG) colcount[j] = 0;
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    for (int r = 0; r < ndiag; ++r) {
-        const int t = ndiag - 1 - r;
+    REV_BLOCKS {
+#ifdef ROLL_BLOCK
+        const int j1 = min(j0 + BW, cols), jb = j0, tlo = j0;
+        const int thi = (j1 < cols) ? j1 + n : ndiag - 1;
+        BORDERS(float);
+        float pre0 = 0, pre2 = 0, pre4 = 0, pre5 = 0;   /* one diagonal ahead */
+        if (lid == (j1 - jb) % WG && j1 < cols) {
+            pre0 = bin[0 * rows + n]; pre2 = bin[1 * rows + n];
+            pre4 = bin[2 * rows + n]; pre5 = bin[3 * rows + n];
+        }
+#else
+        const int jb = 0, tlo = 0, thi = ndiag - 1;
+#endif
+    for (int t = thi; t >= tlo; --t) {
+        const int r = ndiag - 1 - t;
         const int c0 = r % 3, c1 = (r + 2) % 3, c2 = (r + 1) % 3;  /* t, t+1, t+2 */
-        for (int j = lid; j < cols; j += WG) {
+        for (int x = lid; x < RW; x += WG) {
+            const int j = jb + x;
+#ifdef ROLL_BLOCK
+            if (j >= j1) {   /* border: column j1, row t - j1 <= n (states 0, 2, 4, distance) */
+                const int i = t - j1;
+                if (j == j1 && j1 < cols && i >= 0) {
+                    RF(0, c0, x) = pre0;
+                    RF(2, c0, x) = pre2;
+                    RF(4, c0, x) = pre4;
+                    RF(5, c0, x) = pre5;
+                    if (i > 0) {
+                        pre0 = bin[0 * rows + i - 1];
+                        pre2 = bin[1 * rows + i - 1];
+                        pre4 = bin[2 * rows + i - 1];
+                        pre5 = bin[3 * rows + i - 1];
+                    }
+                }
+                continue;
+            }
+#endif
             const int i = t - j;
             if (i < 0 || i > n) continue;
             float b0, b1, b2, b3, b4;
@@ -356,16 +540,16 @@ __kernel void posterior(__global const uchar *codes,
             } else {
                 float dm = LNEG, vx1 = LNEG, vx3 = LNEG, hy2 = LNEG, hy4 = LNEG;
                 if (i < n && j < m)
-                    dm = rollf[(0 * 3 + c2) * cols + j + 1] + lep[xs[i] * NA + ys[j]];
+                    dm = RF(0, c2, x + 1) + lep[xs[i] * NA + ys[j]];
                 if (i < n) {
                     const float e = les[xs[i]];
-                    vx1 = rollf[(1 * 3 + c1) * cols + j] + e;
-                    vx3 = rollf[(3 * 3 + c1) * cols + j] + e;
+                    vx1 = RF(1, c1, x) + e;
+                    vx3 = RF(3, c1, x) + e;
                 }
                 if (j < m) {
                     const float e = les[ys[j]];
-                    hy2 = rollf[(2 * 3 + c1) * cols + j + 1] + e;
-                    hy4 = rollf[(4 * 3 + c1) * cols + j + 1] + e;
+                    hy2 = RF(2, c1, x + 1) + e;
+                    hy4 = RF(4, c1, x + 1) + e;
                 }
                 b0 = lse5f(dm + lt[0 * 5 + 0], vx1 + lt[0 * 5 + 1], hy2 + lt[0 * 5 + 2],
                            vx3 + lt[0 * 5 + 3], hy4 + lt[0 * 5 + 4]);
@@ -374,11 +558,11 @@ __kernel void posterior(__global const uchar *codes,
                 b3 = lse2f(dm + lt[3 * 5 + 0], vx3 + lt[3 * 5 + 3]);
                 b4 = lse2f(dm + lt[4 * 5 + 0], hy4 + lt[4 * 5 + 4]);
             }
-            rollf[(0 * 3 + c0) * cols + j] = b0;
-            rollf[(1 * 3 + c0) * cols + j] = b1;
-            rollf[(2 * 3 + c0) * cols + j] = b2;
-            rollf[(3 * 3 + c0) * cols + j] = b3;
-            rollf[(4 * 3 + c0) * cols + j] = b4;
+            RF(0, c0, x) = b0;
+            RF(1, c0, x) = b1;
+            RF(2, c0, x) = b2;
+            RF(3, c0, x) = b3;
+            RF(4, c0, x) = b4;
             const long q = jidx(i, j, rows);
             float p = 0.0f;
             if (i > 0 && j > 0) {
@@ -402,18 +586,29 @@ __kernel void posterior(__global const uchar *codes,
             /* suffix gap-free DP: D(i,j) = max(D(i+1,j), D(i,j+1), D(i+1,j+1) + P(i,j)) */
             float d = 0.0f;
             if (i > 0 && j > 0) {
-                const float dd = (i < n && j < m) ? rollf[(5 * 3 + c2) * cols + j + 1] : 0.0f;
-                const float dv = (i < n) ? rollf[(5 * 3 + c1) * cols + j] : 0.0f;
-                const float dh = (j < m) ? rollf[(5 * 3 + c1) * cols + j + 1] : 0.0f;
+                const float dd = (i < n && j < m) ? RF(5, c2, x + 1) : 0.0f;
+                const float dv = (i < n) ? RF(5, c1, x) : 0.0f;
+                const float dh = (j < m) ? RF(5, c1, x + 1) : 0.0f;
                 d = fmax(fmax(dv, dh), dd + p);
             }
-            rollf[(5 * 3 + c0) * cols + j] = d;
+            RF(5, c0, x) = d;
+#ifdef ROLL_BLOCK
+            if (j == j0 && j0 > 0) {
+                bout[0 * rows + i] = b0;
+                bout[1 * rows + i] = b2;
+                bout[2 * rows + i] = b4;
+                bout[3 * rows + i] = d;
+            }
+#endif
         }
         STEP_BARRIER();
     }
+        BLOCK_BARRIER();
+    }
     if (lid == 0) {
-        /* D(1,1) lies on diagonal 2, which the sweep visits at r = ndiag - 3 */
-        const float best = (n > 0 && m > 0) ? rollf[(5 * 3 + (ndiag - 3) % 3) * cols + 1] : 0.0f;
+        /* D(1,1) lies on diagonal 2, which the sweep visits at r = ndiag - 3 (slot 1 with
+         * column blocks too: the last block begins at column 0) */
+        const float best = (n > 0 && m > 0) ? RF(5, (ndiag - 3) % 3, 1) : 0.0f;
         const int mn = min(n, m);
         /* best <= mn holds exactly (each P <= 1, rounding is monotone), so mn - best >= 0;
          * 1 - best / mn can still come out as -6e-8 where division is not correctly rounded

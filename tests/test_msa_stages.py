@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import msa_reference as ref
 import numpy as np
 import pyopencl as cl
@@ -21,7 +23,7 @@ from bioplug.runtime import get_runtime
 
 @pytest.fixture(scope="module")
 def rt():
-    return get_runtime("cpu")
+    return get_runtime(os.environ.get("BIOPLUG_TEST_DEVICE", "cpu"))
 
 
 def random_protein(rng, n):
@@ -416,3 +418,48 @@ def test_entries_kept_on_the_device_equal_the_host_path(rt, monkeypatch):
         _, length = al.progressive(tree)
         rows.append(al.rows(seqs, length))
     assert rows[0] == rows[1]
+
+
+@pytest.mark.parametrize("per_item, seqtype, hmm_only, precision",
+                         [(1, "protein", False, "double"), (2, "protein", False, "float"),
+                          (1, "protein", True, "float"), (1, "dna", False, "float"),
+                          (2, "dna", False, "fast"), (1, "protein", False, "fast")])
+def test_column_blocks_are_bit_identical(rt, per_item, seqtype, hmm_only, precision,
+                                         monkeypatch):
+    """Pairs too wide for local memory run every pass in column blocks (ROLL_BLOCK): the same
+    posteriors (every cell: CUTOFF 0 keeps them all), distances and entries as with the rolling
+    diagonals in global scratch (the path they took before) and as with as many local columns
+    as fit (one block on PoCL). Blocks of per_item * WG - 1 columns (posterior.LOCAL_COLS)."""
+    import bioplug.msa.posterior as post
+
+    model = load_model(seqtype)
+    wg = post.group_size(rt, 1 << 20)
+    local_cols, b1 = per_item * wg, wg - 1
+    rng = np.random.default_rng(11)
+    letters = list("ACGT" if seqtype == "dna" else ALPHABET)
+    root = "".join(rng.choice(letters, size=3 * b1 + 1))
+    # with blocks of b1 (2 b1) columns: columns (m + 1) a multiple of the block, one more (a
+    # last block of one column), one block exactly, several blocks, and a tiny pair
+    seqs = [root[:m] for m in (2 * b1 - 1, 2 * b1, b1 - 1, 3 * b1)]
+    seqs = [s[: len(s) // 2] + "".join(rng.choice(letters, 3)) + s[len(s) // 2 + 2:]
+            for s in seqs] + ["".join(rng.choice(letters, 4))]
+    codes = [encode(s, str(i), model) for i, s in enumerate(seqs)]
+    pairs = all_pairs(len(codes))
+    keep = np.ones(len(pairs), bool)
+    monkeypatch.setattr(post, "CUTOFF", 0.0)
+
+    def run(roll_local, cols):
+        monkeypatch.setattr(post, "ROLL_LOCAL", roll_local)
+        monkeypatch.setattr(post, "LOCAL_COLS", cols)
+        return compute_posteriors(rt, codes, pairs, keep, keep, model=model, hmm_only=hmm_only,
+                                  precision=precision)
+
+    monkeypatch.setattr(post, "LOCAL_COLS", local_cols)
+    defs = post.build_options(rt, 3 * b1, hmm_only, model.ncodes, precision)
+    assert defs["ROLL_BLOCK"] == defs["MAXCOLS"] == local_cols and defs["WG"] == wg
+    blocks = run(True, local_cols)
+    for want in (run(False, None), run(True, None)):
+        assert np.array_equal(blocks[0], want[0])
+        for field in ("indptr", "cols", "vals", "thresh"):
+            assert np.array_equal(getattr(blocks[1], field), getattr(want[1], field)), field
+    assert blocks[1].vals.size == sum(len(codes[a]) * len(codes[b]) for a, b in pairs) * 2

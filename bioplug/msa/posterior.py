@@ -28,6 +28,13 @@ CUTOFF = 0.01
 ACCURATE_KEEP = 0.3
 #: Keep the rolling DP diagonals in local memory when they fit (else global scratch).
 ROLL_LOCAL = True
+#: Pairs whose columns do not fit local memory run every pass in column blocks whose rolling
+#: diagonals do (``ROLL_BLOCK`` in the kernel; the same cells from the same operands, so the
+#: same bits); False keeps their rolling diagonals in global scratch.
+ROLL_BLOCKS = True
+#: Most columns whose rolling diagonals go to local memory (None: as many as fit); tests force
+#: a small value so short pairs take the column-block path.
+LOCAL_COLS = None
 #: Precision of the partition function unless a caller asks otherwise: "float" (the paper's
 #: "double" gave the same SP / TC, 82.90 / 67.85, on all 82 BAliBASE RV11 + RV12 sets, and the
 #: kernel runs 26 % faster on an H200: 0.88 s against 1.19 s per 100,000 pairs of 300 x 300).
@@ -48,7 +55,7 @@ def scratch_doubles(n, m):
     """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly."""
     rows, cols = n + 1, m + 1
     delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
-    return delta + (delta + 1) // 2 + 10 * cols
+    return delta + (delta + 1) // 2 + np.maximum(10 * cols, 6 * rows)
 
 
 def group_size(rt, widest: int) -> int:
@@ -77,7 +84,9 @@ def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
     exist per device; the score tables (8 NA^2 + 4 (30 + NA + NA^2) bytes) go to local memory,
-    and the rolling diagonals too when 72 bytes per column fit beside them.
+    and the rolling diagonals too when 72 bytes per column fit beside them; wider batches run
+    in column blocks of ``ROLL_BLOCK - 1`` columns, ``ROLL_BLOCK`` the most slots that fit, a
+    multiple of the work-group (one program for every width).
     """
     precision = precision or PRECISION
     wg = group_size(rt, widest)
@@ -95,8 +104,14 @@ def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
     if TABLES_LOCAL:
         local += 8 * ncodes * ncodes + 4 * (30 + ncodes + ncodes * ncodes)
         defs["TABLES_LOCAL"] = 1
-    if ROLL_LOCAL and 72 * bucket + local <= rt.local_mem:
+    room = (rt.local_mem - local) // 72
+    if LOCAL_COLS is not None:
+        room = min(room, int(LOCAL_COLS))
+    if ROLL_LOCAL and bucket <= room:
         defs.update(ROLL_LOCAL=1, MAXCOLS=bucket)
+    elif ROLL_LOCAL and ROLL_BLOCKS and room >= max(wg, 2):
+        slots = room // wg * wg
+        defs.update(ROLL_LOCAL=1, MAXCOLS=slots, ROLL_BLOCK=slots)
     return defs
 
 
@@ -278,7 +293,8 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
         if "ROLL_LOCAL" not in defs:
             raise
         log.warning("stage I with local rolling diagonals failed (%s); using global", exc)
-        defs = {k: v for k, v in defs.items() if k not in ("ROLL_LOCAL", "MAXCOLS")}
+        defs = {k: v for k, v in defs.items()
+                if k not in ("ROLL_LOCAL", "MAXCOLS", "ROLL_BLOCK")}
         kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
     thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
     if accurate:
