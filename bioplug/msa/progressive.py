@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pyopencl as cl
@@ -59,6 +60,22 @@ def wide_bytes(LX: int, LY: int, nch: int, rowres: int, tile: int) -> int:
     return 4 * cells * (2 if nch > 1 else 1) + (LX + 1) * (LY + 1) + faces + 4 * rowres
 
 
+class Job(NamedTuple):
+    """One profile pair of a batch, prepared for the device: the two profiles (sequence
+    numbers and column counts), the stored pairs between them, X's rows of residues per
+    column, the chunks of its posterior sum and both profiles' residue indices."""
+
+    X: np.ndarray
+    Y: np.ndarray
+    LX: int
+    LY: int
+    pairs: np.ndarray
+    rowres: np.ndarray
+    nch: int
+    res_x: np.ndarray
+    res_y: np.ndarray
+
+
 class WidePlan:
     """Host tables of one wide batch: one int32 array (segments for sub-buffers) and offsets.
 
@@ -82,7 +99,8 @@ class WidePlan:
         self.moves_at = np.zeros(n, dtype=np.int64)
         bounds, groups, tiles = [], [], []
         pair_off = rowres_off = 0
-        for g, (_, _, LX, LY, pairs, rowres, nch, *_) in enumerate(jobs):
+        for g, job in enumerate(jobs):
+            LX, LY, pairs, rowres, nch = job.LX, job.LY, job.pairs, job.rowres, job.nch
             npairs = pairs.shape[0]
             cut = np.linspace(0, npairs, nch + 1).round().astype(np.int64) + pair_off
             n_ti, n_tj = -(-LX // tile), -(-LY // tile)
@@ -106,8 +124,8 @@ class WidePlan:
         self.n_groups = int(groups_all.shape[0])
         self._pack(align, noff=self.noff, tiles=tiles_all, groups=groups_all, nodes=self.nodes,
                    bounds=np.concatenate(bounds).astype(np.int32),
-                   pairs=np.concatenate([j[4] for j in jobs]),
-                   rowres=np.concatenate([j[5].ravel() for j in jobs]).astype(np.int32),
+                   pairs=np.concatenate([j.pairs for j in jobs]),
+                   rowres=np.concatenate([j.rowres.ravel() for j in jobs]).astype(np.int32),
                    colmap=colmap.astype(np.int32, copy=False))
 
     def _offsets(self, LX, LY, nch, rowres_off, n_ti, n_tj) -> tuple:
@@ -290,16 +308,15 @@ class ProfileAligner:
         for (X, Y, LX, LY), (res_x, res_y) in zip(jobs, residues, strict=True):
             pairs, rowres = self._node_arrays(X, Y, LX, res_x)
             nch = min(MAX_CHUNKS, -(-pairs.shape[0] // PAIRS_PER_CHUNK))
-            prepared.append((X, Y, LX, LY, pairs, rowres, nch, res_x, res_y))
+            prepared.append(Job(X, Y, LX, LY, pairs, rowres, nch, res_x, res_y))
         if self.path not in ("auto", "wide", "group"):
             raise ValueError(f"ProfileAligner.path: {self.path!r} (auto, wide or group)")
         wide = self.path == "wide" or (self.path == "auto" and self._wide_builds())
         if wide:
-            costs = [wide_bytes(LX, LY, nch, rowres.size, self._tile)
-                     for _, _, LX, LY, _, rowres, nch, *_ in prepared]
+            costs = [wide_bytes(j.LX, j.LY, j.nch, j.rowres.size, self._tile) for j in prepared]
         else:
-            costs = [4 * LX * LY * max(nch, 1) + (LX + 2) * (LY + 2) * 2 + 4 * rowres.size
-                     for _, _, LX, LY, _, rowres, nch, *_ in prepared]
+            costs = [4 * j.LX * j.LY * max(j.nch, 1) + (j.LX + 2) * (j.LY + 2) * 2
+                     + 4 * j.rowres.size for j in prepared]
         self._check_fits(prepared, costs)
         out: list[int] = []
         for start, end in budget_batches(costs, self.budget):
@@ -312,7 +329,8 @@ class ProfileAligner:
         """A clear error for a profile pair whose DP matrix cannot be allocated on this device
         (the driver would fail with a bare INVALID_BUFFER_SIZE or OUT_OF_RESOURCES)."""
         rt = self.rt
-        for (_, _, LX, LY, *_), cost in zip(prepared, costs, strict=True):
+        for job, cost in zip(prepared, costs, strict=True):
+            LX, LY = job.LX, job.LY
             if 4 * LX * LY > rt.max_alloc or cost > rt.memory_budget(0.9):
                 raise DeviceError(
                     f"stage IV: aligning two profiles of {LX:,} and {LY:,} columns needs "
@@ -327,7 +345,7 @@ class ProfileAligner:
             newcol = np.arange(mv.size, dtype=np.int32)
             col_x = newcol[mv != 2]
             col_y = newcol[mv != 1]
-            for res, cmap in ((job[7], col_x), (job[8], col_y)):
+            for res, cmap in ((job.res_x, col_x), (job.res_y, col_y)):
                 self.colmap[res] = cmap[self.colmap[res]]
             lengths.append(int(mv.size))
         return lengths
@@ -342,7 +360,8 @@ class ProfileAligner:
         roff = np.zeros(len(jobs), dtype=np.int64)
         chunks, pair_parts, rowres_parts = [], [], []
         p_off = d_off = r_off = roll_off = pair_off = 0
-        for g, (_, _, LX, LY, pairs, rowres, nch, *_) in enumerate(jobs):
+        for g, job in enumerate(jobs):
+            LX, LY, pairs, rowres, nch = job.LX, job.LY, job.pairs, job.rowres, job.nch
             npairs = pairs.shape[0]
             bounds = np.linspace(0, npairs, nch + 1).round().astype(np.int64)
             for c in range(nch):
@@ -384,7 +403,8 @@ class ProfileAligner:
         nm = np.empty(len(jobs), dtype=np.int32)
         cl.enqueue_copy(q, nm, d_nm)
         moves = []
-        for g, (_, _, LX, LY, *_) in enumerate(jobs):
+        for g, job in enumerate(jobs):
+            LX, LY = job.LX, job.LY
             base = int(noff[g, 1]) + (LX + 1) * (LY + 1)
             moves.append(dirs[base:base + int(nm[g])])
         return moves
