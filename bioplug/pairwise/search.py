@@ -36,7 +36,6 @@ import logging
 import math
 import os
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -372,9 +371,3 @@ def as_alignment(hit: Hit, query_seq: str, subject_seq: str):
                      SeqRecord(Seq(query_seq), id=hit.query_id, description="")], coords)
     aln.score = hit.score
     return aln
-
-
-def query_texts(db: Database, letters: Sequence[str], numbers) -> dict[int, str]:
-    """Database sequences ``numbers`` as text (for alignment output)."""
-    table = np.array([ord(c) for c in letters], dtype=np.uint8)
-    return {k: table[db.sequence(k)].tobytes().decode("ascii") for k in numbers}
