@@ -57,9 +57,7 @@ def score_square(engine: PairwiseEngine, codes: Sequence[np.ndarray], progress=N
     scanner = _scanner(engine, codes, kernels)
     if scanner is not None and scanner.rt.info.fp64:
         return scanner.score_square(codes)
-    tri, rank = (scanner.score_triangle(codes) if scanner is not None
-                 else engine.score_triangle(codes, progress))
-    return triangle_square(tri, rank)
+    return triangle_square(*score_triangle(engine, codes, progress, kernels))
 
 
 def _scanner(engine: PairwiseEngine, codes: Sequence[np.ndarray],
