@@ -148,8 +148,8 @@ class LongPairs:
         border_base = np.zeros(n + 1, dtype=np.uint64)
         np.cumsum(nB + 1, out=border_base[1:])
         border = self._top_borders(nB, border_base, var.dtype)
-        args = [self._upload(rt, tasks), batch.matrix, np.int32(len(self.scoring.letters)),
-                batch.gaps, self._upload(rt, border), self._upload(rt, border_base[:-1])]
+        args = [rt.upload(tasks), batch.matrix, np.int32(len(self.scoring.letters)),
+                batch.gaps, rt.upload(border), rt.upload(border_base[:-1])]
         scores, ends_buf = rt.empty(n * 4), rt.empty(n * 8)
         args += [scores, ends_buf]
         if trace:
@@ -157,7 +157,7 @@ class LongPairs:
             dir_base = np.zeros(n + 1, dtype=np.uint64)
             np.cumsum(words, out=dir_base[1:])
             dirs = self._scratch(rt, "dirs", int(dir_base[-1]) * 4)
-            dir_buf = self._upload(rt, dir_base[:-1])
+            dir_buf = rt.upload(dir_base[:-1])
             args += [dirs, dir_buf]
         lmem = (cl.LocalMemory(MAXK * MAXK * 4), cl.LocalMemory(2 * group * 8))
         self._launch(rt, "fill+directions (groups)" if trace else "fill (groups)", var.kernel,
@@ -176,19 +176,10 @@ class LongPairs:
         done = self._launch(rt, "traceback (groups)", knl, (-(-n // tgroup) * tgroup,),
                             (tgroup,), dirs, np.int32(0), np.int32(1), np.int32(0),
                             np.int32(0), np.int32(n), state_buf, ends_buf, np.int32(1), ops_buf,
-                            self._upload(rt, base), rt.empty(4 * n), scores, args[0],
+                            rt.upload(base), rt.empty(4 * n), scores, args[0],
                             np.int32(0), batch.seqs, batch.matrix,
                             np.int32(len(self.scoring.letters)), batch.gaps, dir_buf)
         return _read_paths(rt, done, out, scores, ends_buf, state_buf, ops_buf, base)
-
-    def _upload(self, rt: Runtime, array: np.ndarray) -> cl.Buffer:
-        """A new device buffer filled by a non-blocking write queued behind the running
-        launches (pyopencl keeps ``array`` alive until it is done)."""
-        array = np.ascontiguousarray(array)
-        buf = rt.empty(array.nbytes)
-        if array.nbytes:
-            cl.enqueue_copy(rt.queue, buf, array, is_blocking=False)
-        return buf
 
     def _top_borders(self, nB: np.ndarray, base: np.ndarray, dtype) -> np.ndarray:
         """:meth:`_top_border` of every pair, one after another (pair k from ``base[k]``)."""

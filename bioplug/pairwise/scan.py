@@ -171,7 +171,7 @@ class Scanner:
             # a view of the memmap: the upload reads the pages, no second host copy
             codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
             began = time.perf_counter()
-            dbuf = self.rt.to_device(codes if codes.size else np.zeros(1, np.uint8))
+            dbuf = self.rt.upload(codes if codes.size else np.zeros(1, np.uint8))
             self._record("upload (host wall)", time.perf_counter() - began)
             starts = db.offsets[a:b] - db.offsets[a]
             if first8 is not None:
@@ -246,7 +246,7 @@ class Scanner:
             out = rt.empty(square.nbytes)
             knl = rt.kernel("pairwise_square.cl", "square_from_ranked")
             G = rt.preferred_group(knl, 256)
-            knl(rt.queue, (-(-n * n // G) * G,), (G,), block, np.int32(n), rt.to_device(where),
+            knl(rt.queue, (-(-n * n // G) * G,), (G,), block, np.int32(n), rt.upload(where),
                 np.float64(self.scoring.scale), out)
             cl.enqueue_copy(rt.queue, square, out)
         if pending is not None:
@@ -285,7 +285,7 @@ class Scanner:
         starts = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(lengths[rank], out=starts[1:])
         flat = np.concatenate(ranked) if n and starts[-1] else np.zeros(1, np.uint8)
-        dbuf = self.rt.to_device(flat)
+        dbuf = self.rt.upload(flat)
         profile, qtable = self._query_profiles(ranked)
         launch, subj, skip = self._launch_order(starts[:-1], lengths[rank], qtable[:, 1])
         # launch is the identity (already longest first, stable)
@@ -293,8 +293,8 @@ class Scanner:
         long_table[:, 3] = skip
         table[:, 3] = np.maximum(skip, np.arange(n))
         pending = self._launch_long(dbuf, subj, long_table, profile,
-                                    self.rt.to_device(long_table))
-        self._launch_scan(dbuf, subj, table, profile, self.rt.to_device(table), out)
+                                    self.rt.upload(long_table))
+        self._launch_scan(dbuf, subj, table, profile, self.rt.upload(table), out)
         dbuf.release()
         return rank, ranked, pending
 
@@ -320,8 +320,8 @@ class Scanner:
         build = rt.kernel("pairwise_fill16.cl", "build_profile16", self._fill16_defines())
         group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
         n = int(first[-1]) * K
-        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.to_device(padded),
-              np.int32(first[-1]), rt.to_device(self.scoring.matrix.ravel().astype(np.int32)),
+        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.upload(padded),
+              np.int32(first[-1]), rt.upload(self.scoring.matrix.ravel().astype(np.int32)),
               np.int32(K), profile)
         table = np.zeros((len(qcodes), 4), dtype=np.int32)
         table[:, 0] = first[:-1] * K * (R // 16)
@@ -344,8 +344,8 @@ class Scanner:
         build = rt.kernel("pairwise_search8.cl", "build_profile8", self._defines8())
         group = rt.preferred_group(build, 256 if rt.is_gpu else 16)
         n = int(first[-1]) * (K + 1)
-        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.to_device(padded),
-              np.int32(first[-1]), rt.to_device(self.scoring.matrix.ravel().astype(np.int32)),
+        build(rt.queue, (max(1, -(-n // group)) * group,), (group,), rt.upload(padded),
+              np.int32(first[-1]), rt.upload(self.scoring.matrix.ravel().astype(np.int32)),
               np.int32(K), np.int32(self.bias8), profile)
         table = np.zeros((len(qcodes), 4), dtype=np.int32)
         table[:, 0] = first[:-1] * (K + 1) * (R // 16)
@@ -382,7 +382,7 @@ class Scanner:
         table16[:, 3] = table8[:, 3] = skip
         out = np.zeros((len(qtable16), subj.shape[0]), dtype=np.int32)
         pending = self._launch_long(dbuf, subj, table16, profile16,
-                                    self.rt.to_device(table16))
+                                    self.rt.upload(table16))
         self._launch_scan8(dbuf, subj, table8, profile8, out)
         saturated = out >= self.limit8
         saturated[np.arange(subj.shape[0])[None, :] < skip[:, None]] = False  # long pairs
@@ -414,8 +414,8 @@ class Scanner:
             return
         K = len(self.scoring.letters)
         costs = cltypes.make_uint4(*(int(c) for c in self._costs8()))
-        head = (dbuf, rt.to_device(subj), np.int32(subj.shape[0]), profile,
-                rt.to_device(table), np.int32(K), costs, np.int32(self.bias8))
+        head = (dbuf, rt.upload(subj), np.int32(subj.shape[0]), profile,
+                rt.upload(table), np.int32(K), costs, np.int32(self.bias8))
         self._scan_slots(knl, G, 4 * G, subj, table, head, (K + 1) * self.rows8 // 16,
                          np.uint8, 8, "scan kernel 8-bit", out)
 
@@ -433,7 +433,7 @@ class Scanner:
         table = qtable.copy()
         table[:, 3] = skip
         out = np.zeros((len(qtable), subj.shape[0]), dtype=np.int32)
-        qbuf = self.rt.to_device(table)
+        qbuf = self.rt.upload(table)
         pending = self._launch_long(dbuf, subj, table, profile, qbuf)
         self._launch_scan(dbuf, subj, table, profile, qbuf, out)
         if pending is not None:
@@ -460,12 +460,12 @@ class Scanner:
         base = np.zeros(m, dtype=np.int64)
         np.cumsum(subj[pos[:-1], 1].astype(np.int64) + 1, out=base[1:])
         work = rt.empty(int(base[-1] + subj[pos[-1], 1] + 1) * 4)
-        scores = rt.to_device(np.zeros(m, dtype=np.int32))
+        scores = rt.upload(np.zeros(m, dtype=np.int32))
         knl = rt.kernel("pairwise_search.cl", "search16_long", self._defines())
         G = rt.preferred_group(knl, self.long_group)
-        event = knl(rt.queue, (m * G,), (G,), dbuf, rt.to_device(tasks), profile, qbuf,
-                    np.int32(len(self.scoring.letters)), rt.to_device(self.scoring.gaps), work,
-                    rt.to_device(base), scores)
+        event = knl(rt.queue, (m * G,), (G,), dbuf, rt.upload(tasks), profile, qbuf,
+                    np.int32(len(self.scoring.letters)), rt.upload(self.scoring.gaps), work,
+                    rt.upload(base), scores)
         values = np.empty(m, dtype=np.int32)
         copy = cl.enqueue_copy(rt.queue, values, scores, is_blocking=False)
         log.info("%d long pairs on search16_long (%.3g cells)", m, float(cost.sum()))
@@ -485,8 +485,8 @@ class Scanner:
         knl = rt.kernel("pairwise_search.cl", "search16", self._defines())
         G = rt.preferred_group(knl, self.group)
         K = len(self.scoring.letters)
-        head = (dbuf, rt.to_device(subj), np.int32(subj.shape[0]), profile, qbuf, np.int32(K),
-                rt.to_device(self.scoring.gaps))
+        head = (dbuf, rt.upload(subj), np.int32(subj.shape[0]), profile, qbuf, np.int32(K),
+                rt.upload(self.scoring.gaps))
         self._scan_slots(knl, G, G, subj, table, head, K * self.rows // 16, np.int32, 4,
                          "scan kernel", out)
 
@@ -509,7 +509,7 @@ class Scanner:
         qlen, skip = table[:, 1].astype(np.int64), table[:, 3].astype(np.int64)
         slots = self._query_slots(n, stride, len(table), itemsize=itemsize)
         SB = max(1, min(64, min(rt.local_mem // 4, 16384) // (words * 16)))
-        d_base, work = rt.to_device(work_base), rt.empty(slots * stride * itemsize)
+        d_base, work = rt.upload(work_base), rt.empty(slots * stride * itemsize)
         order = np.argsort(-qlen, kind="stable")
         for q0 in range(0, len(order), slots):
             sel = order[q0:q0 + slots]
@@ -518,7 +518,7 @@ class Scanner:
                 continue
             scores = rt.empty(len(sel) * n * np.dtype(dtype).itemsize)
             event = knl(rt.queue, (len(tasks) * G,), (G,), *head, work, d_base,
-                        np.int64(stride), rt.to_device(tasks), scores,
+                        np.int64(stride), rt.upload(tasks), scores,
                         cl.LocalMemory(SB * words * 16), np.int32(SB))
             if isinstance(out, np.ndarray):
                 part = np.empty((len(sel), n), dtype=dtype)

@@ -201,6 +201,21 @@ class Runtime:
         mf = cl.mem_flags
         return cl.Buffer(self.context, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=array)
 
+    def upload(self, array: np.ndarray) -> cl.Buffer:
+        """A new device buffer filled from ``array`` by a non-blocking write on ``queue``:
+        kernels queued after it on ``queue`` see the data, and pyopencl keeps ``array`` alive
+        until the write is done (the caller must not change it meanwhile).
+
+        Unlike :meth:`to_device`, the host does not wait: NVIDIA's host-pointer
+        ``clCreateBuffer`` waits for the busy device while holding Python's lock, which
+        stalls every other device's host thread.
+        """
+        array = np.ascontiguousarray(array)
+        buf = self.empty(array.nbytes)
+        if array.nbytes:
+            cl.enqueue_copy(self.queue, buf, array, is_blocking=False)
+        return buf
+
     def empty(self, nbytes: int) -> cl.Buffer:
         """An uninitialised read-write device buffer of at least one byte."""
         return cl.Buffer(self.context, cl.mem_flags.READ_WRITE, max(int(nbytes), 1))
