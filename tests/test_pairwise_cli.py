@@ -158,3 +158,17 @@ def test_progress_bar_reports(tmp_path, monkeypatch):
     assert main(["pairwise", str(src), "-o", str(tmp_path / "m.tsv"), "--all-vs-all",
                  "--device", "cpu"]) == 0
     assert calls
+
+
+@pytest.mark.parametrize("values", [
+    [[0.0, 12.0, -3.0], [999999.0, -999999.0, 7.0]],           # whole numbers: the int path
+    [[0.0, 1e6, 5.0], [2.0, 3.0, 4.0]],                         # 10**6: %g writes 1e+06
+    [[-0.0, 1.0, 2.0], [3.0, 4.0, 5.0]],                        # -0 stays "-0"
+    [[0.5, -10.25, 1234567.5], [1e-7, np.nan, np.inf]],        # fractions and specials
+])
+def test_matrix_text_matches_g_formatting(values):
+    from bioplug.pairwise.cli import _matrix_text
+
+    scores = np.array(values)
+    assert [list(row) for row in _matrix_text(scores)] == \
+        [[f"{v:g}" for v in row] for row in scores]

@@ -108,8 +108,23 @@ def _write_matrix(path: str, inputs, ids_rows, ids_cols, scores: np.ndarray) -> 
         return
     with atomic_output(path, inputs) as handle:
         handle.write("\t" + "\t".join(ids_cols) + "\n")
-        for name, row in zip(ids_rows, scores, strict=True):
-            handle.write(name + "\t" + "\t".join(f"{v:g}" for v in row) + "\n")
+        for name, row in zip(ids_rows, _matrix_text(scores), strict=True):
+            handle.write(name + "\t" + "\t".join(row) + "\n")
+
+
+def _matrix_text(scores: np.ndarray):
+    """Each row's values as ``f"{v:g}"`` writes them, without formatting NumPy scalars one
+    by one (4 million of those took 1.7 s). Whole numbers below 10**6 (``%g`` keeps six
+    digits), none of them -0, print as Python integers do."""
+    zeros = scores[scores == 0]
+    if (np.array_equal(scores, np.rint(scores)) and np.abs(scores).max(initial=0) < 1e6
+            and not np.signbit(zeros).any()):
+        for row in scores.astype(np.int64):
+            yield map(str, row.tolist())
+        return
+    text = "{:g}".format
+    for row in scores:
+        yield map(text, row.tolist())
 
 
 def _read(path: str, fmt: str | None):
