@@ -74,6 +74,22 @@ def test_buffers_round_trip():
     assert (out == data).all()
 
 
+@pytest.mark.parametrize("data", [np.arange(1 << 20, dtype=np.int64) * 7,   # a large write
+                                  np.arange(24, dtype=np.uint8)[::2]])       # not contiguous
+def test_upload_is_seen_by_later_commands(data):
+    rt = get_runtime()
+    want = data.tobytes()
+    buf = rt.upload(data)
+    del data  # the write may still be running: pyopencl keeps its host array alive
+    out = np.empty(len(want), dtype=np.uint8)
+    cl.enqueue_copy(rt.queue, out, buf)
+    assert out.tobytes() == want
+
+
+def test_upload_of_nothing_is_a_one_byte_buffer():
+    assert get_runtime().upload(np.zeros(0, dtype=np.int32)).size == 1
+
+
 def test_subpackages_load_lazily():
     import bioplug
 
