@@ -17,13 +17,18 @@
  * passing the border column (the states the next block reads, all rows) through global
  * scratch; without either they live in the task's global scratch (coalesced by column).
  * Every cell is computed from the same operands in the same order on all three paths.
+ * With STRIP_H (long pairs, bioplug.msa.posterior.STRIP_ROWS) a fourth form of the kernel, below,
+ * runs the same passes in strips of STRIP_H rows per work-item (previous column in registers,
+ * one barrier per column step instead of one per anti-diagonal) on the same cells, and lays the
+ * full matrices out by strips (sidx) instead of the jagged blocks.
  *
  * Storage of full matrices uses the jagged layout of the paper (blocks of J columns, skewed so
  * that one anti-diagonal inside a block is J consecutive words).
  *
  * Defines: WG (work-group size), J (jag width), NA (codes of the model's alphabet: 21 protein,
  * 15 nucleotide; bioplug/msa/model.py), optional ROLL_LOCAL with MAXCOLS, optional ROLL_BLOCK (with ROLL_LOCAL, MAXCOLS = ROLL_BLOCK,
- * a multiple of WG), optional HMM_ONLY (skip the partition function: P = P^a; used only for large-family tree distances).
+ * a multiple of WG), optional STRIP_H (rows per work-item; without ROLL_LOCAL), optional HMM_ONLY
+ * (skip the partition function: P = P^a; used only for large-family tree distances).
  */
 #include "common.h"
 
@@ -98,6 +103,44 @@ inline long jidx(int i, int j, int rows)
     return (long)b * (long)(rows + J - 1) * J + (long)(i + c) * J + c;
 }
 
+/* Strips of rows (STRIP_H, the long-pair path when defined): work-item k of a band owns the
+ * rows of strip r = band * sb + k (rows r * STRIP_H ... + STRIP_H - 1 of 0..n) and walks the
+ * columns, skewed by one column per work-item, so each step computes STRIP_H cells per
+ * work-item from registers and the work-group synchronises once per step (a column of the
+ * strip) instead of once per anti-diagonal. Bands of sb <= WG strips split the rows evenly
+ * (sb = ceil(strips / bands)), so a band never idles most of its work-items.
+ * The full matrices are laid out so that the cells a band writes at one step (one row h of
+ * every strip, columns j = step - k) are sb consecutive words: band g, then the step
+ * (j + k, the same for every work-item of the band at that step in both directions), then h,
+ * then k. */
+#ifdef STRIP_H
+inline int strip_sb(int n)
+{
+    const int ns = (n + STRIP_H) / STRIP_H;   /* strips covering rows 0..n */
+    const int nb = (ns + WG - 1) / WG;
+    return (ns + nb - 1) / nb;
+}
+
+inline long strip_delta(int n, int m)
+{
+    const int ns = (n + STRIP_H) / STRIP_H, sb = strip_sb(n), nb = (ns + sb - 1) / sb;
+    return (long)nb * (long)(m + sb) * (long)(STRIP_H * sb);
+}
+
+inline long sidx(int i, int j, int m, int sb)
+{
+    const int r = i / STRIP_H, h = i - r * STRIP_H, g = r / sb, k = r - g * sb;
+    return ((long)g * (m + sb) + (j + k)) * (long)(STRIP_H * sb) + (long)h * sb + k;
+}
+#define CELL_SETUP const int sb = strip_sb(n)
+#define CELL(i, j) sidx(i, j, m, sb)
+#define TASK_DELTA strip_delta(n, m)
+#else
+#define CELL_SETUP
+#define CELL(i, j) jidx(i, j, rows)
+#define TASK_DELTA ((long)((cols + J - 1) / J) * (rows + J - 1) * J)
+#endif
+
 /* Log-sum-exp with one exp fewer than terms (lse2p, lse3p, lse2f): the largest term's exp(0) is
  * exactly 1, so the sums equal exp(a - mx) + exp(b - mx) (+ exp(c - mx)) bit for bit, in the
  * same order (LSE_ALL_EXP: the plain form). Stage I's time is mostly exp and log. */
@@ -146,6 +189,7 @@ inline float lse5f(float a, float b, float c, float d, float e)
 
 /* Work-group maximum of one float (used for the final log-likelihoods broadcast). */
 
+#ifndef STRIP_H
 /*
  * tasks (int4 per task): x.s0 = start of row sequence in `codes`, s1 = n (rows residues),
  *                        s2 = start of column sequence, s3 = m.
@@ -617,6 +661,475 @@ __kernel void posterior(__global const uchar *codes,
     }
 }
 
+#else   /* STRIP_H: the same passes in strips of rows */
+
+/*
+ * Strips of rows (long pairs; see strip_sb). Work-item k of band g owns rows i0 .. i0 + STRIP_H - 1
+ * (i0 = (g * sb + k) * STRIP_H) and walks the columns: forward passes left to right, column
+ * j = step - k, cells top to bottom; reverse passes right to left, column j = m - step + (na - 1 - k),
+ * bottom to top. A strip's own previous column lives in registers (arrays indexed by the
+ * unrolled row h); the row above (forward) or below (reverse) comes from the neighbouring
+ * work-item's exchange slot in local memory, written one step earlier (two parities, so one
+ * barrier per step), or, across bands, from the border row in global scratch (read one column
+ * ahead). Each cell is computed from the same operands with the same expressions as the
+ * anti-diagonal kernel above, so the matrices, counts and distances are the same bits.
+ * Rows are owned by one work-item in every pass: the matrices written in one pass are read back
+ * by the work-item that wrote them, row counts are plain stores, column counts atomic.
+ */
+__kernel void posterior(__global const uchar *codes,
+                        __global const int4 *tasks,
+                        __global const long4 *offs,
+                        __global double *scratch,
+                        __constant float *hmm,
+                        __constant double *pf,
+                        const float cutoff,
+                        __global int *counts,
+                        __global float *dist)
+{
+    const int task = get_group_id(0);
+    const int lid = get_local_id(0);
+    const int4 tk = tasks[task];
+    const long4 of = offs[task];
+    const int n = tk.s1, m = tk.s3;
+    const int cols = m + 1;
+    __global const uchar *xs = codes + tk.s0;   /* xs[i-1] = residue i of the row sequence */
+    __global const uchar *ys = codes + tk.s2;
+    CELL_SETUP;
+    const int ns = (n + STRIP_H) / STRIP_H, nband = (ns + sb - 1) / sb;
+    const long delta = TASK_DELTA;
+    __global double *zbuf = scratch + of.s0;
+    __global float *fbuf = (__global float *)zbuf;
+    __global float *pbuf = (__global float *)(zbuf + delta);
+    __global pfreal *zp = (__global pfreal *)zbuf;   /* Zm of pass 1 */
+    /* band borders: a band's last row (forward) or first row (reverse), state s of column j at
+     * s * cols + j; two buffers, alternating between bands */
+    __global double *bd0 = zbuf + delta + (delta + 1) / 2, *bd1 = bd0 + 3 * cols;
+    /* exchange slots: parity, state, work-item (3 pfreal or 5 float states, 2 parities) */
+    __local double xmem[6 * WG];
+    __local pfreal *xpp = (__local pfreal *)xmem;
+    __local float *xpf = (__local float *)xmem;
+#define XPP(par, s, k) xpp[((par) * 3 + (s)) * WG + (k)]
+#define XPF(par, s, k) xpf[((par) * 5 + (s)) * WG + (k)]
+    __local pfreal sh_lz;     /* log Z, from the work-item owning cell (n, m) */
+    __local float sh_lp, sh_best;
+#ifdef TABLES_LOCAL
+    __local pfreal lpf[NA * NA];
+    __local float lhmm[NHMM];
+    for (int x = lid; x < NA * NA; x += WG) lpf[x] = (pfreal)pf[x];
+    for (int x = lid; x < NHMM; x += WG) lhmm[x] = hmm[x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const float *li = lhmm;
+#else
+    __constant float *li = hmm;
+#endif
+    __global int *rowcount = counts + of.s1;
+    __global int *colcount = counts + of.s2;
+
+    const pfreal bgo = (pfreal)pf[NA * NA], bge = (pfreal)pf[NA * NA + 1];
+
+#ifndef HMM_ONLY
+    /* ---- pass 1: partition-function forward ------------------------------------------- */
+    for (int g = 0; g < nband; ++g) {
+        const int na = min(sb, ns - g * sb), i0 = (g * sb + lid) * STRIP_H;
+        const bool live = lid < na;
+        __global const pfreal *bin = (__global const pfreal *)((g & 1) ? bd0 : bd1);
+        __global pfreal *bout = (__global pfreal *)((g & 1) ? bd1 : bd0);
+        pfreal lm[STRIP_H], le[STRIP_H], lf[STRIP_H];   /* (i, j - 1) */
+        int xc[STRIP_H];                                  /* residue i of each row */
+#pragma unroll
+        for (int h = 0; h < STRIP_H; ++h) {
+            lm[h] = LNEG; le[h] = LNEG; lf[h] = LNEG;
+            xc[h] = (live && i0 + h > 0 && i0 + h <= n) ? xs[i0 + h - 1] : 0;
+        }
+        pfreal dm = LNEG, de = LNEG, df = LNEG;          /* (i0 - 1, j - 1) */
+        pfreal pre0 = LNEG, pre1 = LNEG, pre2 = LNEG;    /* (i0 - 1, j) from the band above */
+        if (lid == 0 && g > 0) { pre0 = bin[0]; pre1 = bin[cols]; pre2 = bin[2 * cols]; }
+        for (int s = 0; s < m + na; ++s) {
+            const int j = s - lid, par = s & 1;
+            if (live && j >= 0 && j <= m) {
+                pfreal am, ae, af;                       /* (i - 1, j) */
+                if (lid > 0) {
+                    am = XPP(par ^ 1, 0, lid - 1); ae = XPP(par ^ 1, 1, lid - 1);
+                    af = XPP(par ^ 1, 2, lid - 1);
+                } else {
+                    am = pre0; ae = pre1; af = pre2;
+                    if (g > 0 && j < m) {
+                        pre0 = bin[j + 1]; pre1 = bin[cols + j + 1]; pre2 = bin[2 * cols + j + 1];
+                    }
+                }
+                pfreal um = dm, ue = de, uf = df;        /* (i - 1, j - 1) */
+                dm = am; de = ae; df = af;
+                const int yc = (j > 0) ? ys[j - 1] : 0;
+#pragma unroll
+                for (int h = 0; h < STRIP_H; ++h) {
+                    const int i = i0 + h;
+                    if (i <= n) {
+                        pfreal zm, ze, zf;
+                        if (i == 0 && j == 0) {
+                            zm = (pfreal)0; ze = LNEG; zf = LNEG;
+                        } else {
+                            const pfreal oh = (i == 0 || i == n) ? (pfreal)0 : bgo;
+                            const pfreal eh = (i == 0 || i == n) ? (pfreal)0 : bge;
+                            const pfreal ov = (j == 0 || j == m) ? (pfreal)0 : bgo;
+                            const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
+                            ze = LNEG; zf = LNEG; zm = LNEG;
+                            if (j > 0)
+                                ze = lse2p(lm[h] + oh, le[h] + eh);
+                            if (i > 0)
+                                zf = lse2p(am + ov, af + ev);
+                            if (i > 0 && j > 0)
+                                zm = lse3p(um, ue, uf) + PF(xc[h] * NA + yc);
+                        }
+                        um = lm[h]; ue = le[h]; uf = lf[h];
+                        lm[h] = zm; le[h] = ze; lf[h] = zf;
+                        am = zm; ae = ze; af = zf;
+                        zp[CELL(i, j)] = zm;
+                        if (i == n && j == m) sh_lz = lse3p(zm, ze, zf);
+                    }
+                }
+                XPP(par, 0, lid) = am; XPP(par, 1, lid) = ae; XPP(par, 2, lid) = af;
+                if (lid == na - 1 && g + 1 < nband) {
+                    bout[j] = am; bout[cols + j] = ae; bout[2 * cols + j] = af;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+    const pfreal lz = sh_lz;
+
+    /* ---- pass 2: partition-function reverse, P^b = Zm * Bm / Z ------------------------ */
+    for (int g = nband - 1; g >= 0; --g) {
+        const int na = min(sb, ns - g * sb), i0 = (g * sb + lid) * STRIP_H, kk = na - 1 - lid;
+        const bool live = lid < na;
+        __global const pfreal *bin = (__global const pfreal *)((g & 1) ? bd0 : bd1);
+        __global pfreal *bout = (__global pfreal *)((g & 1) ? bd1 : bd0);
+        pfreal rm[STRIP_H], re[STRIP_H];                  /* (i, j + 1) */
+        pfreal zn[STRIP_H];                               /* Zm of the next column */
+        int xc[STRIP_H];                                  /* residue i + 1 of each row */
+#pragma unroll
+        for (int h = 0; h < STRIP_H; ++h) {
+            const int i = i0 + h;
+            rm[h] = LNEG; re[h] = LNEG;
+            xc[h] = (live && i < n) ? xs[i] : 0;
+            zn[h] = (live && i <= n) ? zp[CELL(i, m)] : (pfreal)0;
+        }
+        pfreal dm = LNEG;                                 /* (i0 + STRIP_H, j + 1), state m */
+        pfreal pre0 = LNEG, pre2 = LNEG;                  /* (i0 + STRIP_H, j) from below */
+        if (lid == na - 1 && g + 1 < nband) { pre0 = bin[m]; pre2 = bin[cols + m]; }
+        for (int s = 0; s < m + na; ++s) {
+            const int j = m - s + kk, par = s & 1;
+            if (live && j >= 0 && j <= m) {
+                pfreal vm, vf;                            /* (i + 1, j) */
+                if (lid < na - 1) {
+                    vm = XPP(par ^ 1, 0, lid + 1); vf = XPP(par ^ 1, 1, lid + 1);
+                } else {
+                    vm = pre0; vf = pre2;
+                    if (g + 1 < nband && j > 0) { pre0 = bin[j - 1]; pre2 = bin[cols + j - 1]; }
+                }
+                pfreal um = dm;                           /* (i + 1, j + 1) */
+                dm = vm;
+                const int yc = (j < m) ? ys[j] : 0;
+                /* this column's Zm was read a step ago; the next column's is read now, before
+                 * this column's stores (which the compiler cannot move loads across) */
+                pfreal zc[STRIP_H];
+#pragma unroll
+                for (int h = 0; h < STRIP_H; ++h) {
+                    zc[h] = zn[h];
+                    if (j > 0 && i0 + h <= n) zn[h] = zp[CELL(i0 + h, j - 1)];
+                }
+#pragma unroll
+                for (int h = STRIP_H - 1; h >= 0; --h) {
+                    const int i = i0 + h;
+                    if (i <= n) {
+                        pfreal bm, be, bf;
+                        if (i == n && j == m) {
+                            bm = (pfreal)0; be = (pfreal)0; bf = (pfreal)0;
+                        } else {
+                            const pfreal oh = (i == 0 || i == n) ? (pfreal)0 : bgo;
+                            const pfreal eh = (i == 0 || i == n) ? (pfreal)0 : bge;
+                            const pfreal ov = (j == 0 || j == m) ? (pfreal)0 : bgo;
+                            const pfreal ev = (j == 0 || j == m) ? (pfreal)0 : bge;
+                            pfreal dmatch = LNEG, hor_m = LNEG, hor_e = LNEG, ver_m = LNEG,
+                                   ver_f = LNEG;
+                            if (i < n && j < m)
+                                dmatch = um + PF(xc[h] * NA + yc);
+                            if (j < m) {
+                                const pfreal b = re[h];
+                                hor_m = b + oh; hor_e = b + eh;
+                            }
+                            if (i < n) {
+                                const pfreal b = vf;
+                                ver_m = b + ov; ver_f = b + ev;
+                            }
+                            bm = lse3p(dmatch, hor_m, ver_m);
+                            be = lse2p(dmatch, hor_e);
+                            bf = lse2p(dmatch, ver_f);
+                        }
+                        um = rm[h];
+                        rm[h] = bm; re[h] = be;
+                        vm = bm; vf = bf;
+                        const long q = CELL(i, j);
+                        float p = 0.0f;
+                        if (i > 0 && j > 0) p = (float)PEXP(zc[h] + bm - lz);
+                        pbuf[q] = p;
+                    }
+                }
+                XPP(par, 0, lid) = vm; XPP(par, 1, lid) = vf;
+                if (lid == 0 && g > 0) { bout[j] = vm; bout[cols + j] = vf; }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+#endif
+
+    /* ---- pass 3: pair-HMM forward (states M, Ix, Iy, Ix2, Iy2) ------------------------ */
+#ifdef TABLES_LOCAL
+    __local const float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
+#else
+    __constant float *lt = li + 5, *les = li + 30, *lep = li + 30 + NA;
+#endif
+    for (int g = 0; g < nband; ++g) {
+        const int na = min(sb, ns - g * sb), i0 = (g * sb + lid) * STRIP_H;
+        const bool live = lid < na;
+        __global const float *bin = (__global const float *)((g & 1) ? bd0 : bd1);
+        __global float *bout = (__global float *)((g & 1) ? bd1 : bd0);
+        float l0[STRIP_H], l1[STRIP_H], l2[STRIP_H], l3[STRIP_H], l4[STRIP_H];   /* (i, j - 1) */
+        int xc[STRIP_H];                                  /* residue i of each row */
+#pragma unroll
+        for (int h = 0; h < STRIP_H; ++h) {
+            l0[h] = LNEG; l1[h] = LNEG; l2[h] = LNEG; l3[h] = LNEG; l4[h] = LNEG;
+            xc[h] = (live && i0 + h > 0 && i0 + h <= n) ? xs[i0 + h - 1] : 0;
+        }
+        float d0 = LNEG, d1 = LNEG, d2 = LNEG, d3 = LNEG, d4 = LNEG;   /* (i0 - 1, j - 1) */
+        float pre0 = LNEG, pre1 = LNEG, pre2 = LNEG, pre3 = LNEG, pre4 = LNEG;
+        if (lid == 0 && g > 0) {
+            pre0 = bin[0]; pre1 = bin[cols]; pre2 = bin[2 * cols];
+            pre3 = bin[3 * cols]; pre4 = bin[4 * cols];
+        }
+        for (int s = 0; s < m + na; ++s) {
+            const int j = s - lid, par = s & 1;
+            if (live && j >= 0 && j <= m) {
+                float a0, a1, a2, a3, a4;                 /* (i - 1, j) */
+                if (lid > 0) {
+                    a0 = XPF(par ^ 1, 0, lid - 1); a1 = XPF(par ^ 1, 1, lid - 1);
+                    a2 = XPF(par ^ 1, 2, lid - 1); a3 = XPF(par ^ 1, 3, lid - 1);
+                    a4 = XPF(par ^ 1, 4, lid - 1);
+                } else {
+                    a0 = pre0; a1 = pre1; a2 = pre2; a3 = pre3; a4 = pre4;
+                    if (g > 0 && j < m) {
+                        pre0 = bin[j + 1]; pre1 = bin[cols + j + 1]; pre2 = bin[2 * cols + j + 1];
+                        pre3 = bin[3 * cols + j + 1]; pre4 = bin[4 * cols + j + 1];
+                    }
+                }
+                float u0 = d0, u1 = d1, u2 = d2, u3 = d3, u4 = d4;   /* (i - 1, j - 1) */
+                d0 = a0; d1 = a1; d2 = a2; d3 = a3; d4 = a4;
+                const int yc = (j > 0) ? ys[j - 1] : 0;
+#pragma unroll
+                for (int h = 0; h < STRIP_H; ++h) {
+                    const int i = i0 + h;
+                    if (i <= n) {
+                        float f0 = LNEG, f1 = LNEG, f2 = LNEG, f3 = LNEG, f4 = LNEG;
+                        if (i > 0 && j > 0) {
+                            const float e = lep[xc[h] * NA + yc];
+                            if (i == 1 && j == 1) {
+                                f0 = li[0] + e;
+                            } else {
+                                f0 = lse5f(u0 + lt[0 * 5 + 0],
+                                           u1 + lt[1 * 5 + 0],
+                                           u2 + lt[2 * 5 + 0],
+                                           u3 + lt[3 * 5 + 0],
+                                           u4 + lt[4 * 5 + 0]) + e;
+                            }
+                        }
+                        if (i > 0) {   /* insert consuming x_i, from (i-1, j) */
+                            const float e = les[xc[h]];
+                            if (i == 1 && j == 0) {
+                                f1 = li[1] + e;
+                                f3 = li[3] + e;
+                            } else {
+                                const float pm = a0;
+                                f1 = lse2f(pm + lt[0 * 5 + 1], a1 + lt[1 * 5 + 1]) + e;
+                                f3 = lse2f(pm + lt[0 * 5 + 3], a3 + lt[3 * 5 + 3]) + e;
+                            }
+                        }
+                        if (j > 0) {   /* insert consuming y_j, from (i, j-1) */
+                            const float e = les[yc];
+                            if (i == 0 && j == 1) {
+                                f2 = li[2] + e;
+                                f4 = li[4] + e;
+                            } else {
+                                const float pm = l0[h];
+                                f2 = lse2f(pm + lt[0 * 5 + 2], l2[h] + lt[2 * 5 + 2]) + e;
+                                f4 = lse2f(pm + lt[0 * 5 + 4], l4[h] + lt[4 * 5 + 4]) + e;
+                            }
+                        }
+                        u0 = l0[h]; u1 = l1[h]; u2 = l2[h]; u3 = l3[h]; u4 = l4[h];
+                        l0[h] = f0; l1[h] = f1; l2[h] = f2; l3[h] = f3; l4[h] = f4;
+                        a0 = f0; a1 = f1; a2 = f2; a3 = f3; a4 = f4;
+                        fbuf[CELL(i, j)] = f0;
+                        if (i == n && j == m)
+                            sh_lp = lse5f(f0 + li[0], f1 + li[1], f2 + li[2], f3 + li[3],
+                                          f4 + li[4]);
+                    }
+                }
+                XPF(par, 0, lid) = a0; XPF(par, 1, lid) = a1; XPF(par, 2, lid) = a2;
+                XPF(par, 3, lid) = a3; XPF(par, 4, lid) = a4;
+                if (lid == na - 1 && g + 1 < nband) {
+                    bout[j] = a0; bout[cols + j] = a1; bout[2 * cols + j] = a2;
+                    bout[3 * cols + j] = a3; bout[4 * cols + j] = a4;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+    const float lp = sh_lp;
+
+    /* ---- pass 4: pair-HMM backward, RMS, distance DP, sparse counts ------------------- */
+    for (int j = lid; j < m; j += WG) colcount[j] = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (int g = nband - 1; g >= 0; --g) {
+        const int na = min(sb, ns - g * sb), i0 = (g * sb + lid) * STRIP_H, kk = na - 1 - lid;
+        const bool live = lid < na;
+        __global const float *bin = (__global const float *)((g & 1) ? bd0 : bd1);
+        __global float *bout = (__global float *)((g & 1) ? bd1 : bd0);
+        float r0[STRIP_H], r2[STRIP_H], r4[STRIP_H], rd[STRIP_H];   /* (i, j + 1) */
+        int rc[STRIP_H];                                             /* row counts */
+        int xc[STRIP_H];                                  /* residue i + 1 of each row */
+        float fn[STRIP_H], pn[STRIP_H];                   /* F_M and P^b of the next column */
+#pragma unroll
+        for (int h = 0; h < STRIP_H; ++h) {
+            const int i = i0 + h;
+            r0[h] = LNEG; r2[h] = LNEG; r4[h] = LNEG; rd[h] = 0.0f; rc[h] = 0;
+            xc[h] = (live && i < n) ? xs[i] : 0;
+            fn[h] = (live && i <= n) ? fbuf[CELL(i, m)] : 0.0f;
+            pn[h] = 0.0f;
+#ifndef HMM_ONLY
+            if (live && i <= n) pn[h] = pbuf[CELL(i, m)];
+#endif
+        }
+        float dg0 = LNEG, dgd = 0.0f;                     /* (i0 + STRIP_H, j + 1): 0, D */
+        float pre0 = LNEG, pre1 = LNEG, pre3 = LNEG, pred = 0.0f;   /* (i0 + STRIP_H, j) */
+        if (lid == na - 1 && g + 1 < nband) {
+            pre0 = bin[m]; pre1 = bin[cols + m]; pre3 = bin[2 * cols + m]; pred = bin[3 * cols + m];
+        }
+        for (int s = 0; s < m + na; ++s) {
+            const int j = m - s + kk, par = s & 1;
+            if (live && j >= 0 && j <= m) {
+                float v0, v1, v3, vd;                     /* (i + 1, j) */
+                if (lid < na - 1) {
+                    v0 = XPF(par ^ 1, 0, lid + 1); v1 = XPF(par ^ 1, 1, lid + 1);
+                    v3 = XPF(par ^ 1, 2, lid + 1); vd = XPF(par ^ 1, 3, lid + 1);
+                } else {
+                    v0 = pre0; v1 = pre1; v3 = pre3; vd = pred;
+                    if (g + 1 < nband && j > 0) {
+                        pre0 = bin[j - 1]; pre1 = bin[cols + j - 1];
+                        pre3 = bin[2 * cols + j - 1]; pred = bin[3 * cols + j - 1];
+                    }
+                }
+                float u0 = dg0, ud = dgd;                 /* (i + 1, j + 1) */
+                dg0 = v0; dgd = vd;
+                int cc = 0;
+                const int yc = (j < m) ? ys[j] : 0;
+                float fc[STRIP_H], pc[STRIP_H];           /* as in pass 2: one step ahead */
+#pragma unroll
+                for (int h = 0; h < STRIP_H; ++h) {
+                    fc[h] = fn[h];
+                    pc[h] = pn[h];
+                    if (j > 0 && i0 + h <= n) {
+                        fn[h] = fbuf[CELL(i0 + h, j - 1)];
+#ifndef HMM_ONLY
+                        pn[h] = pbuf[CELL(i0 + h, j - 1)];
+#endif
+                    }
+                }
+#pragma unroll
+                for (int h = STRIP_H - 1; h >= 0; --h) {
+                    const int i = i0 + h;
+                    if (i <= n) {
+                        float b0, b1, b2, b3, b4;
+                        if (i == n && j == m) {
+                            b0 = li[0]; b1 = li[1]; b2 = li[2]; b3 = li[3]; b4 = li[4];
+                        } else {
+                            float dm = LNEG, vx1 = LNEG, vx3 = LNEG, hy2 = LNEG, hy4 = LNEG;
+                            if (i < n && j < m)
+                                dm = u0 + lep[xc[h] * NA + yc];
+                            if (i < n) {
+                                const float e = les[xc[h]];
+                                vx1 = v1 + e;
+                                vx3 = v3 + e;
+                            }
+                            if (j < m) {
+                                const float e = les[yc];
+                                hy2 = r2[h] + e;
+                                hy4 = r4[h] + e;
+                            }
+                            b0 = lse5f(dm + lt[0 * 5 + 0], vx1 + lt[0 * 5 + 1],
+                                       hy2 + lt[0 * 5 + 2], vx3 + lt[0 * 5 + 3],
+                                       hy4 + lt[0 * 5 + 4]);
+                            b1 = lse2f(dm + lt[1 * 5 + 0], vx1 + lt[1 * 5 + 1]);
+                            b2 = lse2f(dm + lt[2 * 5 + 0], hy2 + lt[2 * 5 + 2]);
+                            b3 = lse2f(dm + lt[3 * 5 + 0], vx3 + lt[3 * 5 + 3]);
+                            b4 = lse2f(dm + lt[4 * 5 + 0], hy4 + lt[4 * 5 + 4]);
+                        }
+                        const long q = CELL(i, j);
+                        float p = 0.0f;
+                        if (i > 0 && j > 0) {
+                            const float pa = fmin(FEXP(fc[h] + b0 - lp), 1.0f);
+#ifdef HMM_ONLY
+                            p = pa;
+#else
+                            const float pb = fmin(pc[h], 1.0f);
+#ifdef HMM_WEIGHT   /* QuickProbs 2's weighted RMS (its hmm-weight option) */
+                            p = sqrt(HMM_WEIGHT * pa * pa + (1.0f - HMM_WEIGHT) * pb * pb);
+#else
+                            p = sqrt(0.5f * (pa * pa + pb * pb));
+#endif
+#endif
+                            pbuf[q] = p;
+                            if (p >= cutoff) { rc[h] += 1; cc += 1; }
+                        }
+                        /* suffix gap-free DP: D(i,j) = max(D(i+1,j), D(i,j+1), D(i+1,j+1) + P(i,j)) */
+                        float d = 0.0f;
+                        if (i > 0 && j > 0) {
+                            const float dd = (i < n && j < m) ? ud : 0.0f;
+                            const float dv = (i < n) ? vd : 0.0f;
+                            const float dh = (j < m) ? rd[h] : 0.0f;
+                            d = fmax(fmax(dv, dh), dd + p);
+                        }
+                        if (i == 1 && j == 1) sh_best = d;
+                        u0 = r0[h]; ud = rd[h];
+                        r0[h] = b0; r2[h] = b2; r4[h] = b4; rd[h] = d;
+                        v0 = b0; v1 = b1; v3 = b3; vd = d;
+                    }
+                }
+                if (cc) atomic_add(&colcount[j - 1], cc);   /* columns pass between work-items */
+                XPF(par, 0, lid) = v0; XPF(par, 1, lid) = v1;
+                XPF(par, 2, lid) = v3; XPF(par, 3, lid) = vd;
+                if (lid == 0 && g > 0) {
+                    bout[j] = v0; bout[cols + j] = v1; bout[2 * cols + j] = v3; bout[3 * cols + j] = vd;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+#pragma unroll
+        for (int h = 0; h < STRIP_H; ++h) {   /* rows are this work-item's alone */
+            const int i = i0 + h;
+            if (live && i > 0 && i <= n) rowcount[i - 1] = rc[h];
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const float best = (n > 0 && m > 0) ? sh_best : 0.0f;
+        const int mn = min(n, m);
+        /* see the anti-diagonal kernel: (mn - best) / mn, never negative */
+        dist[task] = (mn > 0) ? ((float)mn - best) / (float)mn : 1.0f;
+    }
+}
+#endif   /* STRIP_H */
+
 /*
  * Sparse forms of the finished P. Work-item owns rows (S_rc: rows of the row sequence, columns
  * of the column sequence) then columns (S_cr). rowptr/colptr (long) give, per row / column, the
@@ -636,20 +1149,21 @@ __kernel void sparsify(__global const int4 *tasks,
     const long4 of = offs[task];
     const int n = tk.s1, m = tk.s3;
     const int rows = n + 1, cols = m + 1;
-    const long delta = (long)((cols + J - 1) / J) * (rows + J - 1) * J;
+    CELL_SETUP;
+    const long delta = TASK_DELTA;
     __global const float *pbuf = (__global const float *)(scratch + of.s0 + delta);
     const float cutoff = thresh[task];
     for (int i = lid; i < n && of.s1 >= 0; i += WG) {
         long pos = ptr[of.s1 + i];
         for (int j = 1; j <= m; ++j) {
-            const float p = pbuf[jidx(i + 1, j, rows)];
+            const float p = pbuf[CELL(i + 1, j)];
             if (p >= cutoff) { out_col[pos] = j - 1; out_val[pos] = p; ++pos; }
         }
     }
     for (int j = lid; j < m && of.s2 >= 0; j += WG) {
         long pos = ptr[of.s2 + j];
         for (int i = 1; i <= n; ++i) {
-            const float p = pbuf[jidx(i, j + 1, rows)];
+            const float p = pbuf[CELL(i, j + 1)];
             if (p >= cutoff) { out_col[pos] = i - 1; out_val[pos] = p; ++pos; }
         }
     }
@@ -675,7 +1189,8 @@ __kernel void adaptive_threshold(__global const int4 *tasks,
     const long4 of = offs[task];
     const int n = tk.s1, m = tk.s3;
     const int rows = n + 1, cols = m + 1;
-    const long delta = (long)((cols + J - 1) / J) * (rows + J - 1) * J;
+    CELL_SETUP;
+    const long delta = TASK_DELTA;
     __global const float *pbuf = (__global const float *)(scratch + of.s0 + delta);
     const long want = (long)ceil(keep * (float)n * (float)m);
     float lo = 0.0f, hi = 1.0f;
@@ -684,7 +1199,7 @@ __kernel void adaptive_threshold(__global const int4 *tasks,
         int cnt = 0;
         for (int j = lid; j < m; j += WG)
             for (int i = 1; i <= n; ++i)
-                cnt += pbuf[jidx(i, j + 1, rows)] >= mid;
+                cnt += pbuf[CELL(i, j + 1)] >= mid;
         red[lid] = cnt;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int s = WG / 2; s > 0; s >>= 1) {
@@ -701,12 +1216,12 @@ __kernel void adaptive_threshold(__global const int4 *tasks,
     __global int *colcount = counts + of.s2;
     for (int i = lid; i < n; i += WG) {
         int c = 0;
-        for (int j = 1; j <= m; ++j) c += pbuf[jidx(i + 1, j, rows)] >= th;
+        for (int j = 1; j <= m; ++j) c += pbuf[CELL(i + 1, j)] >= th;
         rowcount[i] = c;
     }
     for (int j = lid; j < m; j += WG) {
         int c = 0;
-        for (int i = 1; i <= n; ++i) c += pbuf[jidx(i, j + 1, rows)] >= th;
+        for (int i = 1; i <= n; ++i) c += pbuf[CELL(i, j + 1)] >= th;
         colcount[j] = c;
     }
 }

@@ -35,6 +35,12 @@ ROLL_BLOCKS = True
 #: Most columns whose rolling diagonals go to local memory (None: as many as fit); tests force
 #: a small value so short pairs take the column-block path.
 LOCAL_COLS = None
+#: Rows per work-item on the long-pair path (``STRIP_H`` in the kernel): pairs whose columns do
+#: not fit local memory run every pass in strips of rows, each work-item keeping its strip's
+#: previous column in registers and the work-group synchronising once per column step of the
+#: strips instead of once per anti-diagonal (the same cells from the same operands, so the same
+#: bits as the column blocks). None keeps the column blocks (:data:`ROLL_BLOCKS`).
+STRIP_ROWS: int | None = None
 #: Precision of the partition function unless a caller asks otherwise: "float" (the paper's
 #: "double" gave the same SP / TC, 82.90 / 67.85, on all 82 BAliBASE RV11 + RV12 sets, and the
 #: kernel runs 26 % faster on an H200: 0.88 s against 1.19 s per 100,000 pairs of 300 x 300).
@@ -51,11 +57,30 @@ def _pow2_floor(v: int) -> int:
     return 1 << (max(int(v), 1).bit_length() - 1)
 
 
-def scratch_doubles(n, m):
-    """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly."""
+def strip_delta(n, m, wg: int, height: int):
+    """Words of one full matrix of tasks with n rows and m columns (residues) in the strip
+    layout (``STRIP_H`` = ``height``, work-group ``wg``; the kernel's ``strip_delta``): bands of
+    ``sb`` strips, each ``(m + sb) * height * sb`` words; numpy-friendly."""
+    ns = (n + height) // height          # strips covering rows 0..n
+    nb = -(-ns // wg)
+    sb = -(-ns // nb)                    # strips per band, split evenly
+    nb = -(-ns // sb)
+    return nb * (m + sb) * height * sb
+
+
+def scratch_doubles(n, m, strip: tuple[int, int] | None = None):
+    """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly.
+    ``strip`` = (work-group, rows per strip) for the strip layout (:func:`strip_delta`)."""
     rows, cols = n + 1, m + 1
-    delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
+    if strip is None:
+        delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
+    else:
+        delta = strip_delta(n, m, *strip)
     return delta + (delta + 1) // 2 + np.maximum(10 * cols, 6 * rows)
+
+
+def _strip_of(defs: dict) -> tuple[int, int] | None:
+    return (int(defs["WG"]), int(defs["STRIP_H"])) if "STRIP_H" in defs else None
 
 
 def group_size(rt, widest: int) -> int:
@@ -78,16 +103,17 @@ def _bucket(cols: int) -> int:
 
 
 def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
-                  precision: str | None = None) -> dict:
+                  precision: str | None = None, strips: bool = True) -> dict:
     """-D defines of the stage I program for a batch whose widest task has ``widest`` columns
     and a model of ``ncodes`` codes (:attr:`bioplug.msa.model.Model.ncodes`).
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
     exist per device; the score tables (8 NA^2 + 4 (30 + NA + NA^2) bytes) go to local memory,
     and the rolling diagonals too when 72 bytes per column fit beside them; wider batches run
-    in column blocks of ``ROLL_BLOCK - 1`` columns, ``ROLL_BLOCK`` the most slots that fit, a
-    multiple of the work-group (one program for every width).
-    """
+    in strips of :data:`STRIP_ROWS` rows when set (and ``strips``) and their exchange slots
+    (48 bytes per work-item) fit, else in column blocks of ``ROLL_BLOCK - 1`` columns,
+    ``ROLL_BLOCK`` the most slots that fit, a multiple of the work-group (one program for every
+    width)."""
     precision = precision or PRECISION
     wg = group_size(rt, widest)
     bucket = _bucket(widest + 1)
@@ -109,6 +135,8 @@ def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
         room = min(room, int(LOCAL_COLS))
     if ROLL_LOCAL and bucket <= room:
         defs.update(ROLL_LOCAL=1, MAXCOLS=bucket)
+    elif ROLL_LOCAL and strips and STRIP_ROWS and local + 48 * wg + 64 <= rt.local_mem:
+        defs["STRIP_H"] = int(STRIP_ROWS)
     elif ROLL_LOCAL and ROLL_BLOCKS and room >= max(wg, 2):
         slots = room // wg * wg
         defs.update(ROLL_LOCAL=1, MAXCOLS=slots, ROLL_BLOCK=slots)
@@ -228,7 +256,17 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
     row_seq, col_seq = np.where(a_rows, a, b), np.where(a_rows, b, a)
     n, m = lengths[row_seq], lengths[col_seq]
     order = np.lexsort((-n, -m))  # widest first, then tallest
-    need = scratch_doubles(n[order], m[order]).astype(np.int64) * 8
+    need = scratch_doubles(n[order], m[order])
+    if STRIP_ROWS and ROLL_LOCAL:
+        # tasks wide enough for strips may take the strip layout (a few % larger for some
+        # shapes; the batch's work-group is decided later, so the largest one here)
+        widths = np.unique(m)
+        strips = widths[[("STRIP_H" in build_options(rt, int(w))) for w in widths]]
+        wide = np.isin(m[order], strips)
+        strip = (group_size(rt, 1 << 30), int(STRIP_ROWS))
+        need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip)),
+                        need)
+    need = need.astype(np.int64) * 8
     budget = max(min(rt.memory_budget(0.25), rt.max_alloc), int(need.max(initial=0)))
     batches: list[np.ndarray] = []
     begin, used = 0, 0
@@ -268,34 +306,43 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
     """The posterior kernel over one batch (and, in accurate mode, the adaptive thresholds)."""
     d_codes, d_hmm, d_pf = shared
     nb, mb = plan.lengths[plan.row_seq[batch]], plan.lengths[plan.col_seq[batch]]
-    defs = build_options(rt, int(mb.max()), hmm_only, ncodes, precision)
+    options = (rt, int(mb.max()), hmm_only, ncodes, precision)
+    defs = build_options(*options)
+    if "STRIP_H" in defs and not _strips_fit(rt, defs):
+        defs = build_options(*options, strips=False)
     wg = int(defs["WG"])
     tasks = np.zeros((batch.size, 4), dtype=np.int32)
     tasks[:, 0], tasks[:, 1] = plan.starts[plan.row_seq[batch]], nb
     tasks[:, 2], tasks[:, 3] = plan.starts[plan.col_seq[batch]], mb
-    sizes = scratch_doubles(nb, mb).astype(np.int64)
-    offs = np.zeros((batch.size, 4), dtype=np.int64)
-    offs[1:, 0] = np.cumsum(sizes)[:-1]
     seg = np.empty(2 * batch.size, dtype=np.int64)
     seg[0::2], seg[1::2] = nb, mb
     seg_start = np.zeros(seg.size + 1, dtype=np.int64)
     np.cumsum(seg, out=seg_start[1:])
-    offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
     d_tasks, q = rt.to_device(tasks), rt.queue
-    d_scratch = rt.empty(int(sizes.sum()) * 8)
     d_counts = rt.empty(max(int(seg_start[-1]), 1) * 4)
     d_dist = rt.empty(batch.size * 4)
-    args = (d_codes, d_tasks, rt.to_device(offs), d_scratch, d_hmm, d_pf, np.float32(CUTOFF),
-            d_counts, d_dist)
-    try:
+
+    def launch(defs):
+        """Scratch laid out for ``defs`` (the strip layout differs) and the posterior kernel."""
+        sizes = scratch_doubles(nb, mb, _strip_of(defs)).astype(np.int64)
+        offs = np.zeros((batch.size, 4), dtype=np.int64)
+        offs[1:, 0] = np.cumsum(sizes)[:-1]
+        offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
+        d_scratch = rt.empty(int(sizes.sum()) * 8)
+        args = (d_codes, d_tasks, rt.to_device(offs), d_scratch, d_hmm, d_pf,
+                np.float32(CUTOFF), d_counts, d_dist)
         kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
+        return offs, d_scratch, args
+
+    try:
+        offs, d_scratch, args = launch(defs)
     except (cl.Error, KernelBuildError) as exc:
-        if "ROLL_LOCAL" not in defs:
+        if "ROLL_LOCAL" not in defs and "STRIP_H" not in defs:
             raise
         log.warning("stage I with local rolling diagonals failed (%s); using global", exc)
         defs = {k: v for k, v in defs.items()
-                if k not in ("ROLL_LOCAL", "MAXCOLS", "ROLL_BLOCK")}
-        kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
+                if k not in ("ROLL_LOCAL", "MAXCOLS", "ROLL_BLOCK", "STRIP_H")}
+        offs, d_scratch, args = launch(defs)
     thresh = np.full(batch.size, CUTOFF, dtype=np.float32)
     if accurate:
         d_thresh = rt.empty(batch.size * 4)
@@ -309,6 +356,22 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
     dist = np.empty(batch.size, dtype=np.float32)
     cl.enqueue_copy(q, dist, d_dist)
     return _BatchRun(defs, d_tasks, offs, seg, d_scratch, d_counts, thresh, d_thresh, dist)
+
+
+def _strips_fit(rt, defs: dict) -> bool:
+    """The compiled strip kernel runs at the batch's work-group size (its registers: each
+    work-item holds a few states of ``STRIP_H`` rows; the device says how many work-items a
+    kernel's registers allow)."""
+    try:
+        knl = kernel(rt, "msa_posterior.cl", "posterior", defs)
+        limit = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, rt.device)
+    except (cl.Error, KernelBuildError) as exc:
+        log.warning("stage I strips failed to build (%s); using column blocks", exc)
+        return False
+    if limit < int(defs["WG"]):
+        log.info("stage I strips of %s rows allow %d work-items, not %s: column blocks",
+                 defs["STRIP_H"], limit, defs["WG"])
+    return limit >= int(defs["WG"])
 
 
 def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: bool = False
