@@ -463,3 +463,39 @@ def test_column_blocks_are_bit_identical(rt, per_item, seqtype, hmm_only, precis
         for field in ("indptr", "cols", "vals", "thresh"):
             assert np.array_equal(getattr(blocks[1], field), getattr(want[1], field)), field
     assert blocks[1].vals.size == sum(len(codes[a]) * len(codes[b]) for a, b in pairs) * 2
+
+
+@pytest.mark.parametrize("accurate", [False, True])
+def test_batches_over_two_scratch_buffers_are_bit_identical(rt, accurate, monkeypatch):
+    """A batch's scratch split over its two buffers (``TASK_SCRATCH``): with a share of memory
+    too small for two tasks a buffer, every batch spills into its second buffer, and the
+    distances, thresholds and entries (every cell: CUTOFF 0) equal one buffer's."""
+    import bioplug.msa.posterior as post
+
+    model = load_model()
+    rng = np.random.default_rng(5)
+    codes = [encode(random_protein(rng, int(n)), str(i), model)
+             for i, n in enumerate(rng.integers(20, 160, 9))]
+    pairs = all_pairs(len(codes))
+    keep = np.ones(len(pairs), bool)
+    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
+    monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
+    plan = post._plan(rt, codes, pairs, keep, keep)
+    assert np.array_equal(np.concatenate(plan.batches), np.lexsort(
+        (-plan.lengths[plan.row_seq], -plan.lengths[plan.col_seq])))
+    spilled = 0
+    for batch in plan.batches:
+        sizes = post.scratch_doubles(plan.lengths[plan.row_seq[batch]],
+                                     plan.lengths[plan.col_seq[batch]]).astype(np.int64)
+        second, offset = post._scratch_layout(sizes, plan.bin_bytes)
+        for i in (0, 1):  # each buffer within the cap, tasks packed from its start
+            assert 8 * sizes[second == i].sum() <= plan.bin_bytes
+            assert np.array_equal(offset[second == i],
+                                  np.cumsum(sizes[second == i]) - sizes[second == i])
+        spilled += int(second.any())
+    assert spilled > len(plan.batches) // 2
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
+    assert np.array_equal(dist, want_dist)
+    for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
+        assert np.array_equal(getattr(store, field), getattr(want, field)), field

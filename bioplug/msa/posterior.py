@@ -51,6 +51,11 @@ HMM_WEIGHT = 0.5
 #: Copy the score tables to local memory (a warp's reads of __constant memory at different
 #: addresses are serialised on GPUs).
 TABLES_LOCAL = True
+#: Share of device memory one batch's scratch may take, in two buffers of at most
+#: ``max_alloc`` each (``TASK_SCRATCH`` in the kernel). A pair is one work-group: with one
+#: buffer (NVIDIA allows a quarter of the memory per buffer) a batch of 5,000-residue pairs
+#: (304 MB each) held 65 pairs, 65 work-groups on the H100's 132 compute units.
+SCRATCH_SHARE = 0.4
 
 
 def _pow2_floor(v: int) -> int:
@@ -239,6 +244,7 @@ class _Plan:
     keep_rows: np.ndarray    # (T,) S_rows,cols wanted
     keep_cols: np.ndarray    # (T,) S_cols,rows wanted
     batches: list[np.ndarray]
+    bin_bytes: int           # scratch bytes of each of a batch's two buffers (at most)
 
     @property
     def ntask(self) -> int:
@@ -267,19 +273,33 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
         need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip)),
                         need)
     need = need.astype(np.int64) * 8
-    budget = max(min(rt.memory_budget(0.25), rt.max_alloc), int(need.max(initial=0)))
+    cap = max(min(rt.memory_budget(SCRATCH_SHARE) // 2, rt.max_alloc), int(need.max(initial=0)))
     batches: list[np.ndarray] = []
-    begin, used = 0, 0
+    begin, used, second = 0, 0, False
     for pos in range(order.size):
-        if pos > begin and used + need[pos] > budget:
-            batches.append(order[begin:pos])
-            begin, used = pos, 0
+        if pos > begin and used + need[pos] > cap:
+            if second:   # both buffers full: the next batch
+                batches.append(order[begin:pos])
+                begin = pos
+            second, used = not second, 0
         used += int(need[pos])
     if order.size:
         batches.append(order[begin:])
     return _Plan(lengths, starts, np.concatenate(codes) if k else np.zeros(1, np.uint8),
                  row_seq, col_seq, np.where(a_rows, keep_ab, keep_ba),
-                 np.where(a_rows, keep_ba, keep_ab), batches)
+                 np.where(a_rows, keep_ba, keep_ab), batches, cap)
+
+
+def _scratch_layout(sizes: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """(buffer 0 or 1, offset in doubles within it) of each task of a batch whose scratch
+    takes ``sizes`` doubles: the longest prefix that fits ``cap`` bytes in the first buffer,
+    the rest in the second, as :func:`_plan` cut the batch (sizes at most the plan's)."""
+    ends = np.cumsum(sizes)
+    second = (8 * ends > cap).astype(np.int64)
+    second[0] = 0  # a single task above the cap still has a buffer of its own
+    first_end = int(ends[second == 0][-1])
+    offset = ends - sizes - second * first_end
+    return second, offset
 
 
 @dataclass
@@ -290,7 +310,7 @@ class _BatchRun:
     tasks: cl.Buffer
     offs: np.ndarray         # (B, 4) scratch offset, first row of S_rc, first row of S_cr
     seg: np.ndarray          # (2B,) rows of S_rc, S_cr per task
-    scratch: cl.Buffer       # the posterior matrices
+    scratch: tuple           # the posterior matrices (two buffers, TASK_SCRATCH)
     counts: cl.Buffer        # entries at the cutoff per row
     thresh: np.ndarray       # (B,) per task
     d_thresh: cl.Buffer
@@ -326,10 +346,10 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
         """Scratch laid out for ``defs`` (the strip layout differs) and the posterior kernel."""
         sizes = scratch_doubles(nb, mb, _strip_of(defs)).astype(np.int64)
         offs = np.zeros((batch.size, 4), dtype=np.int64)
-        offs[1:, 0] = np.cumsum(sizes)[:-1]
+        offs[:, 3], offs[:, 0] = _scratch_layout(sizes, plan.bin_bytes)
         offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
-        d_scratch = rt.empty(int(sizes.sum()) * 8)
-        args = (d_codes, d_tasks, rt.to_device(offs), d_scratch, d_hmm, d_pf,
+        d_scratch = tuple(rt.empty(int(sizes[offs[:, 3] == i].sum()) * 8) for i in (0, 1))
+        args = (d_codes, d_tasks, rt.to_device(offs), *d_scratch, d_hmm, d_pf,
                 np.float32(CUTOFF), d_counts, d_dist)
         kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
         return offs, d_scratch, args
@@ -347,7 +367,7 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
     if accurate:
         d_thresh = rt.empty(batch.size * 4)
         kernel(rt, "msa_posterior.cl", "adaptive_threshold", defs)(
-            q, (batch.size * wg,), (wg,), d_tasks, args[2], d_scratch,
+            q, (batch.size * wg,), (wg,), d_tasks, args[2], *d_scratch,
             np.float32(ACCURATE_KEEP), np.float32(CUTOFF), d_thresh, d_counts,
             cl.LocalMemory(4 * wg))
         cl.enqueue_copy(q, thresh, d_thresh)
@@ -398,7 +418,7 @@ def _sparsify(rt, plan: _Plan, batch: np.ndarray, run: _BatchRun, on_device: boo
         offs[:, 1] = np.where(plan.keep_rows[batch], run.offs[:, 1], -1)
         offs[:, 2] = np.where(plan.keep_cols[batch], run.offs[:, 2], -1)
         kernel(rt, "msa_posterior.cl", "sparsify", run.defs)(
-            q, (batch.size * wg,), (wg,), run.tasks, rt.to_device(offs), run.scratch,
+            q, (batch.size * wg,), (wg,), run.tasks, rt.to_device(offs), *run.scratch,
             run.d_thresh, rt.to_device(ptr), d_col, d_val)
         if not on_device:
             cl.enqueue_copy(q, cols, d_col)
