@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bioplug.pairwise.engine as engine_module
+import bioplug.pairwise.windowed as windowed_module
 from bioplug.alphabet import GAP_FIELDS, make_scoring
 from bioplug.errors import InputError
 from bioplug.pairwise.engine import PairwiseEngine, fits_16bit
@@ -204,6 +205,7 @@ def test_all_vs_all_windows_made_on_the_fly(monkeypatch, packed16):
     seqs = [scoring.encode(t) for t in texts]
     expected = np.array([[aligner.score(a, b) for b in texts] for a in texts])
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
+    monkeypatch.setattr(windowed_module, "STREAM_WINDOW", 7)
     for devices in ("cpu", [Runtime(select_device("cpu")), Runtime(select_device("cpu"))]):
         engine = PairwiseEngine(scoring, devices)
         engine.use_packed16 = packed16
@@ -361,6 +363,7 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     reference.windowed_traceback = False
     want = reference.trace_pairs(ta, tb)  # default windows, whole matrices
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 7)
+    monkeypatch.setattr(windowed_module, "STREAM_WINDOW", 7)
     if not table:
         monkeypatch.setattr(engine_module, "TABLE_BYTES", 0)
     calls = {"corners": 0, "per-window tasks": 0, "traced windows planned early": 0}
@@ -539,6 +542,7 @@ def test_packed16_ends_fall_back_near_the_16bit_limit(monkeypatch):
     seqs = [scoring.encode(s) for s in targets + queries]
     ia, ib = np.arange(len(targets)), np.arange(len(targets), len(seqs))
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 5)
+    monkeypatch.setattr(windowed_module, "STREAM_WINDOW", 5)
     runs = []
     for packed16 in (False, True):
         engine = PairwiseEngine(scoring, "cpu")
@@ -585,6 +589,7 @@ def test_windowed_first_passes_sort_each_window_by_rows_then_columns(monkeypatch
     seqs = [scoring.encode("".join(rng.choice(list(AMINO), int(k)))) for k in lengths]
     ia, ib = np.triu_indices(len(seqs), 1)
     monkeypatch.setattr(engine_module, "MAX_WINDOW", 300)
+    monkeypatch.setattr(windowed_module, "STREAM_WINDOW", 300)
     engine = PairwiseEngine(scoring, DEVICE)
     p = engine._passes(seqs, ia, ib, None, None, trace=False)
     assert len(p.plan.jobs) > 3

@@ -575,19 +575,24 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         order = size_order(short, rows, cols, blocks=blocks)
         return order, self._cut(la, order, maxB, trace)
 
-    def _cut(self, la: np.ndarray, order: np.ndarray, maxB: int, trace: bool) -> list:
+    def _cut(self, la: np.ndarray, order: np.ndarray, maxB: int, trace: bool,
+             most: int = MAX_WINDOW) -> list:
         """Windows ``(start, stop)`` of pairs in ``order`` (rows largest first) whose
-        queries are up to ``maxB`` long: each as large as its first pair allows."""
+        queries are up to ``maxB`` long: each as large as its first pair allows (at most
+        ``most`` pairs)."""
         windows, start = [], 0
         while start < order.size:
-            size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start)
+            size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start,
+                                     most)
             stop = min(order.size, start + size)
             windows.append((start, stop))
             start = stop
         return windows
 
-    def _window_size(self, rows: int, maxB: int, trace: bool, remaining: int) -> int:
-        """Pairs in one launch whose first pair has ``rows`` rows, queries up to ``maxB``."""
+    def _window_size(self, rows: int, maxB: int, trace: bool, remaining: int,
+                     most: int = MAX_WINDOW) -> int:
+        """Pairs in one launch whose first pair has ``rows`` rows, queries up to ``maxB``
+        (at most ``most``)."""
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
         per_device = max(64, 8 * max(rt.compute_units for rt in self.runtimes))
@@ -595,7 +600,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         column = (maxB + 1) * 8
         # Direction bytes per pair, padded to whole strips of the widest strip used.
         directions = (-(-rows // 32) * 32 * maxB * self._bits // 8) if trace else 0
-        size = min(MAX_WINDOW, budget // (column + directions), max_alloc // column)
+        size = min(most, budget // (column + directions), max_alloc // column)
         if directions:
             size = min(size, max_alloc // directions)
         if size > 256:  # launches round up to a multiple of the work-group (<= 128)

@@ -34,6 +34,12 @@ from bioplug.pairwise.batch import (
 from bioplug.progress import Progress
 from bioplug.runtime import Runtime, run_lpt
 
+#: Largest window of the first passes (pairs; the engine's ``MAX_WINDOW`` elsewhere). H100,
+#: 2,000 proteins of 50-1,000 aa all-vs-all (benchmarks/RESULTS.md, ninth session): the whole
+#: traceback took 1.95 / 1.30 / 0.96 / 0.82 / 0.81 s with windows of 2^14 / 2^15 / 2^16 / 2^17
+#: / 2^18 pairs (the last with a wider spread): fewer, fuller launches and less host work
+#: between them.
+STREAM_WINDOW = 1 << 17
 
 @dataclass
 class _Passes:
@@ -226,7 +232,7 @@ class WindowedTraceback:
         la = base.la if short is None else base.la[short]
         lb = base.lb if short is None else base.lb[short]
         order = size_order(short, la, None)
-        windows = self._cut(base.la, order, int(lb.max(initial=0)), False)
+        windows = self._cut(base.la, order, int(lb.max(initial=0)), False, STREAM_WINDOW)
         costs = _window_cells(la, lb, windows)
         return replace(base, is_long=is_long, jobs=[(None, w) for w in windows], costs=costs,
                        widest=max((b - a for a, b in windows), default=1)), order
