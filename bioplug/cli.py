@@ -118,18 +118,18 @@ def _end_process(code: int) -> None:
     os._exit(code)
 
 
-#: Commands whose device is started on a thread while the other modules import
-#: (see :func:`bioplug.runtime.runtime.warm_up`).
-WARM_UP_COMMANDS = {"msa"}
+#: Commands that use a device: their drivers start on a thread while the other modules import
+#: (:mod:`bioplug.runtime.driver_start`).
+DEVICE_COMMANDS = {"msa", "pairwise", "search", "tree", "profile", "viterbi", "align3"}
 
 
 def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
     """(command uses a device, its --device value) read from argv before the parser exists.
 
-    A guess: when it is wrong, the warm-up only started a device the command does not use.
+    A guess: when it is wrong, the thread started a device the command does not use.
     """
     words = [w for w in argv if not w.startswith("-")]
-    if not words or words[0] not in WARM_UP_COMMANDS:
+    if not words or words[0] not in DEVICE_COMMANDS:
         return False, None
     spec = None
     for i, word in enumerate(argv):
@@ -142,10 +142,10 @@ def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
 
 def _run(argv: list[str] | None) -> int:
     warm, spec = _device_hint(sys.argv[1:] if argv is None else list(argv))
-    if warm:
-        from bioplug.runtime.runtime import warm_up
+    if warm and "pyopencl" not in sys.modules:   # else the drivers are up (server, tests)
+        from bioplug.runtime import driver_start
 
-        warm_up(spec)
+        driver_start.start(spec)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -153,7 +153,7 @@ def _run(argv: list[str] | None) -> int:
         if argv is not None:   # tests, scripts and the server's jobs see argparse's exit
             raise
         # The executable leaves through _end_process (os._exit): an interpreter teardown while
-        # the warm-up thread is inside the OpenCL driver's start-up can abort the process
+        # the driver start-up thread is inside an OpenCL driver can abort the process
         # (seen as exit -6 for a usage error under load).
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     logging.basicConfig(

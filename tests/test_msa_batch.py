@@ -233,49 +233,6 @@ def test_msa_command_imports_stay_small():
     assert proc.stdout.strip() == "[]"
 
 
-def test_device_hint_reads_the_command_and_device():
-    from bioplug.cli import _device_hint
-
-    assert _device_hint(["msa", "a.fa", "-o", "b.fa", "--device", "gpu"]) == (True, "gpu")
-    assert _device_hint(["-q", "msa", "a.fa", "--outdir", "d", "--device=0:1"]) == (True, "0:1")
-    assert _device_hint(["-v", "msa", "a.fa", "-o", "b"]) == (True, None)
-    assert _device_hint(["score", "a.fa", "b.xml"]) == (False, None)
-    assert _device_hint([]) == (False, None)
-
-
-def test_get_runtime_waits_for_the_warm_up_thread(monkeypatch):
-    import time
-
-    from bioplug.errors import NoOpenCLError
-    from bioplug.runtime import runtime as runtime_module
-
-    real_select = runtime_module.select_device
-    calls = []
-
-    def select(spec):
-        name = threading.current_thread().name
-        calls.append(("start", name))
-        if name == "bioplug-warm-up":
-            time.sleep(0.3)  # a slow driver start-up
-        info = real_select(spec)
-        calls.append(("end", name))
-        return info
-
-    monkeypatch.setattr(runtime_module, "_warming", None)
-    monkeypatch.setattr(runtime_module, "select_device", select)
-    runtime_module.warm_up("cpu")
-    runtime_module.warm_up("cpu")  # once per process
-    rt = runtime_module.get_runtime("cpu")
-    assert calls[:2] == [("start", "bioplug-warm-up"), ("end", "bioplug-warm-up")]
-    assert ("start", "MainThread") in calls[2:]
-    assert rt is runtime_module.get_runtime("cpu")
-    # a device that does not exist: the warm-up stays quiet, get_runtime reports it
-    monkeypatch.setattr(runtime_module, "_warming", None)
-    runtime_module.warm_up("no such device")
-    with pytest.raises(NoOpenCLError):
-        runtime_module.get_runtime("no such device")
-
-
 def test_blas_threads_left_to_the_user():
     code = ("import os, sys, bioplug.cli as c; assert 'numpy' not in sys.modules; "
             "c._quiet_blas_threads(); print(os.environ['OPENBLAS_NUM_THREADS'])")

@@ -2,18 +2,31 @@
 
 Device choice (:func:`select_device`), one :class:`Runtime` per device (context, profiling
 queue, program cache, device limits) and the multi-device work queue (:func:`run_lpt`).
+
+The names load on first use (PEP 562): a command imports :mod:`bioplug.runtime.driver_start`
+before numpy and pyopencl, and importing this package must not pull them in.
 """
 
-from bioplug.runtime.devices import DeviceInfo, list_devices, select_device
-from bioplug.runtime.runtime import Runtime, get_runtime, get_runtimes
-from bioplug.runtime.schedule import run_lpt
+from importlib import import_module
 
-__all__ = [
-    "DeviceInfo",
-    "Runtime",
-    "get_runtime",
-    "get_runtimes",
-    "list_devices",
-    "run_lpt",
-    "select_device",
-]
+_HOMES = {
+    "DeviceInfo": "devices",
+    "list_devices": "devices",
+    "select_device": "devices",
+    "Runtime": "runtime",
+    "get_runtime": "runtime",
+    "get_runtimes": "runtime",
+    "run_lpt": "schedule",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    if name in _HOMES:
+        return getattr(import_module(f"bioplug.runtime.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'bioplug.runtime' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -20,6 +20,7 @@ import pyopencl as cl
 
 from bioplug.errors import KernelBuildError
 from bioplug.faults import remember
+from bioplug.runtime import driver_start
 from bioplug.runtime.devices import DeviceInfo, select_device
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,15 @@ def kernel_source(name: str) -> str:
     return _INCLUDE.sub(lambda m: kernel_source(m.group(1)), text)
 
 
+def _context(device: cl.Device) -> cl.Context:
+    """The context :mod:`~bioplug.runtime.driver_start` made for the device, else a new one."""
+    handle = driver_start.take_context(device.int_ptr)
+    if handle is not None:
+        log.debug("context of %s made while the modules imported", device.name.strip())
+        return cl.Context.from_int_ptr(handle, retain=False)   # its reference is ours now
+    return cl.Context([device])
+
+
 class Runtime:
     """An OpenCL device ready for work: context, in-order profiling queue, program cache.
 
@@ -59,7 +69,7 @@ class Runtime:
     def __init__(self, info: DeviceInfo):
         self.info = info
         self.device = info.device
-        self.context = cl.Context([info.device])
+        self.context = _context(info.device)
         self.queue = cl.CommandQueue(
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
@@ -233,33 +243,6 @@ class Runtime:
 
 _runtimes: dict[str, Runtime] = {}
 _runtimes_lock = threading.Lock()
-_warming: threading.Thread | None = None
-
-
-def warm_up(device=None) -> None:
-    """Start the driver and create the device's :class:`Runtime` on a background thread.
-
-    Driver start-up (platform and device listing) and context creation are OpenCL calls
-    (pyopencl releases the GIL while ``clGetPlatformIDs`` starts the drivers): started right
-    after pyopencl is imported, they overlap the rest of a command's imports and its input
-    reading. On an H100 host they took about 0.13 s and 0.1 s of each ``bioplug msa`` call.
-    :func:`get_runtime` waits for this thread first, so no two threads start drivers at
-    once. Errors are left for that call to report.
-    """
-    global _warming
-    if _warming is not None:
-        return
-
-    def run() -> None:
-        try:
-            get_runtime(device)
-        except Exception as exc:  # noqa: BLE001 - the caller's own get_runtime reports it
-            log.debug("device warm-up for %r failed: %s", device, exc)
-
-    _warming = threading.Thread(target=run, name="bioplug-warm-up", daemon=True)
-    _warming.start()
-
-
 def get_runtime(device=None) -> Runtime:
     """The shared :class:`Runtime` for a device specification (see ``select_device``).
 
@@ -267,9 +250,7 @@ def get_runtime(device=None) -> Runtime:
     """
     if isinstance(device, Runtime):
         return device
-    warming = _warming
-    if warming is not None and warming is not threading.current_thread():
-        warming.join()
+    driver_start.wait()
     info = select_device(device)
     with _runtimes_lock:
         rt = _runtimes.get(info.spec)

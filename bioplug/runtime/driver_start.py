@@ -1,0 +1,191 @@
+"""Start the OpenCL drivers, and the chosen device's context, while Python imports the rest.
+
+A command's first OpenCL calls start the drivers (the ICD loader opens every vendor library,
+and NVIDIA's initialises its GPUs) and create a context: about 0.13 s and 0.12 s of each
+``bioplug msa`` call on an H100 host. pyopencl holds Python's lock (the GIL) inside those
+calls, so on a thread they still stalled the ~0.3 s of imports they were meant to overlap.
+ctypes releases the GIL around every foreign call: made through it, on a thread started before
+numpy and pyopencl are imported, driver start-up and context creation run beside the imports.
+pyopencl then finds the drivers started, and :class:`bioplug.runtime.Runtime` adopts the
+context made here (:func:`take_context`) instead of creating one.
+
+The device is resolved here only where :func:`bioplug.runtime.select_device` would choose it
+without pyopencl (the fastest GPU, ``P:D``, an index, or the one device of a kind); other
+specifications only start the drivers. Contexts are keyed by the driver's device handle, so a
+guess that differs from ``select_device`` costs an unused context, never a wrong device.
+Errors are left for pyopencl's own calls to report.
+
+Standard library only: the command imports this module before numpy and pyopencl.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import importlib.util
+import logging
+import os
+import threading
+
+log = logging.getLogger(__name__)
+
+# OpenCL 1.2 constants (CL/cl.h).
+_DEVICE_TYPE_ALL = 0xFFFFFFFF
+_DEVICE_TYPE = 0x1000
+_MAX_COMPUTE_UNITS = 0x1002
+_MAX_CLOCK_FREQUENCY = 0x100C
+_TYPE_CPU, _TYPE_GPU, _TYPE_ACCELERATOR = 2, 4, 8
+_KINDS = {"cpu": _TYPE_CPU, "gpu": _TYPE_GPU, "accelerator": _TYPE_ACCELERATOR}
+
+_thread: threading.Thread | None = None
+_contexts: dict[int, int] = {}   # device handle -> context handle made by the thread
+_lock = threading.Lock()
+
+
+def start(spec: str | None = None) -> None:
+    """Start the drivers (and the context of the device ``spec`` names) on a thread, once.
+
+    Parameters
+    ----------
+    spec : str or None
+        The command's ``--device`` value; None reads ``BIOPLUG_DEVICE`` as
+        :func:`bioplug.runtime.select_device` does.
+    """
+    global _thread
+    with _lock:
+        if _thread is not None:
+            return
+        if spec is None or not spec.strip():
+            spec = os.environ.get("BIOPLUG_DEVICE") or None
+        _thread = threading.Thread(target=_run, args=(*_loader_paths(), spec),
+                                   name="bioplug-driver-start", daemon=True)
+        _thread.start()
+
+
+def wait() -> None:
+    """Return once the thread has finished: no two threads start the drivers at once."""
+    thread = _thread
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+def take_context(device_handle: int) -> int | None:
+    """The context handle made for this device (the caller owns its reference), or None."""
+    wait()
+    with _lock:
+        return _contexts.pop(device_handle, None)
+
+
+def _run(loader: str, drivers: list[str], spec: str | None) -> None:
+    try:
+        for path in drivers:
+            ctypes.CDLL(path)
+        lib = _typed(ctypes.CDLL(loader))
+        devices = _devices(lib)
+        chosen = _choose(devices, spec)
+        if chosen is not None:
+            context = _create_context(lib, chosen)
+            if context:
+                with _lock:
+                    _contexts[chosen] = context
+    except Exception as exc:  # noqa: BLE001 - pyopencl's own calls report the failure
+        log.debug("OpenCL driver start-up on a thread failed: %s", exc)
+
+
+def _loader_paths() -> tuple[str, list[str]]:
+    """The ICD loader pyopencl links, and the drivers its wheel bundles beside it.
+
+    The wheel's loader finds its drivers through ``PYOPENCL_HOME`` (it crashes without it),
+    which pyopencl sets to its own folder when imported: set here to the same, on the main
+    thread, before the loader is opened. Its ``.icd`` files name the bundled drivers without a
+    folder, found through the run path of pyopencl's extension module; opened here first by
+    their full path, they are found the same way (a loaded library answers its name).
+    Without the wheel's loader, the system's.
+    """
+    spec = importlib.util.find_spec("pyopencl")   # finds the package without importing it
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        libs = os.path.join(folder, ".libs")
+        bundled = sorted(glob.glob(os.path.join(libs, "libOpenCL*.so*")))
+        if bundled:
+            os.environ["PYOPENCL_HOME"] = os.path.abspath(folder)
+            return bundled[0], _named_drivers(libs)
+    return "libOpenCL.so.1", []
+
+
+def _named_drivers(folder: str) -> list[str]:
+    """Libraries in ``folder`` that its ``.icd`` files name."""
+    out = []
+    for icd in sorted(glob.glob(os.path.join(folder, "*.icd"))):
+        with open(icd) as handle:
+            name = handle.read().strip()
+        if name and os.path.exists(os.path.join(folder, name)):
+            out.append(os.path.join(folder, name))
+    return out
+
+
+def _typed(lib: ctypes.CDLL) -> ctypes.CDLL:
+    """Declare the handful of entry points used here (handles are pointers)."""
+    p, u, ul = ctypes.c_void_p, ctypes.c_uint, ctypes.c_ulong
+    lib.clGetPlatformIDs.argtypes = [u, p, p]
+    lib.clGetDeviceIDs.argtypes = [p, ul, u, p, p]
+    lib.clGetDeviceInfo.argtypes = [p, u, ctypes.c_size_t, p, p]
+    lib.clCreateContext.argtypes = [p, u, p, p, p, p]
+    lib.clCreateContext.restype = p
+    return lib
+
+
+def _handles(count_then_fill) -> list[int]:
+    """An OpenCL list query: ask for the count, then the handles."""
+    n = ctypes.c_uint(0)
+    if count_then_fill(0, None, ctypes.byref(n)) != 0 or n.value == 0:
+        return []
+    out = (ctypes.c_void_p * n.value)()
+    if count_then_fill(n.value, out, None) != 0:
+        return []
+    return [h for h in out if h]
+
+
+def _devices(lib: ctypes.CDLL) -> list[tuple[int, int, int, int, int]]:
+    """(platform index, device index, handle, type, speed rank) in pyopencl's listing order."""
+    out = []
+    for pi, platform in enumerate(_handles(lib.clGetPlatformIDs)):
+        handles = _handles(lambda n, buf, ret, platform=platform: lib.clGetDeviceIDs(
+            platform, _DEVICE_TYPE_ALL, n, buf, ret))
+        for di, dev in enumerate(handles):
+            kind = _info(lib, dev, _DEVICE_TYPE, ctypes.c_ulong)
+            units = _info(lib, dev, _MAX_COMPUTE_UNITS, ctypes.c_uint)
+            clock = _info(lib, dev, _MAX_CLOCK_FREQUENCY, ctypes.c_uint)
+            out.append((pi, di, dev, kind, units * max(clock, 1)))
+    return out
+
+
+def _info(lib: ctypes.CDLL, device: int, param: int, ctype) -> int:
+    value = ctype(0)
+    lib.clGetDeviceInfo(device, param, ctypes.sizeof(value), ctypes.byref(value), None)
+    return int(value.value)
+
+
+def _choose(devices: list[tuple[int, int, int, int, int]], spec: str | None) -> int | None:
+    """The handle :func:`bioplug.runtime.select_device` picks, where that needs no pyopencl."""
+    text = (spec or "").strip().lower()
+    if text.isdigit():
+        return devices[int(text)][2] if int(text) < len(devices) else None
+    if ":" in text and all(p.strip().isdigit() for p in text.split(":", 1)):
+        p, d = (int(x) for x in text.split(":", 1))
+        return next((h for pi, di, h, _, _ in devices if (pi, di) == (p, d)), None)
+    gpus = [dev for dev in devices if dev[3] & _TYPE_GPU]
+    if not text and gpus or text == "gpu":
+        # select_device ranks by compute units x clock; a stable sort keeps the first of equals.
+        return max(gpus, key=lambda dev: dev[4])[2] if gpus else None
+    kind = _KINDS.get(text)
+    if kind is not None:
+        of_kind = [dev for dev in devices if dev[3] & kind]
+        return of_kind[0][2] if len(of_kind) == 1 else None   # several CPUs: select_device probes
+    return None
+
+
+def _create_context(lib: ctypes.CDLL, device: int) -> int | None:
+    err = ctypes.c_int(0)
+    handle = ctypes.c_void_p(device)
+    context = lib.clCreateContext(None, 1, ctypes.byref(handle), None, None, ctypes.byref(err))
+    return context if err.value == 0 and context else None

@@ -1,0 +1,150 @@
+"""Driver start-up on a thread while the modules import (bioplug.runtime.driver_start).
+
+The thread resolves the device itself (through ctypes, without pyopencl): wherever it does,
+its choice must be select_device's; the context it makes is the one the Runtime then uses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pyopencl.array as cla
+import pytest
+
+from bioplug.errors import NoOpenCLError
+from bioplug.runtime import driver_start, list_devices, select_device
+from bioplug.runtime import runtime as runtime_module
+
+ROOT = Path(__file__).resolve().parents[1]
+GPU, CPU = 4, 2
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """No driver thread and no Runtime started yet, as in a new process."""
+    monkeypatch.setattr(driver_start, "_thread", None)
+    monkeypatch.setattr(driver_start, "_contexts", {})
+    monkeypatch.setattr(runtime_module, "_runtimes", {})
+    monkeypatch.delenv("BIOPLUG_DEVICE", raising=False)
+
+
+def _listing():
+    loader, _ = driver_start._loader_paths()
+    return driver_start._devices(driver_start._typed(ctypes.CDLL(loader)))
+
+
+def test_the_thread_lists_the_devices_pyopencl_lists(fresh):
+    listed = _listing()
+    ours = [(d.platform_index, d.device_index, d.device.int_ptr) for d in list_devices()]
+    assert [(pi, di, h) for pi, di, h, _, _ in listed] == ours
+
+
+@pytest.mark.parametrize("spec", [None, "gpu", "cpu", "accelerator", "0", "1", "9", "0:0",
+                                  "1:0", "3:0", "pocl", "H100"])
+def test_the_thread_chooses_what_select_device_chooses(fresh, spec):
+    chosen = driver_start._choose(_listing(), spec)
+    if spec in ("0", "0:0"):
+        assert chosen is not None   # an index always resolves without pyopencl
+    if chosen is not None:
+        assert chosen == select_device(spec).device.int_ptr
+
+
+def test_choose_ranks_gpus_as_select_device_does():
+    # (platform, device, handle, type, compute units x clock)
+    two = [(0, 0, 11, CPU, 99999), (1, 0, 21, GPU, 10), (1, 1, 22, GPU, 20)]
+    assert driver_start._choose(two, None) == 22
+    assert driver_start._choose(two, "gpu") == 22
+    assert driver_start._choose(two, "cpu") == 11           # the only CPU
+    equal = [(0, 0, 31, GPU, 20), (0, 1, 32, GPU, 20)]
+    assert driver_start._choose(equal, "gpu") == 31         # the first of equals
+    cpus = [(0, 0, 41, CPU, 8), (1, 0, 42, CPU, 8)]
+    assert driver_start._choose(cpus, None) is None         # select_device probes compilers
+    assert driver_start._choose(cpus, "cpu") is None
+    assert driver_start._choose(cpus, "gpu") is None
+    assert driver_start._choose(cpus, "1") == 42
+    assert driver_start._choose(cpus, "1:0") == 42
+    assert driver_start._choose(cpus, "2") is None
+    assert driver_start._choose(cpus, "pthread") is None    # names need pyopencl's strings
+
+
+def test_the_runtime_adopts_the_context_made_on_the_thread(fresh):
+    driver_start.start("0:0")
+    driver_start.start("1:0")                                # once per process
+    driver_start.wait()
+    device = select_device("0:0").device
+    made = dict(driver_start._contexts)
+    assert list(made) == [device.int_ptr]
+    rt = runtime_module.get_runtime("0:0")
+    assert rt.context.int_ptr == made[device.int_ptr]
+    assert driver_start._contexts == {}                      # taken once
+    x = cla.to_device(rt.queue, np.arange(1000, dtype=np.int32))
+    assert ((2 * x).get() == 2 * np.arange(1000)).all()
+
+
+def test_get_runtime_waits_for_the_driver_thread(fresh, monkeypatch):
+    calls = []
+    real_select = runtime_module.select_device
+
+    def slow_start(loader, drivers, spec):
+        calls.append(("thread start", threading.current_thread().name))
+        time.sleep(0.3)    # a slow driver start-up
+        calls.append(("thread end", threading.current_thread().name))
+
+    def select(spec):
+        calls.append(("select", threading.current_thread().name))
+        return real_select(spec)
+
+    monkeypatch.setattr(driver_start, "_run", slow_start)
+    monkeypatch.setattr(runtime_module, "select_device", select)
+    driver_start.start("cpu")
+    runtime_module.get_runtime("0:0")
+    assert [c[0] for c in calls] == ["thread start", "thread end", "select"]
+    assert calls[0][1] == "bioplug-driver-start" and calls[2][1] == "MainThread"
+
+
+def test_a_device_that_does_not_exist_is_reported_by_get_runtime(fresh):
+    driver_start.start("no such device")
+    driver_start.wait()
+    assert driver_start._contexts == {}
+    with pytest.raises(NoOpenCLError):
+        runtime_module.get_runtime("no such device")
+
+
+def test_the_cli_runs_on_the_context_made_while_it_imported(tmp_path):
+    out = tmp_path / "out.fasta"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bioplug", "-vv", "--no-server", "msa",
+         str(ROOT / "examples" / "BB11001.fasta"), "-o", str(out), "--device", "0:0"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    assert "made while the modules imported" in proc.stderr
+    assert out.read_text().count(">") == 4
+
+
+def test_device_hint_reads_the_command_and_device():
+    from bioplug.cli import _device_hint
+
+    assert _device_hint(["msa", "a.fa", "-o", "b.fa", "--device", "gpu"]) == (True, "gpu")
+    assert _device_hint(["-q", "msa", "a.fa", "--outdir", "d", "--device=0:1"]) == (True, "0:1")
+    assert _device_hint(["-v", "msa", "a.fa", "-o", "b"]) == (True, None)
+    assert _device_hint(["search", "q.fa", "db.fa"]) == (True, None)
+    assert _device_hint(["score", "a.fa", "b.xml"]) == (False, None)
+    assert _device_hint(["devices"]) == (False, None)
+    assert _device_hint([]) == (False, None)
+
+
+def test_importing_the_runtime_package_imports_no_pyopencl():
+    code = ("import sys, bioplug.runtime, bioplug.runtime.driver_start; "
+            "print('pyopencl' in sys.modules, 'numpy' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False"]
