@@ -23,13 +23,14 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from bioplug.alphabet import Scoring
 from bioplug.errors import InputError
+from bioplug.pairwise.fasta import encode_fasta
 
 log = logging.getLogger(__name__)
 
@@ -90,53 +91,6 @@ class Database:
         codes = (np.concatenate([np.asarray(seqs[k], dtype=np.uint8) for k in order])
                  if len(seqs) else np.zeros(0, dtype=np.uint8))
         return cls(list(ids), codes, offsets, order.astype(np.int64))
-
-
-# -- FASTA reading ---------------------------------------------------------------------------
-def fasta_records(path: Path) -> Iterator[tuple[str, bytes, int]]:
-    """(identifier, residues, line number of the header) of each record, streamed."""
-    name, parts, line_no, header_line = None, [], 0, 0
-    with open(path, "rb") as handle:
-        for line_no, line in enumerate(handle, 1):  # noqa: B007 (used after the loop)
-            if line.startswith(b">"):
-                if name is not None:
-                    yield name, b"".join(parts), header_line
-                words = line[1:].split()
-                name = words[0].decode("utf-8", "replace") if words else f"record{line_no}"
-                parts, header_line = [], line_no
-            elif name is not None:
-                parts.append(line.strip())
-            elif line.strip() and not line.startswith(b";"):
-                raise InputError(f"{path}: line {line_no} comes before the first '>' header: "
-                                 "not a FASTA file")
-    if name is not None:
-        yield name, b"".join(parts), header_line
-
-
-def encode_bytes(scoring: Scoring, raw: bytes, name: str) -> np.ndarray:
-    """Codes of one record's residues (lower case read as upper case); :class:`InputError`
-    names the record, the 1-based position and the letter otherwise."""
-    table = _table(scoring)
-    codes = table[np.frombuffer(raw, dtype=np.uint8)]
-    bad = np.flatnonzero(codes == 255)
-    if bad.size:
-        pos = int(bad[0])
-        letter = chr(raw[pos]) if raw[pos] < 128 else f"\\x{raw[pos]:02x}"
-        raise InputError(f"{name}: letter {letter!r} at position {pos + 1} is not in the "
-                         f"scoring alphabet ({''.join(map(str, scoring.letters))})")
-    if not codes.size:
-        raise InputError(f"{name}: empty sequence")
-    return codes
-
-
-def _table(scoring: Scoring) -> np.ndarray:
-    table = np.full(256, 255, dtype=np.uint8)
-    for code, c in enumerate(scoring.letters):
-        if isinstance(c, str) and len(c) == 1 and c.isascii():
-            table[ord(c)] = code
-            if c.isupper() and c.lower() not in scoring.letters:
-                table[ord(c.lower())] = code
-    return table
 
 
 # -- the index -------------------------------------------------------------------------------
@@ -224,27 +178,27 @@ def _write_json(target: Path, data: dict) -> None:
 
 
 def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
-    """Encode ``fasta`` record by record into a new index directory, then sort by length."""
+    """Encode ``fasta`` a block of records at a time into a new index directory, then sort
+    by length."""
     log.info("building the database index of %s at %s", fasta, where)
     where.parent.mkdir(parents=True, exist_ok=True)
     before = _fingerprint(fasta)
     tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
     try:
-        lengths, ids = [], []
+        sizes, ids = [], []
         with open(tmp / "unsorted.u8", "wb") as raw_out:
-            for number, (name, raw, line) in enumerate(fasta_records(fasta), 1):
-                where_text = f"{fasta}: record {number} ({name!r}, line {line})"
-                codes = encode_bytes(scoring, raw, where_text)
-                raw_out.write(codes.tobytes())
-                lengths.append(codes.size)
-                ids.append(name)
+            for names, codes, lengths in encode_fasta(fasta, scoring):
+                raw_out.write(codes.data)
+                sizes.append(lengths)
+                ids.extend(names)
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
-        _sort_codes(tmp, np.asarray(lengths, dtype=np.int64))
+        lengths = np.concatenate(sizes)
+        _sort_codes(tmp, lengths)
         (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
                   "fasta": before, "sha256": _sha256(fasta), "sequences": len(ids),
-                  "residues": int(sum(lengths))}
+                  "residues": int(lengths.sum())}
         _write_json(tmp / "header.json", header)
         if where.exists():
             shutil.rmtree(where)

@@ -42,8 +42,9 @@ import numpy as np
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise.database import Database, encode_bytes, fasta_records, open_database
+from bioplug.pairwise.database import Database, open_database
 from bioplug.pairwise.engine import PairwiseEngine
+from bioplug.pairwise.fasta import encode_bytes, fasta_records
 from bioplug.pairwise.scan import Scanner, scan_devices
 from bioplug.progress import Progress
 from bioplug.runtime import get_runtimes

@@ -75,7 +75,7 @@ def _write_sam(results, args, out) -> None:
     """SAM through ``Bio.Align.write`` (the database sequences are the references)."""
     from Bio import Align
 
-    from bioplug.pairwise.database import fasta_records
+    from bioplug.pairwise.fasta import fasta_records
     from bioplug.pairwise.search import as_alignment
 
     # texts come straight from the files: the output keeps the input's letters
