@@ -42,6 +42,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="penalty for extending an end gap (default 0.25 for protein "
                         "families below 100 sequences, 0.66 from 100; nucleotides 1)")
     g.add_argument("--trees", default=None, choices=("upgma", "nj", "upgma,nj"),
+                   metavar="{upgma,nj,'upgma,nj'}",
                    help="candidate guide trees: the family is aligned along each and the "
                         "alignment with the best sum-of-pairs score kept (default upgma,nj "
                         "for protein families below 100 sequences, else upgma)")

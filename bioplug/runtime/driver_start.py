@@ -57,8 +57,11 @@ def start(spec: str | None = None) -> None:
             return
         if spec is None or not spec.strip():
             spec = os.environ.get("BIOPLUG_DEVICE") or None
+        # Not a daemon: an interpreter that ends while the thread is inside a driver's
+        # start-up would unload what the driver is using (the executable leaves by os._exit
+        # and does not wait; a script that calls bioplug.cli.main waits at most this start-up).
         _thread = threading.Thread(target=_run, args=(*_loader_paths(), spec),
-                                   name="bioplug-driver-start", daemon=True)
+                                   name="bioplug-driver-start", daemon=False)
         _thread.start()
 
 
