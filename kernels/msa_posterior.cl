@@ -47,6 +47,15 @@ typedef float pfreal;
 typedef double pfreal;
 #endif
 
+/* Words (doubles) of a task's first matrix region, zbuf: one pfreal a cell (Zm of pass 1, then
+ * F_M of pass 3 as float), so half as many with PF_FLOAT; pbuf (one float a cell) follows it.
+ * A smaller region lets more long pairs share a batch (more work-groups at once). */
+#ifdef PF_FLOAT
+#define ZWORDS(delta) (((delta) + 1) / 2)
+#else
+#define ZWORDS(delta) (delta)
+#endif
+
 /* Score tables in local memory (TABLES_LOCAL): every work-item of a warp reads a different
  * entry, which __constant memory serialises. */
 #ifdef TABLES_LOCAL
@@ -200,7 +209,7 @@ inline float lse5f(float a, float b, float c, float d, float e)
  * offs (long4 per task): s0 = offset (in doubles) of the task's scratch in `scratch`, or in
  *                        `scratch_hi` when s3 is 1 (TASK_SCRATCH),
  *                        s1 = offset of its row counts (n ints), s2 = of its column counts (m ints).
- * scratch layout per task (in doubles): zbuf [delta], pbuf [delta/2 rounded up], then roll
+ * scratch layout per task (in doubles): zbuf [ZWORDS(delta)], pbuf [delta/2 rounded up], then roll
  *                        [10*(m+1)] (global rolling diagonals) or, with ROLL_BLOCK, two border
  *                        columns [3*(n+1)] each (bin / bout, alternating between blocks).
  * hmm (float): [0..4] log init, [5..29] log transitions 5x5 (from*5+to), [30..30+NA) log single
@@ -229,7 +238,7 @@ __kernel void posterior(__global const uchar *codes,
     const long delta = (long)((cols + J - 1) / J) * (rows + J - 1) * J;
     __global double *zbuf = TASK_SCRATCH(scratch, scratch_hi, of);
     __global float *fbuf = (__global float *)zbuf;
-    __global float *pbuf = (__global float *)(zbuf + delta);
+    __global float *pbuf = (__global float *)(zbuf + ZWORDS(delta));
 #ifdef ROLL_LOCAL
     /* rolling diagonals in local memory (9 doubles per column; MAXCOLS >= cols, or the slots
      * of a column block with ROLL_BLOCK) */
@@ -237,7 +246,7 @@ __kernel void posterior(__global const uchar *codes,
     __local pfreal *rollp = (__local pfreal *)roll_mem;
     __local float *rollf = (__local float *)roll_mem;
 #else
-    __global pfreal *rollp = (__global pfreal *)(zbuf + delta + (delta + 1) / 2);
+    __global pfreal *rollp = (__global pfreal *)(zbuf + ZWORDS(delta) + (delta + 1) / 2);
     __global float *rollf = (__global float *)rollp;
 #endif
     __global pfreal *zp = (__global pfreal *)zbuf;   /* Zm of pass 1 */
@@ -263,7 +272,7 @@ __kernel void posterior(__global const uchar *codes,
      * before, read from global memory (bin), and the block's own last column goes out (bout)
      * for the next. Every cell is computed from the same operands as without blocks. */
 #ifdef ROLL_BLOCK
-    __global double *bd0 = zbuf + delta + (delta + 1) / 2, *bd1 = bd0 + 3 * rows;
+    __global double *bd0 = zbuf + ZWORDS(delta) + (delta + 1) / 2, *bd1 = bd0 + 3 * rows;
     const int jlast = (cols - 1) / BW * BW;        /* first column of the last block */
 #define FWD_BLOCKS for (int j0 = 0, kb = 0; j0 < cols; j0 += BW, ++kb)
 #define REV_BLOCKS for (int j0 = jlast, kb = 0; j0 >= 0; j0 -= BW, ++kb)
@@ -706,11 +715,11 @@ __kernel void posterior(__global const uchar *codes,
     const long delta = TASK_DELTA;
     __global double *zbuf = TASK_SCRATCH(scratch, scratch_hi, of);
     __global float *fbuf = (__global float *)zbuf;
-    __global float *pbuf = (__global float *)(zbuf + delta);
+    __global float *pbuf = (__global float *)(zbuf + ZWORDS(delta));
     __global pfreal *zp = (__global pfreal *)zbuf;   /* Zm of pass 1 */
     /* band borders: a band's last row (forward) or first row (reverse), state s of column j at
      * s * cols + j; two buffers, alternating between bands */
-    __global double *bd0 = zbuf + delta + (delta + 1) / 2, *bd1 = bd0 + 3 * cols;
+    __global double *bd0 = zbuf + ZWORDS(delta) + (delta + 1) / 2, *bd1 = bd0 + 3 * cols;
     /* exchange slots: parity, state, work-item (3 pfreal or 5 float states, 2 parities) */
     __local double xmem[6 * WG];
     __local pfreal *xpp = (__local pfreal *)xmem;
@@ -1160,7 +1169,7 @@ __kernel void sparsify(__global const int4 *tasks,
     CELL_SETUP;
     const long delta = TASK_DELTA;
     __global const float *pbuf =
-        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + delta);
+        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + ZWORDS(delta));
     const float cutoff = thresh[task];
     for (int i = lid; i < n && of.s1 >= 0; i += WG) {
         long pos = ptr[of.s1 + i];
@@ -1202,7 +1211,7 @@ __kernel void adaptive_threshold(__global const int4 *tasks,
     CELL_SETUP;
     const long delta = TASK_DELTA;
     __global const float *pbuf =
-        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + delta);
+        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + ZWORDS(delta));
     const long want = (long)ceil(keep * (float)n * (float)m);
     float lo = 0.0f, hi = 1.0f;
     for (int it = 0; it < 30; ++it) {

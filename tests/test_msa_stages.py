@@ -481,13 +481,15 @@ def test_batches_over_two_scratch_buffers_are_bit_identical(rt, accurate, monkey
     monkeypatch.setattr(post, "CUTOFF", 0.0)
     want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
     monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
-    plan = post._plan(rt, codes, pairs, keep, keep)
+    single = post.pf_float(None)
+    plan = post._plan(rt, codes, pairs, keep, keep, single)
     assert np.array_equal(np.concatenate(plan.batches), np.lexsort(
         (-plan.lengths[plan.row_seq], -plan.lengths[plan.col_seq])))
     spilled = 0
     for batch in plan.batches:
         sizes = post.scratch_doubles(plan.lengths[plan.row_seq[batch]],
-                                     plan.lengths[plan.col_seq[batch]]).astype(np.int64)
+                                     plan.lengths[plan.col_seq[batch]],
+                                     single=single).astype(np.int64)
         second, offset = post._scratch_layout(sizes, plan.bin_bytes)
         for i in (0, 1):  # each buffer within the cap, tasks packed from its start
             assert 8 * sizes[second == i].sum() <= plan.bin_bytes
@@ -499,3 +501,33 @@ def test_batches_over_two_scratch_buffers_are_bit_identical(rt, accurate, monkey
     assert np.array_equal(dist, want_dist)
     for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
         assert np.array_equal(getattr(store, field), getattr(want, field)), field
+
+
+@pytest.mark.parametrize("rolls", ["local", "blocks", "strips", "global"])
+def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, monkeypatch):
+    """With the partition function in float, a task's first matrix region takes 4 bytes a cell
+    (ZWORDS): tasks packed that tightly give the same bits as with the padded 8 bytes a cell
+    (a task writing past its region would change its neighbour's entries)."""
+    import bioplug.msa.posterior as post
+
+    model = load_model()
+    rng = np.random.default_rng(11)
+    codes = [encode(random_protein(rng, int(n)), str(i), model)
+             for i, n in enumerate(rng.integers(30, 200, 8))]
+    pairs = all_pairs(len(codes))
+    keep = np.ones(len(pairs), bool)
+    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    if rolls in ("blocks", "strips"):   # the wider pairs leave the local rolling diagonals
+        monkeypatch.setattr(post, "LOCAL_COLS", 64)
+        monkeypatch.setattr(post, "STRIP_ROWS", 4 if rolls == "strips" else None)
+    elif rolls == "global":
+        monkeypatch.setattr(post, "ROLL_LOCAL", False)
+    assert post.pf_float(None)
+    packed = compute_posteriors(rt, codes, pairs, keep, keep)
+    real = post.scratch_doubles
+    monkeypatch.setattr(post, "scratch_doubles",
+                        lambda n, m, strip=None, single=False: real(n, m, strip, False))
+    padded = compute_posteriors(rt, codes, pairs, keep, keep)
+    assert np.array_equal(packed[0], padded[0])
+    for field in ("indptr", "cols", "vals", "thresh"):
+        assert np.array_equal(getattr(packed[1], field), getattr(padded[1], field)), field

@@ -73,15 +73,23 @@ def strip_delta(n, m, wg: int, height: int):
     return nb * (m + sb) * height * sb
 
 
-def scratch_doubles(n, m, strip: tuple[int, int] | None = None):
+def scratch_doubles(n, m, strip: tuple[int, int] | None = None, single: bool = False):
     """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly.
-    ``strip`` = (work-group, rows per strip) for the strip layout (:func:`strip_delta`)."""
+    ``strip`` = (work-group, rows per strip) for the strip layout (:func:`strip_delta`);
+    ``single``: the partition function in single precision (the kernel's ``PF_FLOAT``), whose
+    first matrix region takes 4 bytes a cell instead of 8 (``ZWORDS``)."""
     rows, cols = n + 1, m + 1
     if strip is None:
         delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
     else:
         delta = strip_delta(n, m, *strip)
-    return delta + (delta + 1) // 2 + np.maximum(10 * cols, 6 * rows)
+    first = (delta + 1) // 2 if single else delta
+    return first + (delta + 1) // 2 + np.maximum(10 * cols, 6 * rows)
+
+
+def pf_float(precision: str | None) -> bool:
+    """Whether the partition function runs in single precision (``PF_FLOAT``)."""
+    return (precision or PRECISION) in ("float", "fast")
 
 
 def _strip_of(defs: dict) -> tuple[int, int] | None:
@@ -125,7 +133,7 @@ def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
     defs: dict = {"WG": wg, "J": JAG, "NA": int(ncodes)}
     if hmm_only:
         defs["HMM_ONLY"] = 1
-    elif precision in ("float", "fast"):
+    elif pf_float(precision):
         defs["PF_FLOAT"] = 1
     if precision == "fast":
         defs["NATIVE_MATH"] = 1
@@ -214,7 +222,7 @@ def compute_posteriors(
         The kept sparse matrices.
     """
     model = model or load_model()
-    plan = _plan(rt, codes, pairs, keep_ab, keep_ba)
+    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, pf_float(precision))
     shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
     dist = np.zeros(plan.ntask, dtype=np.float32)
     parts = _StoreParts(rt if on_device else None)
@@ -251,7 +259,7 @@ class _Plan:
         return int(self.row_seq.size)
 
 
-def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
+def _plan(rt, codes, pairs, keep_ab, keep_ba, single: bool = False) -> _Plan:
     k = len(codes)
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     starts = np.zeros(k + 1, dtype=np.int64)
@@ -262,7 +270,7 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
     row_seq, col_seq = np.where(a_rows, a, b), np.where(a_rows, b, a)
     n, m = lengths[row_seq], lengths[col_seq]
     order = np.lexsort((-n, -m))  # widest first, then tallest
-    need = scratch_doubles(n[order], m[order])
+    need = scratch_doubles(n[order], m[order], single=single)
     if STRIP_ROWS and ROLL_LOCAL:
         # tasks wide enough for strips may take the strip layout (a few % larger for some
         # shapes; the batch's work-group is decided later, so the largest one here)
@@ -270,8 +278,8 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba) -> _Plan:
         strips = widths[[("STRIP_H" in build_options(rt, int(w))) for w in widths]]
         wide = np.isin(m[order], strips)
         strip = (group_size(rt, 1 << 30), int(STRIP_ROWS))
-        need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip)),
-                        need)
+        need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip,
+                                                                   single)), need)
     need = need.astype(np.int64) * 8
     cap = max(min(rt.memory_budget(SCRATCH_SHARE) // 2, rt.max_alloc), int(need.max(initial=0)))
     batches: list[np.ndarray] = []
@@ -344,7 +352,7 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
 
     def launch(defs):
         """Scratch laid out for ``defs`` (the strip layout differs) and the posterior kernel."""
-        sizes = scratch_doubles(nb, mb, _strip_of(defs)).astype(np.int64)
+        sizes = scratch_doubles(nb, mb, _strip_of(defs), "PF_FLOAT" in defs).astype(np.int64)
         offs = np.zeros((batch.size, 4), dtype=np.int64)
         offs[:, 3], offs[:, 0] = _scratch_layout(sizes, plan.bin_bytes)
         offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
