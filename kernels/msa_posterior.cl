@@ -92,9 +92,12 @@ typedef double pfreal;
 #define STEP_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
 
-/* A batch's scratch may span two buffers, each at most the device's largest allocation (on
+/* A batch's scratch may span four buffers, each at most the device's largest allocation (on
  * NVIDIA a quarter of its memory): offs.s3 says which one holds the task's matrices. */
-#define TASK_SCRATCH(lo, hi, of) (((of).s3 ? (hi) : (lo)) + (of).s0)
+#define TASK_SCRATCH(of) (((of).s3 == 0 ? scratch0 : (of).s3 == 1 ? scratch1                 \
+                           : (of).s3 == 2 ? scratch2 : scratch3) + (of).s0)
+#define SCRATCH_ARGS(q) __global q double *scratch0, __global q double *scratch1,               \
+                        __global q double *scratch2, __global q double *scratch3
 
 /* Rolling diagonals: state s, diagonal slot c, slot x (the column itself without ROLL_BLOCK). */
 #ifdef ROLL_BLOCK
@@ -206,8 +209,8 @@ inline float lse5f(float a, float b, float c, float d, float e)
 /*
  * tasks (int4 per task): x.s0 = start of row sequence in `codes`, s1 = n (rows residues),
  *                        s2 = start of column sequence, s3 = m.
- * offs (long4 per task): s0 = offset (in doubles) of the task's scratch in `scratch`, or in
- *                        `scratch_hi` when s3 is 1 (TASK_SCRATCH),
+ * offs (long4 per task): s0 = offset (in doubles) of the task's scratch in buffer s3 of
+ *                        scratch0..scratch3 (TASK_SCRATCH),
  *                        s1 = offset of its row counts (n ints), s2 = of its column counts (m ints).
  * scratch layout per task (in doubles): zbuf [ZWORDS(delta)], pbuf [delta/2 rounded up], then roll
  *                        [10*(m+1)] (global rolling diagonals) or, with ROLL_BLOCK, two border
@@ -219,8 +222,7 @@ inline float lse5f(float a, float b, float c, float d, float e)
 __kernel void posterior(__global const uchar *codes,
                         __global const int4 *tasks,
                         __global const long4 *offs,
-                        __global double *scratch,
-                        __global double *scratch_hi,
+                        SCRATCH_ARGS(),
                         __constant float *hmm,
                         __constant double *pf,
                         const float cutoff,
@@ -236,7 +238,7 @@ __kernel void posterior(__global const uchar *codes,
     __global const uchar *xs = codes + tk.s0;   /* xs[i-1] = residue i of the row sequence */
     __global const uchar *ys = codes + tk.s2;
     const long delta = (long)((cols + J - 1) / J) * (rows + J - 1) * J;
-    __global double *zbuf = TASK_SCRATCH(scratch, scratch_hi, of);
+    __global double *zbuf = TASK_SCRATCH(of);
     __global float *fbuf = (__global float *)zbuf;
     __global float *pbuf = (__global float *)(zbuf + ZWORDS(delta));
 #ifdef ROLL_LOCAL
@@ -694,8 +696,7 @@ __kernel void posterior(__global const uchar *codes,
 __kernel void posterior(__global const uchar *codes,
                         __global const int4 *tasks,
                         __global const long4 *offs,
-                        __global double *scratch,
-                        __global double *scratch_hi,
+                        SCRATCH_ARGS(),
                         __constant float *hmm,
                         __constant double *pf,
                         const float cutoff,
@@ -713,7 +714,7 @@ __kernel void posterior(__global const uchar *codes,
     CELL_SETUP;
     const int ns = (n + STRIP_H) / STRIP_H, nband = (ns + sb - 1) / sb;
     const long delta = TASK_DELTA;
-    __global double *zbuf = TASK_SCRATCH(scratch, scratch_hi, of);
+    __global double *zbuf = TASK_SCRATCH(of);
     __global float *fbuf = (__global float *)zbuf;
     __global float *pbuf = (__global float *)(zbuf + ZWORDS(delta));
     __global pfreal *zp = (__global pfreal *)zbuf;   /* Zm of pass 1 */
@@ -1153,8 +1154,7 @@ __kernel void posterior(__global const uchar *codes,
  */
 __kernel void sparsify(__global const int4 *tasks,
                        __global const long4 *offs,
-                       __global const double *scratch,
-                       __global const double *scratch_hi,
+                       SCRATCH_ARGS(const),
                        __global const float *thresh,
                        __global const long *ptr,
                        __global int *out_col,
@@ -1169,7 +1169,7 @@ __kernel void sparsify(__global const int4 *tasks,
     CELL_SETUP;
     const long delta = TASK_DELTA;
     __global const float *pbuf =
-        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + ZWORDS(delta));
+        (__global const float *)(TASK_SCRATCH(of) + ZWORDS(delta));
     const float cutoff = thresh[task];
     for (int i = lid; i < n && of.s1 >= 0; i += WG) {
         long pos = ptr[of.s1 + i];
@@ -1194,8 +1194,7 @@ __kernel void sparsify(__global const int4 *tasks,
  */
 __kernel void adaptive_threshold(__global const int4 *tasks,
                                  __global const long4 *offs,
-                                 __global const double *scratch,
-                                 __global const double *scratch_hi,
+                                 SCRATCH_ARGS(const),
                                  const float keep,
                                  const float cap,
                                  __global float *thresh,
@@ -1211,7 +1210,7 @@ __kernel void adaptive_threshold(__global const int4 *tasks,
     CELL_SETUP;
     const long delta = TASK_DELTA;
     __global const float *pbuf =
-        (__global const float *)(TASK_SCRATCH(scratch, scratch_hi, of) + ZWORDS(delta));
+        (__global const float *)(TASK_SCRATCH(of) + ZWORDS(delta));
     const long want = (long)ceil(keep * (float)n * (float)m);
     float lo = 0.0f, hi = 1.0f;
     for (int it = 0; it < 30; ++it) {

@@ -466,10 +466,10 @@ def test_column_blocks_are_bit_identical(rt, per_item, seqtype, hmm_only, precis
 
 
 @pytest.mark.parametrize("accurate", [False, True])
-def test_batches_over_two_scratch_buffers_are_bit_identical(rt, accurate, monkeypatch):
-    """A batch's scratch split over its two buffers (``TASK_SCRATCH``): with a share of memory
-    too small for two tasks a buffer, every batch spills into its second buffer, and the
-    distances, thresholds and entries (every cell: CUTOFF 0) equal one buffer's."""
+def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, monkeypatch):
+    """A batch's scratch split over its buffers (``TASK_SCRATCH``): with a share of memory too
+    small for two tasks a buffer, batches spread over all four buffers, and the distances,
+    thresholds and entries (every cell: CUTOFF 0) equal one buffer's."""
     import bioplug.msa.posterior as post
 
     model = load_model()
@@ -481,22 +481,24 @@ def test_batches_over_two_scratch_buffers_are_bit_identical(rt, accurate, monkey
     monkeypatch.setattr(post, "CUTOFF", 0.0)
     want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
     monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
+    monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", 1e-12)
     single = post.pf_float(None)
     plan = post._plan(rt, codes, pairs, keep, keep, single)
     assert np.array_equal(np.concatenate(plan.batches), np.lexsort(
         (-plan.lengths[plan.row_seq], -plan.lengths[plan.col_seq])))
-    spilled = 0
+    full = 0
     for batch in plan.batches:
         sizes = post.scratch_doubles(plan.lengths[plan.row_seq[batch]],
                                      plan.lengths[plan.col_seq[batch]],
                                      single=single).astype(np.int64)
-        second, offset = post._scratch_layout(sizes, plan.bin_bytes)
-        for i in (0, 1):  # each buffer within the cap, tasks packed from its start
-            assert 8 * sizes[second == i].sum() <= plan.bin_bytes
-            assert np.array_equal(offset[second == i],
-                                  np.cumsum(sizes[second == i]) - sizes[second == i])
-        spilled += int(second.any())
-    assert spilled > len(plan.batches) // 2
+        buffer, offset = post._scratch_layout(sizes, plan.bin_bytes)
+        assert np.all(np.diff(buffer) >= 0) and buffer.max() < post.SCRATCH_BUFFERS
+        for i in range(post.SCRATCH_BUFFERS):  # each within the cap, packed from its start
+            assert 8 * sizes[buffer == i].sum() <= plan.bin_bytes
+            assert np.array_equal(offset[buffer == i],
+                                  np.cumsum(sizes[buffer == i]) - sizes[buffer == i])
+        full += int(buffer.max() == post.SCRATCH_BUFFERS - 1)
+    assert full > len(plan.batches) // 2   # most batches spread over every buffer
     dist, store = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
     assert np.array_equal(dist, want_dist)
     for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
@@ -531,3 +533,26 @@ def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, monkeyp
     assert np.array_equal(packed[0], padded[0])
     for field in ("indptr", "cols", "vals", "thresh"):
         assert np.array_equal(getattr(packed[1], field), getattr(padded[1], field)), field
+
+
+def test_long_pairs_take_a_larger_share_only_to_fill_the_device(rt, monkeypatch):
+    """The scratch budget: SCRATCH_SHARE of memory, raised up to SCRATCH_SHARE_MAX only as far
+    as GROUPS_PER_UNIT of the widest tasks per compute unit need."""
+    import bioplug.msa.posterior as post
+
+    model = load_model()
+    rng = np.random.default_rng(3)
+    codes = [encode(random_protein(rng, 300), str(i), model) for i in range(6)]
+    pairs = all_pairs(len(codes))
+    keep = np.ones(len(pairs), bool)
+    one = int(post.scratch_doubles(300, 300, single=True)) * 8
+    units, memory = rt.compute_units, rt.info.global_mem
+    groups = post.GROUPS_PER_UNIT * units
+    for share, share_max, budget in [(one / memory, 1.0, groups * one),          # raised to fill
+                                     (one / memory, units * one / memory, units * one),  # capped
+                                     (0.5, 0.6, memory // 2)]:                 # full already
+        monkeypatch.setattr(post, "SCRATCH_SHARE", share)
+        monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", share_max)
+        plan = post._plan(rt, codes, pairs, keep, keep, True)
+        expect = max(min(budget // post.SCRATCH_BUFFERS, rt.max_alloc), one)
+        assert abs(plan.bin_bytes - expect) <= 8, (share, share_max)

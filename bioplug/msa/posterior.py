@@ -51,11 +51,19 @@ HMM_WEIGHT = 0.5
 #: Copy the score tables to local memory (a warp's reads of __constant memory at different
 #: addresses are serialised on GPUs).
 TABLES_LOCAL = True
-#: Share of device memory one batch's scratch may take, in two buffers of at most
-#: ``max_alloc`` each (``TASK_SCRATCH`` in the kernel). A pair is one work-group: with one
-#: buffer (NVIDIA allows a quarter of the memory per buffer) a batch of 5,000-residue pairs
-#: (304 MB each) held 65 pairs, 65 work-groups on the H100's 132 compute units.
+#: Share of device memory one batch's scratch may take, in :data:`SCRATCH_BUFFERS` buffers of
+#: at most ``max_alloc`` each (``TASK_SCRATCH`` in the kernel). A pair is one work-group: with
+#: one buffer (NVIDIA allows a quarter of the memory per buffer) a batch of 5,000-residue pairs
+#: (304 MB each then) held 65 pairs, 65 work-groups on the H100's 132 compute units.
 SCRATCH_SHARE = 0.4
+#: Long pairs may take up to this share, as far as it takes to run
+#: :data:`GROUPS_PER_UNIT` of them per compute unit: on the H100, 150 x 5,000 stage I ran in
+#: 36.3 s with 0.6 (252 pairs a batch) against 47.7 s with 0.4 (168); shorter pairs fill the
+#: device within 0.4 and keep it.
+SCRATCH_SHARE_MAX = 0.6
+GROUPS_PER_UNIT = 2
+#: Buffers a batch's scratch may span (the kernel's scratch0..scratch3).
+SCRATCH_BUFFERS = 4
 
 
 def _pow2_floor(v: int) -> int:
@@ -252,7 +260,7 @@ class _Plan:
     keep_rows: np.ndarray    # (T,) S_rows,cols wanted
     keep_cols: np.ndarray    # (T,) S_cols,rows wanted
     batches: list[np.ndarray]
-    bin_bytes: int           # scratch bytes of each of a batch's two buffers (at most)
+    bin_bytes: int           # scratch bytes of each of a batch's buffers (at most)
 
     @property
     def ntask(self) -> int:
@@ -281,15 +289,18 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba, single: bool = False) -> _Plan:
         need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip,
                                                                    single)), need)
     need = need.astype(np.int64) * 8
-    cap = max(min(rt.memory_budget(SCRATCH_SHARE) // 2, rt.max_alloc), int(need.max(initial=0)))
+    widest = int(need.max(initial=0))
+    budget = min(max(rt.memory_budget(SCRATCH_SHARE), GROUPS_PER_UNIT * rt.compute_units * widest),
+                 rt.memory_budget(max(SCRATCH_SHARE, SCRATCH_SHARE_MAX)))
+    cap = max(min(budget // SCRATCH_BUFFERS, rt.max_alloc), widest)
     batches: list[np.ndarray] = []
-    begin, used, second = 0, 0, False
-    for pos in range(order.size):
+    begin, used, buffer = 0, 0, 0
+    for pos in range(order.size):   # tasks fill a buffer after another (next fit)
         if pos > begin and used + need[pos] > cap:
-            if second:   # both buffers full: the next batch
+            buffer, used = buffer + 1, 0
+            if buffer == SCRATCH_BUFFERS:   # all full: the next batch
                 batches.append(order[begin:pos])
-                begin = pos
-            second, used = not second, 0
+                begin, buffer = pos, 0
         used += int(need[pos])
     if order.size:
         batches.append(order[begin:])
@@ -299,15 +310,18 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba, single: bool = False) -> _Plan:
 
 
 def _scratch_layout(sizes: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """(buffer 0 or 1, offset in doubles within it) of each task of a batch whose scratch
-    takes ``sizes`` doubles: the longest prefix that fits ``cap`` bytes in the first buffer,
-    the rest in the second, as :func:`_plan` cut the batch (sizes at most the plan's)."""
-    ends = np.cumsum(sizes)
-    second = (8 * ends > cap).astype(np.int64)
-    second[0] = 0  # a single task above the cap still has a buffer of its own
-    first_end = int(ends[second == 0][-1])
-    offset = ends - sizes - second * first_end
-    return second, offset
+    """(buffer, offset in doubles within it) of each task of a batch whose scratch takes
+    ``sizes`` doubles: tasks fill a buffer of ``cap`` bytes after another in order, as
+    :func:`_plan` cut the batch (sizes at most the plan's, so no more buffers than it had)."""
+    buffer = np.zeros(sizes.size, dtype=np.int64)
+    offset = np.zeros(sizes.size, dtype=np.int64)
+    b, used = 0, 0
+    for t, size in enumerate(sizes.tolist()):
+        if t and 8 * (used + size) > cap:
+            b, used = b + 1, 0
+        buffer[t], offset[t] = b, used
+        used += size
+    return buffer, offset
 
 
 @dataclass
@@ -318,7 +332,7 @@ class _BatchRun:
     tasks: cl.Buffer
     offs: np.ndarray         # (B, 4) scratch offset, first row of S_rc, first row of S_cr
     seg: np.ndarray          # (2B,) rows of S_rc, S_cr per task
-    scratch: tuple           # the posterior matrices (two buffers, TASK_SCRATCH)
+    scratch: tuple           # the posterior matrices (SCRATCH_BUFFERS buffers, TASK_SCRATCH)
     counts: cl.Buffer        # entries at the cutoff per row
     thresh: np.ndarray       # (B,) per task
     d_thresh: cl.Buffer
@@ -356,7 +370,8 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
         offs = np.zeros((batch.size, 4), dtype=np.int64)
         offs[:, 3], offs[:, 0] = _scratch_layout(sizes, plan.bin_bytes)
         offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
-        d_scratch = tuple(rt.empty(int(sizes[offs[:, 3] == i].sum()) * 8) for i in (0, 1))
+        d_scratch = tuple(rt.empty(int(sizes[offs[:, 3] == i].sum()) * 8)
+                          for i in range(SCRATCH_BUFFERS))
         args = (d_codes, d_tasks, rt.to_device(offs), *d_scratch, d_hmm, d_pf,
                 np.float32(CUTOFF), d_counts, d_dist)
         kernel(rt, "msa_posterior.cl", "posterior", defs)(q, (batch.size * wg,), (wg,), *args)
