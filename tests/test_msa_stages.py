@@ -465,6 +465,19 @@ def test_column_blocks_are_bit_identical(rt, per_item, seqtype, hmm_only, precis
     assert blocks[1].vals.size == sum(len(codes[a]) * len(codes[b]) for a, b in pairs) * 2
 
 
+def _every_cell_family(monkeypatch, seed: int, shortest: int, longest: int, k: int):
+    """Random proteins, all their pairs kept, and stage I keeping every cell (CUTOFF 0)."""
+    import bioplug.msa.posterior as post
+
+    model = load_model()
+    rng = np.random.default_rng(seed)
+    codes = [encode(random_protein(rng, int(n)), str(i), model)
+             for i, n in enumerate(rng.integers(shortest, longest, k))]
+    pairs = all_pairs(len(codes))
+    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    return codes, pairs, np.ones(len(pairs), bool)
+
+
 @pytest.mark.parametrize("accurate", [False, True])
 def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, monkeypatch):
     """A batch's scratch split over its buffers (``TASK_SCRATCH``): with a share of memory too
@@ -472,13 +485,7 @@ def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, monkeypatc
     thresholds and entries (every cell: CUTOFF 0) equal one buffer's."""
     import bioplug.msa.posterior as post
 
-    model = load_model()
-    rng = np.random.default_rng(5)
-    codes = [encode(random_protein(rng, int(n)), str(i), model)
-             for i, n in enumerate(rng.integers(20, 160, 9))]
-    pairs = all_pairs(len(codes))
-    keep = np.ones(len(pairs), bool)
-    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    codes, pairs, keep = _every_cell_family(monkeypatch, 5, 20, 160, 9)
     want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
     monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
     monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", 1e-12)
@@ -512,13 +519,7 @@ def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, monkeyp
     (a task writing past its region would change its neighbour's entries)."""
     import bioplug.msa.posterior as post
 
-    model = load_model()
-    rng = np.random.default_rng(11)
-    codes = [encode(random_protein(rng, int(n)), str(i), model)
-             for i, n in enumerate(rng.integers(30, 200, 8))]
-    pairs = all_pairs(len(codes))
-    keep = np.ones(len(pairs), bool)
-    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    codes, pairs, keep = _every_cell_family(monkeypatch, 11, 30, 200, 8)
     if rolls in ("blocks", "strips"):   # the wider pairs leave the local rolling diagonals
         monkeypatch.setattr(post, "LOCAL_COLS", 64)
         monkeypatch.setattr(post, "STRIP_ROWS", 4 if rolls == "strips" else None)

@@ -19,7 +19,7 @@ chain's products, through ``bioplug.tropical.device``); ``model`` and ``cli`` fo
 
 from __future__ import annotations
 
-import importlib
+from bioplug._front_doors import front_doors
 
 _FRONT_DOORS = {
     "viterbi": "decoding",
@@ -32,14 +32,4 @@ _FRONT_DOORS = {
 __all__ = sorted(_FRONT_DOORS)
 
 
-def __getattr__(name: str):
-    module = _FRONT_DOORS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bioplug.hmm' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bioplug.hmm.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)

@@ -3,13 +3,16 @@
 Device choice (:func:`select_device`), one :class:`Runtime` per device (context, profiling
 queue, program cache, device limits) and the multi-device work queue (:func:`run_lpt`).
 
-The names load on first use (PEP 562): a command imports :mod:`bioplug.runtime.driver_start`
-before numpy and pyopencl, and importing this package must not pull them in.
+The names load on first use, as the other packages' front doors do: a command imports
+:mod:`bioplug.runtime.driver_start` before numpy and pyopencl, and importing this package must
+not pull them in.
 """
 
-from importlib import import_module
+from __future__ import annotations
 
-_HOMES = {
+from bioplug._front_doors import front_doors
+
+_FRONT_DOORS = {
     "DeviceInfo": "devices",
     "list_devices": "devices",
     "select_device": "devices",
@@ -19,14 +22,7 @@ _HOMES = {
     "run_lpt": "schedule",
 }
 
-__all__ = sorted(_HOMES)
+__all__ = sorted(_FRONT_DOORS)
 
 
-def __getattr__(name: str):
-    if name in _HOMES:
-        return getattr(import_module(f"bioplug.runtime.{_HOMES[name]}"), name)
-    raise AttributeError(f"module 'bioplug.runtime' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)

@@ -21,7 +21,7 @@ Front doors
 
 from __future__ import annotations
 
-import importlib
+from bioplug._front_doors import front_doors
 
 # Front doors resolve on first use: ``bioplug msa`` needs ``linkage`` only, and importing
 # phylo.py (Bio.Phylo.TreeConstruction loads ~30 substitution matrices) or the distance
@@ -37,14 +37,4 @@ _FRONT_DOORS = {
 __all__ = sorted(_FRONT_DOORS)
 
 
-def __getattr__(name: str):
-    module = _FRONT_DOORS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bioplug.tree' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bioplug.tree.{module}"), name)
-    globals()[name] = value  # later look-ups skip this hook
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)

@@ -17,7 +17,7 @@ Reading order: ``matmul`` / ``paths`` (front doors) -> ``device`` (tilings and l
 
 from __future__ import annotations
 
-import importlib
+from bioplug._front_doors import front_doors
 
 _FRONT_DOORS = {
     "matmul": "matmul",
@@ -28,14 +28,4 @@ _FRONT_DOORS = {
 __all__ = sorted(_FRONT_DOORS)
 
 
-def __getattr__(name: str):
-    module = _FRONT_DOORS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bioplug.tropical' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bioplug.tropical.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)
