@@ -214,11 +214,10 @@ def nj_tree(texts: list[str], nucleotide: bool, device=None, distances: str = "a
     does not assume a molecular clock, so on families whose branches evolve at unequal rates it
     groups the sequences differently from UPGMA, and neither tree wins on every family.
     """
-    from skbio.tree import TreeError
-
-    from bioplug.progressive.trees import linkage_from_tree
+    from bioplug.progressive.midpoint import nj_midpoint_linkage
     from bioplug.runtime import get_runtime
-    from bioplug.tree import nj
+    from bioplug.tree.build import nj_linkage
+    from bioplug.tree.matrix import as_matrix
 
     k = len(texts)
     rt = device if hasattr(device, "kernel") else get_runtime(device)
@@ -227,16 +226,13 @@ def nj_tree(texts: list[str], nucleotide: bool, device=None, distances: str = "a
         return None
     dist = (alignment_distances(texts, nucleotide, rt) if kind == "align" else
             ktuple_distances(texts, k=4 if nucleotide else 2, device=rt).to_numpy())
-    names = [str(i) for i in range(k)]
-    tree = nj(dist, ids=names, device=rt)
-    try:
-        rooted = tree.root_at_midpoint()
-    except (TreeError, TypeError, AttributeError) as err:
-        # a tip at the midpoint (TreeError), or scikit-bio 0.7's climb past the root (None
-        # length or parent), seen on families of near-identical short sequences: UPGMA only
-        log.info("no NJ guide tree: %r", err)
-        return None
-    return linkage_from_tree(rooted, names)
+    data, _ = as_matrix(dist, [str(i) for i in range(k)])
+    link = nj_midpoint_linkage(nj_linkage(data, rt), k)
+    if link is None:
+        # scikit-bio 0.7's midpoint climb passes the root on families of near-identical
+        # short sequences: UPGMA only
+        log.info("no NJ guide tree: the midpoint lies beyond the root")
+    return link
 
 
 def spectrum(texts: list[str], nucleotide: bool) -> np.ndarray:
