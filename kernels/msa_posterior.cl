@@ -48,9 +48,10 @@ typedef double pfreal;
 #endif
 
 /* Words (doubles) of a task's first matrix region, zbuf: one pfreal a cell (Zm of pass 1, then
- * F_M of pass 3 as float), so half as many with PF_FLOAT; pbuf (one float a cell) follows it.
- * A smaller region lets more long pairs share a batch (more work-groups at once). */
-#ifdef PF_FLOAT
+ * F_M of pass 3 as float), so half as many with PF_FLOAT or HMM_ONLY (no pass 1); pbuf (one
+ * float a cell) follows it. A smaller region lets more long pairs share a batch (more
+ * work-groups at once). bioplug.msa.posterior.packed_scratch follows the same rule. */
+#if defined(PF_FLOAT) || defined(HMM_ONLY)
 #define ZWORDS(delta) (((delta) + 1) / 2)
 #else
 #define ZWORDS(delta) (delta)

@@ -478,18 +478,21 @@ def _every_cell_family(monkeypatch, seed: int, shortest: int, longest: int, k: i
     return codes, pairs, np.ones(len(pairs), bool)
 
 
-@pytest.mark.parametrize("accurate", [False, True])
-def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, monkeypatch):
+@pytest.mark.parametrize("accurate, hmm_only", [(False, False), (True, False), (False, True)])
+def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, hmm_only, monkeypatch):
     """A batch's scratch split over its buffers (``TASK_SCRATCH``): with a share of memory too
     small for two tasks a buffer, batches spread over all four buffers, and the distances,
-    thresholds and entries (every cell: CUTOFF 0) equal one buffer's."""
+    thresholds and entries (every cell: CUTOFF 0) equal one buffer's (also for the pair-HMM
+    alone, the large families' distance pass)."""
     import bioplug.msa.posterior as post
 
     codes, pairs, keep = _every_cell_family(monkeypatch, 5, 20, 160, 9)
-    want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
+    opts = {"accurate": accurate, "hmm_only": hmm_only}
+    want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, **opts)
     monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
     monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", 1e-12)
-    single = post.pf_float(None)
+    single = post.packed_scratch(post.build_options(rt, 1, hmm_only))
+    assert single   # float partition function (the default), or none
     plan = post._plan(rt, codes, pairs, keep, keep, single)
     assert np.array_equal(np.concatenate(plan.batches), np.lexsort(
         (-plan.lengths[plan.row_seq], -plan.lengths[plan.col_seq])))
@@ -506,17 +509,21 @@ def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, monkeypatc
                                   np.cumsum(sizes[buffer == i]) - sizes[buffer == i])
         full += int(buffer.max() == post.SCRATCH_BUFFERS - 1)
     assert full > len(plan.batches) // 2   # most batches spread over every buffer
-    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, accurate=accurate)
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, **opts)
     assert np.array_equal(dist, want_dist)
     for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
         assert np.array_equal(getattr(store, field), getattr(want, field)), field
 
 
-@pytest.mark.parametrize("rolls", ["local", "blocks", "strips", "global"])
-def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, monkeypatch):
-    """With the partition function in float, a task's first matrix region takes 4 bytes a cell
-    (ZWORDS): tasks packed that tightly give the same bits as with the padded 8 bytes a cell
-    (a task writing past its region would change its neighbour's entries)."""
+@pytest.mark.parametrize("rolls, hmm_only", [("local", False), ("blocks", False),
+                                             ("strips", False), ("global", False),
+                                             ("blocks", True)])
+def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, hmm_only,
+                                                              monkeypatch):
+    """With the partition function in float (or none, HMM_ONLY), a task's first matrix region
+    takes 4 bytes a cell (ZWORDS): tasks packed that tightly give the same bits as with the
+    padded 8 bytes a cell (a task writing past its region would change its neighbour's
+    entries)."""
     import bioplug.msa.posterior as post
 
     codes, pairs, keep = _every_cell_family(monkeypatch, 11, 30, 200, 8)
@@ -526,11 +533,11 @@ def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, monkeyp
     elif rolls == "global":
         monkeypatch.setattr(post, "ROLL_LOCAL", False)
     assert post.pf_float(None)
-    packed = compute_posteriors(rt, codes, pairs, keep, keep)
+    packed = compute_posteriors(rt, codes, pairs, keep, keep, hmm_only=hmm_only)
     real = post.scratch_doubles
     monkeypatch.setattr(post, "scratch_doubles",
                         lambda n, m, strip=None, single=False: real(n, m, strip, False))
-    padded = compute_posteriors(rt, codes, pairs, keep, keep)
+    padded = compute_posteriors(rt, codes, pairs, keep, keep, hmm_only=hmm_only)
     assert np.array_equal(packed[0], padded[0])
     for field in ("indptr", "cols", "vals", "thresh"):
         assert np.array_equal(getattr(packed[1], field), getattr(padded[1], field)), field

@@ -84,8 +84,8 @@ def strip_delta(n, m, wg: int, height: int):
 def scratch_doubles(n, m, strip: tuple[int, int] | None = None, single: bool = False):
     """Scratch (in 8-byte words) of tasks with n rows and m columns (residues); numpy-friendly.
     ``strip`` = (work-group, rows per strip) for the strip layout (:func:`strip_delta`);
-    ``single``: the partition function in single precision (the kernel's ``PF_FLOAT``), whose
-    first matrix region takes 4 bytes a cell instead of 8 (``ZWORDS``)."""
+    ``single``: the first matrix region holds floats only, 4 bytes a cell instead of 8
+    (``ZWORDS`` in the kernel; :func:`packed_scratch`)."""
     rows, cols = n + 1, m + 1
     if strip is None:
         delta = -(-cols // JAG) * (rows + JAG - 1) * JAG
@@ -98,6 +98,12 @@ def scratch_doubles(n, m, strip: tuple[int, int] | None = None, single: bool = F
 def pf_float(precision: str | None) -> bool:
     """Whether the partition function runs in single precision (``PF_FLOAT``)."""
     return (precision or PRECISION) in ("float", "fast")
+
+
+def packed_scratch(defs: dict) -> bool:
+    """Whether a program's first matrix region holds floats only (``ZWORDS``): the partition
+    function in single precision, or none at all (``HMM_ONLY``)."""
+    return "PF_FLOAT" in defs or "HMM_ONLY" in defs
 
 
 def _strip_of(defs: dict) -> tuple[int, int] | None:
@@ -230,7 +236,8 @@ def compute_posteriors(
         The kept sparse matrices.
     """
     model = model or load_model()
-    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, pf_float(precision))
+    single = packed_scratch(build_options(rt, 1, hmm_only, model.ncodes, precision))
+    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, single)
     shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
     dist = np.zeros(plan.ntask, dtype=np.float32)
     parts = _StoreParts(rt if on_device else None)
@@ -321,6 +328,9 @@ def _scratch_layout(sizes: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray
             b, used = b + 1, 0
         buffer[t], offset[t] = b, used
         used += size
+    if b >= SCRATCH_BUFFERS:   # the plan's sizes were smaller than the program's: a bug
+        raise RuntimeError(f"stage I batch needs {b + 1} scratch buffers, the kernel has "
+                           f"{SCRATCH_BUFFERS}")
     return buffer, offset
 
 
@@ -366,7 +376,7 @@ def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool
 
     def launch(defs):
         """Scratch laid out for ``defs`` (the strip layout differs) and the posterior kernel."""
-        sizes = scratch_doubles(nb, mb, _strip_of(defs), "PF_FLOAT" in defs).astype(np.int64)
+        sizes = scratch_doubles(nb, mb, _strip_of(defs), packed_scratch(defs)).astype(np.int64)
         offs = np.zeros((batch.size, 4), dtype=np.int64)
         offs[:, 3], offs[:, 0] = _scratch_layout(sizes, plan.bin_bytes)
         offs[:, 1], offs[:, 2] = seg_start[0:-1:2], seg_start[1::2]
