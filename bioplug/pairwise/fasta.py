@@ -12,6 +12,7 @@ goes through the line reader, so the results and the messages are the same.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -66,13 +67,20 @@ def encode_bytes(scoring: Scoring, raw: bytes, name: str) -> np.ndarray:
 
 
 def code_table(scoring: Scoring) -> np.ndarray:
-    """Byte -> residue code (255: not in the alphabet)."""
+    """Byte -> residue code (255: not in the alphabet; lower case read as upper case)."""
+    return _code_table(tuple(scoring.letters))
+
+
+@functools.cache
+def _code_table(letters: tuple) -> np.ndarray:
+    # built once per alphabet: encode_bytes asks for it once per query or database record
     table = np.full(256, 255, dtype=np.uint8)
-    for code, c in enumerate(scoring.letters):
+    for code, c in enumerate(letters):
         if isinstance(c, str) and len(c) == 1 and c.isascii():
             table[ord(c)] = code
-            if c.isupper() and c.lower() not in scoring.letters:
+            if c.isupper() and c.lower() not in letters:
                 table[ord(c.lower())] = code
+    table.setflags(write=False)
     return table
 
 
@@ -91,9 +99,9 @@ def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
     InputError
         As :func:`fasta_records` and :func:`encode_bytes` would, for the first bad record.
     """
-    done = 0
+    done, table = 0, code_table(scoring)
     for piece, first_line in _pieces(path, block):
-        got = _encode_piece(piece, first_line, code_table(scoring))
+        got = _encode_piece(piece, first_line, table)
         if got[3]:
             got = _encode_by_lines(piece, first_line, scoring, path, done)
         names, codes, lengths = got[:3]
