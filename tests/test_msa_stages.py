@@ -447,6 +447,7 @@ def test_column_blocks_are_bit_identical(rt, per_item, seqtype, hmm_only, precis
     pairs = all_pairs(len(codes))
     keep = np.ones(len(pairs), bool)
     monkeypatch.setattr(post, "CUTOFF", 0.0)
+    monkeypatch.setattr(post, "STRIPS", "never")   # the column blocks, however few the pairs
 
     def run(roll_local, cols):
         monkeypatch.setattr(post, "ROLL_LOCAL", roll_local)
@@ -491,9 +492,10 @@ def test_batches_over_scratch_buffers_are_bit_identical(rt, accurate, hmm_only, 
     want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep, **opts)
     monkeypatch.setattr(post, "SCRATCH_SHARE", 1e-12)   # a buffer holds the largest task
     monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", 1e-12)
+    monkeypatch.setattr(post, "STRIPS", "never")   # the column-block layout checked below
     single = post.packed_scratch(post.build_options(rt, 1, hmm_only))
     assert single   # float partition function (the default), or none
-    plan = post._plan(rt, codes, pairs, keep, keep, single)
+    plan = post._plan(rt, codes, pairs, keep, keep, (hmm_only, 21, None))
     assert np.array_equal(np.concatenate(plan.batches), np.lexsort(
         (-plan.lengths[plan.row_seq], -plan.lengths[plan.col_seq])))
     full = 0
@@ -529,7 +531,7 @@ def test_single_precision_scratch_packs_tasks_without_overlap(rt, rolls, hmm_onl
     codes, pairs, keep = _every_cell_family(monkeypatch, 11, 30, 200, 8)
     if rolls in ("blocks", "strips"):   # the wider pairs leave the local rolling diagonals
         monkeypatch.setattr(post, "LOCAL_COLS", 64)
-        monkeypatch.setattr(post, "STRIP_ROWS", 4 if rolls == "strips" else None)
+        monkeypatch.setattr(post, "STRIPS", "always" if rolls == "strips" else "never")
     elif rolls == "global":
         monkeypatch.setattr(post, "ROLL_LOCAL", False)
     assert post.pf_float(None)
@@ -561,6 +563,6 @@ def test_long_pairs_take_a_larger_share_only_to_fill_the_device(rt, monkeypatch)
                                      (0.5, 0.6, memory // 2)]:                 # full already
         monkeypatch.setattr(post, "SCRATCH_SHARE", share)
         monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", share_max)
-        plan = post._plan(rt, codes, pairs, keep, keep, True)
+        plan = post._plan(rt, codes, pairs, keep, keep)
         expect = max(min(budget // post.SCRATCH_BUFFERS, rt.max_alloc), one)
         assert abs(plan.bin_bytes - expect) <= 8, (share, share_max)

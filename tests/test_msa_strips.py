@@ -85,6 +85,8 @@ def test_strips_are_bit_identical(rt, rows, seqtype, hmm_only, precision, accura
     keep_ab[0] = keep_ba[0] = True
     monkeypatch.setattr(post, "CUTOFF", 0.0)
 
+    monkeypatch.setattr(post, "STRIPS", "always")
+
     def run(strip_rows, local_cols):
         monkeypatch.setattr(post, "STRIP_ROWS", strip_rows)
         monkeypatch.setattr(post, "LOCAL_COLS", local_cols)
@@ -93,7 +95,7 @@ def test_strips_are_bit_identical(rt, rows, seqtype, hmm_only, precision, accura
 
     monkeypatch.setattr(post, "STRIP_ROWS", rows)
     monkeypatch.setattr(post, "LOCAL_COLS", 16)   # every pair wider than 16 columns: strips
-    defs = post.build_options(rt, max(LENGTHS), hmm_only, model.ncodes, precision)
+    defs = post.build_options(rt, max(LENGTHS), hmm_only, model.ncodes, precision, True)
     assert defs["STRIP_H"] == rows and "ROLL_BLOCK" not in defs and "MAXCOLS" not in defs
     assert "STRIP_H" not in post.build_options(rt, max(LENGTHS), hmm_only, model.ncodes,
                                                precision, strips=False)
@@ -106,3 +108,50 @@ def test_strips_are_bit_identical(rt, rows, seqtype, hmm_only, precision, accura
         kept = sum(len(codes[a]) * len(codes[b]) * (int(x) + int(y))
                    for (a, b), x, y in zip(pairs, keep_ab, keep_ba, strict=True))
         assert store.vals.size == kept
+
+
+def test_strips_go_to_batches_with_fewer_pairs_than_compute_units(rt, monkeypatch):
+    """``STRIPS = "auto"``: a batch of pairs too wide for local memory runs in strips when it
+    holds fewer pairs than the device has compute units (the widest pairs, few to a batch),
+    in column blocks when it holds more; the same bits as either layout alone."""
+    model = load_model()
+    rng = np.random.default_rng(7)
+    seqs = family(rng, np.array(list(ALPHABET)), (700, 650, 600, 301, 300, 157, 120, 90, 64, 40))
+    codes = [encode(s, str(i), model) for i, s in enumerate(seqs)]
+    ia, ib = np.triu_indices(len(codes), 1)
+    pairs = np.stack([ia, ib], axis=1)
+    keep = np.ones(len(pairs), bool)
+    units = 6
+    monkeypatch.setattr(type(rt), "compute_units", property(lambda self: units))
+    monkeypatch.setattr(post, "CUTOFF", 0.0)
+    monkeypatch.setattr(post, "STRIP_ROWS", 4)
+    monkeypatch.setattr(post, "LOCAL_COLS", 16)   # every pair wider than 16 columns may strip
+    share = 4 * 8 * float(post.scratch_doubles(700, 650, single=True)) / rt.info.global_mem
+    monkeypatch.setattr(post, "SCRATCH_SHARE", share)   # about a wide pair a buffer
+    monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", share)
+
+    def eligible(widest):
+        return "STRIP_H" in post.build_options(rt, widest, strips=True)
+
+    results = {}
+    for mode in ("auto", "never", "always"):
+        monkeypatch.setattr(post, "STRIPS", mode)
+        plan = post._plan(rt, codes, pairs, keep, keep)
+        assert np.array_equal(np.sort(np.concatenate(plan.batches)), np.arange(len(pairs)))
+        widest = [int(plan.lengths[plan.col_seq[b]].max()) for b in plan.batches]
+        if mode == "auto":
+            flags = list(plan.strips)
+            assert True in flags and False in flags
+            for batch, strip, w in zip(plan.batches, flags, widest, strict=True):
+                if strip:
+                    assert batch.size < units and eligible(w)
+                elif eligible(w):
+                    assert batch.size >= units
+        else:
+            assert plan.strips == [mode == "always" and eligible(w) for w in widest]
+        results[mode] = post.compute_posteriors(rt, codes, pairs, keep, keep, model=model)
+    for mode in ("never", "always"):
+        assert np.array_equal(results["auto"][0], results[mode][0])
+        for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y", "row_base"):
+            assert np.array_equal(getattr(results["auto"][1], field),
+                                  getattr(results[mode][1], field)), field

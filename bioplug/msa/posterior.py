@@ -36,11 +36,17 @@ ROLL_BLOCKS = True
 #: a small value so short pairs take the column-block path.
 LOCAL_COLS = None
 #: Rows per work-item on the long-pair path (``STRIP_H`` in the kernel): pairs whose columns do
-#: not fit local memory run every pass in strips of rows, each work-item keeping its strip's
-#: previous column in registers and the work-group synchronising once per column step of the
-#: strips instead of once per anti-diagonal (the same cells from the same operands, so the same
-#: bits as the column blocks). None keeps the column blocks (:data:`ROLL_BLOCKS`).
-STRIP_ROWS: int | None = None
+#: not fit local memory may run every pass in strips of rows, each work-item keeping its
+#: strip's previous column in registers and the work-group synchronising once per column step
+#: of the strips instead of once per anti-diagonal (the same cells from the same operands, so
+#: the same bits as the column blocks). None: never strips.
+STRIP_ROWS: int | None = 4
+#: Which batches of such pairs take the strips: "auto" those holding fewer pairs than the
+#: device has compute units, "always", or "never" (column blocks, :data:`ROLL_BLOCKS`). On the
+#: H100 the column blocks won with 168-252 pairs of 5,000 columns a batch and the strips with
+#: 60-128 pairs of 7,000-10,000 (+17-18 %): with a work-group or less per compute unit, a
+#: barrier per anti-diagonal is what the work-group waits on.
+STRIPS = "auto"
 #: Precision of the partition function unless a caller asks otherwise: "float" (the paper's
 #: "double" gave the same SP / TC, 82.90 / 67.85, on all 82 BAliBASE RV11 + RV12 sets, and the
 #: kernel runs 26 % faster on an H200: 0.88 s against 1.19 s per 100,000 pairs of 300 x 300).
@@ -130,17 +136,17 @@ def _bucket(cols: int) -> int:
 
 
 def build_options(rt, widest: int, hmm_only: bool = False, ncodes: int = 21,
-                  precision: str | None = None, strips: bool = True) -> dict:
+                  precision: str | None = None, strips: bool = False) -> dict:
     """-D defines of the stage I program for a batch whose widest task has ``widest`` columns
     and a model of ``ncodes`` codes (:attr:`bioplug.msa.model.Model.ncodes`).
 
     Columns are bucketed to 2^p and 1.5 * 2^p (>= 64), so only a handful of program variants
     exist per device; the score tables (8 NA^2 + 4 (30 + NA + NA^2) bytes) go to local memory,
     and the rolling diagonals too when 72 bytes per column fit beside them; wider batches run
-    in strips of :data:`STRIP_ROWS` rows when set (and ``strips``) and their exchange slots
-    (48 bytes per work-item) fit, else in column blocks of ``ROLL_BLOCK - 1`` columns,
-    ``ROLL_BLOCK`` the most slots that fit, a multiple of the work-group (one program for every
-    width)."""
+    in strips of :data:`STRIP_ROWS` rows when ``strips`` (and :data:`STRIP_ROWS` set) and
+    their exchange slots (48 bytes per work-item) fit, else in column blocks of
+    ``ROLL_BLOCK - 1`` columns, ``ROLL_BLOCK`` the most slots that fit, a multiple of the
+    work-group (one program for every width)."""
     precision = precision or PRECISION
     wg = group_size(rt, widest)
     bucket = _bucket(widest + 1)
@@ -176,9 +182,10 @@ def prebuild(rt, longest: int = 2048, hmm_only: bool = False, seqtype: str = "pr
     ncodes = load_model(seqtype).ncodes
     cols = 64
     while True:
-        defs = build_options(rt, cols - 1, hmm_only, ncodes, precision)
-        for name in ("posterior", "sparsify", "adaptive_threshold"):
-            kernel(rt, "msa_posterior.cl", name, defs)
+        for strips in (False, True):
+            defs = build_options(rt, cols - 1, hmm_only, ncodes, precision, strips)
+            for name in ("posterior", "sparsify", "adaptive_threshold"):
+                kernel(rt, "msa_posterior.cl", name, defs)
         if cols >= longest:
             break
         cols = _bucket(cols + 1)
@@ -236,14 +243,14 @@ def compute_posteriors(
         The kept sparse matrices.
     """
     model = model or load_model()
-    single = packed_scratch(build_options(rt, 1, hmm_only, model.ncodes, precision))
-    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, single)
+    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, (hmm_only, model.ncodes, precision))
     shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
     dist = np.zeros(plan.ntask, dtype=np.float32)
     parts = _StoreParts(rt if on_device else None)
     done = 0
-    for batch in plan.batches:
-        run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes, precision)
+    for batch, strips in zip(plan.batches, plan.strips, strict=True):
+        run = _run_batch(rt, plan, batch, shared, accurate, hmm_only, model.ncodes, precision,
+                         strips)
         dist[batch] = run.dist
         if plan.keep_rows[batch].any() or plan.keep_cols[batch].any():
             parts.add(plan, batch, run, _sparsify(rt, plan, batch, run, on_device))
@@ -267,6 +274,7 @@ class _Plan:
     keep_rows: np.ndarray    # (T,) S_rows,cols wanted
     keep_cols: np.ndarray    # (T,) S_cols,rows wanted
     batches: list[np.ndarray]
+    strips: list[bool]       # each batch in strips of rows (:data:`STRIPS`)
     bin_bytes: int           # scratch bytes of each of a batch's buffers (at most)
 
     @property
@@ -274,7 +282,9 @@ class _Plan:
         return int(self.row_seq.size)
 
 
-def _plan(rt, codes, pairs, keep_ab, keep_ba, single: bool = False) -> _Plan:
+def _plan(rt, codes, pairs, keep_ab, keep_ba, options: tuple = (False, 21, None)) -> _Plan:
+    """Orient, sort and batch the pairs; ``options`` = (hmm_only, ncodes, precision) of the
+    program (:func:`build_options`), which sets the scratch layout."""
     k = len(codes)
     lengths = np.array([c.size for c in codes], dtype=np.int64)
     starts = np.zeros(k + 1, dtype=np.int64)
@@ -285,35 +295,59 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba, single: bool = False) -> _Plan:
     row_seq, col_seq = np.where(a_rows, a, b), np.where(a_rows, b, a)
     n, m = lengths[row_seq], lengths[col_seq]
     order = np.lexsort((-n, -m))  # widest first, then tallest
-    need = scratch_doubles(n[order], m[order], single=single)
-    if STRIP_ROWS and ROLL_LOCAL:
-        # tasks wide enough for strips may take the strip layout (a few % larger for some
-        # shapes; the batch's work-group is decided later, so the largest one here)
-        widths = np.unique(m)
-        strips = widths[[("STRIP_H" in build_options(rt, int(w))) for w in widths]]
-        wide = np.isin(m[order], strips)
+    n, m = n[order], m[order]
+    single = packed_scratch(build_options(rt, 1, *options))
+    need = scratch_doubles(n, m, single=single).astype(np.int64) * 8
+    # a batch in strips lays every task out as strips (a few % larger for some shapes); the
+    # column-block layout is kept as a floor so a batch whose strips fail to build still fits
+    strip_need = need
+    if STRIPS != "never" and STRIP_ROWS and ROLL_LOCAL:
         strip = (group_size(rt, 1 << 30), int(STRIP_ROWS))
-        need = np.where(wide, np.maximum(need, scratch_doubles(n[order], m[order], strip,
-                                                                   single)), need)
-    need = need.astype(np.int64) * 8
+        strip_need = np.maximum(need, scratch_doubles(n, m, strip, single).astype(np.int64) * 8)
     widest = int(need.max(initial=0))
     budget = min(max(rt.memory_budget(SCRATCH_SHARE), GROUPS_PER_UNIT * rt.compute_units * widest),
                  rt.memory_budget(max(SCRATCH_SHARE, SCRATCH_SHARE_MAX)))
-    cap = max(min(budget // SCRATCH_BUFFERS, rt.max_alloc), widest)
+    cap = max(min(budget // SCRATCH_BUFFERS, rt.max_alloc), int(strip_need.max(initial=0)))
     batches: list[np.ndarray] = []
-    begin, used, buffer = 0, 0, 0
-    for pos in range(order.size):   # tasks fill a buffer after another (next fit)
-        if pos > begin and used + need[pos] > cap:
-            buffer, used = buffer + 1, 0
-            if buffer == SCRATCH_BUFFERS:   # all full: the next batch
-                batches.append(order[begin:pos])
-                begin, buffer = pos, 0
-        used += int(need[pos])
-    if order.size:
-        batches.append(order[begin:])
+    strips: list[bool] = []
+    need_list, strip_list, begin = need.tolist(), strip_need.tolist(), 0
+    while begin < order.size:
+        # the next batch in column blocks; in strips instead if it would hold too few pairs,
+        # cut again from the same task with the strips' sizes (the next batch starts after
+        # it: a batch of long pairs takes as long as its longest pair, so no remnant batches)
+        end = _cut(need_list, begin, cap)
+        strip_batch = _strips_wanted(rt, end - begin, int(m[begin]), options)
+        if strip_batch:
+            end = _cut(strip_list, begin, cap)
+        batches.append(order[begin:end])
+        strips.append(strip_batch)
+        begin = end
     return _Plan(lengths, starts, np.concatenate(codes) if k else np.zeros(1, np.uint8),
                  row_seq, col_seq, np.where(a_rows, keep_ab, keep_ba),
-                 np.where(a_rows, keep_ba, keep_ab), batches, cap)
+                 np.where(a_rows, keep_ba, keep_ab), batches, strips, cap)
+
+
+def _cut(need: list[int], begin: int, cap: int) -> int:
+    """End of the batch starting at task ``begin`` when task t takes ``need[t]`` bytes: tasks
+    fill a buffer of ``cap`` bytes after another (next fit), :data:`SCRATCH_BUFFERS` a
+    batch."""
+    used, buffer = 0, 0
+    for pos in range(begin, len(need)):
+        size = need[pos]
+        if pos > begin and used + size > cap:
+            buffer, used = buffer + 1, 0
+            if buffer == SCRATCH_BUFFERS:   # all full
+                return pos
+        used += size
+    return len(need)
+
+
+def _strips_wanted(rt, pairs: int, widest: int, options: tuple) -> bool:
+    """Whether a batch of ``pairs`` tasks, the widest ``widest`` columns, runs in strips of
+    rows (:data:`STRIPS`): only pairs too wide for local rolling diagonals can."""
+    if STRIPS == "never" or (STRIPS == "auto" and pairs >= rt.compute_units):
+        return False
+    return "STRIP_H" in build_options(rt, widest, *options, strips=True)
 
 
 def _scratch_layout(sizes: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
@@ -354,14 +388,16 @@ class _BatchRun:
 
 
 def _run_batch(rt, plan: _Plan, batch: np.ndarray, shared: tuple, accurate: bool,
-               hmm_only: bool, ncodes: int, precision: str | None = None) -> _BatchRun:
-    """The posterior kernel over one batch (and, in accurate mode, the adaptive thresholds)."""
+               hmm_only: bool, ncodes: int, precision: str | None = None,
+               strips: bool = False) -> _BatchRun:
+    """The posterior kernel over one batch (and, in accurate mode, the adaptive thresholds);
+    ``strips``: the batch runs in strips of rows where its pairs allow (:func:`_plan`)."""
     d_codes, d_hmm, d_pf = shared
     nb, mb = plan.lengths[plan.row_seq[batch]], plan.lengths[plan.col_seq[batch]]
     options = (rt, int(mb.max()), hmm_only, ncodes, precision)
-    defs = build_options(*options)
+    defs = build_options(*options, strips=strips)
     if "STRIP_H" in defs and not _strips_fit(rt, defs):
-        defs = build_options(*options, strips=False)
+        defs = build_options(*options)
     wg = int(defs["WG"])
     tasks = np.zeros((batch.size, 4), dtype=np.int32)
     tasks[:, 0], tasks[:, 1] = plan.starts[plan.row_seq[batch]], nb
