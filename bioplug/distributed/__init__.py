@@ -6,11 +6,26 @@ GPU by default, or any cluster by address); tasks are tiles of the all-vs-all tr
 finish, and a manifest (:mod:`.manifest`) lists what is complete, so a rerun resumes. Needs
 the ``distributed`` extra (``pip install 'bioplug[distributed]'``); ``docs/distributed.md``
 says how to start a cluster of GPU workers.
+
+The names load on first use: ``bioplug msa`` and ``bioplug pairwise`` import
+:mod:`bioplug.distributed.cli` for their ``--cluster`` option on every call.
 """
 
-from bioplug.distributed.cluster import Summary, connect, local_cluster
-from bioplug.distributed.families import align_families
-from bioplug.distributed.pairwise import all_vs_all, read_hits, read_scores
+from __future__ import annotations
 
-__all__ = ["Summary", "align_families", "all_vs_all", "connect", "local_cluster",
-           "read_hits", "read_scores"]
+from bioplug._front_doors import front_doors
+
+_FRONT_DOORS = {
+    "Summary": "cluster",
+    "connect": "cluster",
+    "local_cluster": "cluster",
+    "align_families": "families",
+    "all_vs_all": "pairwise",
+    "read_hits": "pairwise",
+    "read_scores": "pairwise",
+}
+
+__all__ = sorted(_FRONT_DOORS)
+
+
+__getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)
