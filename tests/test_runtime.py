@@ -131,3 +131,26 @@ def test_fill_in_pieces(monkeypatch):
     want[2:13] = 7
     want[20:33] = 3
     np.testing.assert_array_equal(out, want)
+
+
+def test_pooled_runtime_reuses_dropped_buffers():
+    """PooledRuntime: uploads hold their data, a dropped buffer goes back to the pool and
+    serves the next request of its size (no new OpenCL buffer), the rest is the runtime's."""
+    from bioplug.runtime import PooledRuntime
+
+    rt = get_runtime("cpu")
+    pooled = PooledRuntime(rt)
+    assert pooled.device is rt.device and pooled.queue is rt.queue
+    data = np.arange(1000, dtype=np.int32)
+    buf = pooled.upload(data)
+    back = np.empty_like(data)
+    cl.enqueue_copy(rt.queue, back, buf)
+    assert np.array_equal(back, data)
+    assert (pooled.pool.active_blocks, pooled.pool.held_blocks) == (1, 0)
+    del buf
+    assert (pooled.pool.active_blocks, pooled.pool.held_blocks) == (0, 1)
+    again = pooled.empty(data.nbytes)
+    assert (pooled.pool.active_blocks, pooled.pool.held_blocks) == (1, 0)
+    del again
+    pooled.free_held()
+    assert pooled.pool.held_blocks == 0

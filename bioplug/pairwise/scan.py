@@ -26,7 +26,7 @@ from bioplug.pairwise.database import Database
 from bioplug.pairwise.engine import PairwiseEngine
 from bioplug.pairwise.packed16 import LIMIT16
 from bioplug.progress import Progress
-from bioplug.runtime import Runtime
+from bioplug.runtime import PooledRuntime, Runtime
 from bioplug.runtime.schedule import run_lpt
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,9 @@ class Scanner:
         if precision not in PRECISIONS:
             raise InputError(f"precision must be one of {', '.join(PRECISIONS)}, "
                              f"not {precision!r}")
-        self.rt = rt
+        # buffers made per chunk are pooled: releasing them would stall other devices'
+        # threads (PooledRuntime); the engine (32-bit rescue, traceback) is rarely called
+        self.rt = PooledRuntime(rt)
         self.scoring = scoring
         self.precision = precision
         self.engine = PairwiseEngine(scoring, devices=[rt])

@@ -16,6 +16,7 @@ _FRONT_DOORS = {
     "DeviceInfo": "devices",
     "list_devices": "devices",
     "select_device": "devices",
+    "PooledRuntime": "runtime",
     "Runtime": "runtime",
     "get_runtime": "runtime",
     "get_runtimes": "runtime",

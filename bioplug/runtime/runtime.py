@@ -241,6 +241,38 @@ class Runtime:
                                    min(step, int(offset) + int(nbytes) - at))
 
 
+class PooledRuntime:
+    """``runtime`` whose :meth:`empty` and :meth:`upload` buffers come from a pyopencl
+    ``MemoryPool`` and go back to it when dropped; everything else is ``runtime``'s.
+
+    For a device's own host thread that makes and drops buffers for every piece of a long
+    job while other devices run: pyopencl calls ``clReleaseMemObject`` holding Python's
+    lock, and NVIDIA's release waits for the device, so one thread's releases stalled the
+    others (a database search on two H200s took 1.28 s against one's 1.21 s; with pooled
+    buffers 0.70 s). The pool's memory is released with the object (or :meth:`free_held`).
+    Device buffers made otherwise (``to_device``, engines given ``runtime``) are not pooled.
+    """
+
+    def __init__(self, runtime: Runtime):
+        from pyopencl.tools import ImmediateAllocator, MemoryPool
+
+        self.runtime = runtime
+        self.pool = MemoryPool(ImmediateAllocator(runtime.queue))
+
+    def __getattr__(self, name: str):
+        return getattr(self.runtime, name)
+
+    def empty(self, nbytes: int):
+        """A pooled read-write device buffer of at least one byte."""
+        return self.pool.allocate(max(int(nbytes), 1))
+
+    upload = Runtime.upload
+
+    def free_held(self) -> None:
+        """Release the buffers the pool holds (none in use)."""
+        self.pool.free_held()
+
+
 _runtimes: dict[str, Runtime] = {}
 _runtimes_lock = threading.Lock()
 def get_runtime(device=None) -> Runtime:
