@@ -38,8 +38,8 @@ kernel 8-bit``; ``scan kernel`` is then the 16-bit rescue of saturated pairs. ``
 times the scan alone for other strip heights, group sizes, cell forms, and 8 vs 16 bits (8-bit
 with inline PTX and with OpenCL's ``uchar4`` built-ins, two strip heights).
 
-Run: ``python benchmarks/search.py [--device gpu] [--n 500000] [--precision auto|8|16] [--sweep]
-[--json out.json]``
+Run: ``python benchmarks/search.py [--device gpu|all|A,B] [--n 500000] [--precision auto|8|16]
+[--sweep] [--json out.json]`` (``all``: every GPU shares the search).
 """
 
 from __future__ import annotations
@@ -172,9 +172,12 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from bioplug.pairwise.search import search
-    from bioplug.runtime import get_runtime
+    from bioplug.runtime import get_runtimes
 
-    rt = get_runtime(args.device)
+    # "all" (every GPU) or "A,B": the search shares its chunks between them
+    spec = args.device
+    devices = get_runtimes(spec.split(",") if spec and "," in spec else spec)
+    rt = devices[0]
     queries = make_queries(args.queries, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="bioplug-search-"))
     fasta = tmp / "db.fa"
@@ -184,21 +187,23 @@ def main() -> None:
              args.n, lens.sum(), lens.mean(), lens.max(), time.perf_counter() - t0)
     cells = float(sum(map(len, queries))) * float(lens.sum())
     prec = args.precision
-    search(queries[:2], ["MKWVTFISLL", "ACDEFGHIKLMNPQ"], device=rt, precision=prec)  # builds
+    search(queries[:2], ["MKWVTFISLL", "ACDEFGHIKLMNPQ"], device=devices,
+           precision=prec)  # builds
     t0 = time.perf_counter()
-    first = search(queries, fasta, top=10, device=rt, precision=prec)
+    first = search(queries, fasta, top=10, device=devices, precision=prec)
     t_first = time.perf_counter() - t0
     walls, clocks = [], []
     for _ in range(args.repeats):
         t0 = time.perf_counter()
-        res = search(queries, fasta, top=10, device=rt, precision=prec)
+        res = search(queries, fasta, top=10, device=devices, precision=prec)
         walls.append(time.perf_counter() - t0)
         clocks.append(res.seconds)
     assert res.tabular() == first.tabular()
     wall = float(np.median(walls))
     scan = float(np.median([c["scan"] for c in clocks]))
     split = scan_split(clocks, cells)
-    result = {"device": str(rt), "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
+    result = {"device": " + ".join(map(str, devices)),
+              "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
               "host": platform.node(), "precision": prec, "n": args.n, "residues": int(lens.sum()),
               "query_residues": sum(map(len, queries)), "cells": cells,
               "first_search_s": t_first, "wall_s": wall, "scan_s": scan,
