@@ -232,6 +232,26 @@ def test_consistency_one_pass(rt, local_rows, monkeypatch):
         assert np.allclose(got.dense(y, x), g.T, atol=1e-6)
 
 
+@pytest.mark.parametrize("group, cmax", [(64, 48), (32, 8), (16, 4)])
+def test_consistency_same_bits_at_any_group(rt, group, cmax, monkeypatch):
+    """The pass kernel's rows spread over any work-group size (GPUs take
+    consistency.RELAX_GROUP), with rows in local memory or not (CMAX 4: the global path),
+    give the relaxed entries bit for bit."""
+    import bioplug.msa.consistency as cons
+
+    codes, _, _, store = posteriors_of(rt, family(5, 6, 60))
+    k = len(codes)
+    w = np.linspace(0.1, 0.3, k)
+    want = relax(rt, store, w, np.arange(k), passes=2, last_floor=cons.LAST_FLOOR)
+    monkeypatch.setattr(type(rt), "is_gpu", property(lambda self: True))
+    monkeypatch.setattr(cons, "RELAX_GROUP", group)
+    monkeypatch.setattr(cons, "RELAX_CMAX", cmax)
+    assert cons._relax_kernel(rt)[1] == group
+    got = relax(rt, store, w, np.arange(k), passes=2, last_floor=cons.LAST_FLOOR)
+    for field in ("indptr", "cols", "vals"):
+        assert np.array_equal(getattr(got, field), getattr(want, field)), field
+
+
 def test_consistency_last_floor(rt):
     # two passes; after the last one entries down to last_floor stay (QuickProbs 2), the
     # earlier pass still filters at the cutoff, and no entry is ever added

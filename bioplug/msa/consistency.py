@@ -95,16 +95,30 @@ def relax(
     return rows.download(rt, store, entries=not on_device)
 
 
+#: Work-group size of the pass kernel on GPUs (a pair's rows spread over its work-items),
+#: and the most entries of a row kept in local memory (``CMAX``; wider rows take the global
+#: path, same bits), within a quarter of the device's local memory. On the H100 (120 x 2,000,
+#: two passes, ``benchmarks/RESULTS.md``) 64 work-items took 5.5-5.7 s, 256 3.2-3.3 s and
+#: 1,024 3.1 s, and with 256 the local rows (8 or 16 entries) were no faster than global.
+RELAX_GROUP = 256
+RELAX_CMAX = 48
+
+
 def _relax_kernel(rt) -> tuple[cl.Kernel, int]:
     """The pass kernel and its work-group size (rows of up to CMAX entries in local memory)."""
-    wg = min(64 if rt.is_gpu else 8, rt.max_work_group)
-    defines: dict = {"WG": wg}
-    cmax = 48
-    while cmax >= 8 and 8 * cmax * wg + 1024 > rt.local_mem:
-        cmax //= 2
-    if LOCAL_ROWS and cmax >= 8:
-        defines["CMAX"] = cmax
-    return kernel(rt, "msa_consistency.cl", "relax", defines), wg
+    wg = 1 << (min(RELAX_GROUP if rt.is_gpu else 8, rt.max_work_group).bit_length() - 1)
+    while True:
+        defines: dict = {"WG": wg}
+        cmax = RELAX_CMAX
+        while cmax >= 8 and 8 * cmax * wg > rt.local_mem // 4:
+            cmax //= 2
+        if LOCAL_ROWS and cmax >= 8:
+            defines["CMAX"] = cmax
+        knl = kernel(rt, "msa_consistency.cl", "relax", defines)
+        fits = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, rt.device)
+        if fits >= wg or wg == 1:   # the kernel's registers allow the group
+            return knl, wg
+        wg = 1 << (max(int(fits), 1).bit_length() - 1)
 
 
 def _pair_tables(rt, store: SparseStore, weights, zlist) -> tuple:
