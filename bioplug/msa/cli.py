@@ -95,7 +95,9 @@ NUCLEOTIDE_AUTO = "quickprobs"
 #: Omega and MAFFT --auto below pyfamsa on the 39 of them they finished), in 88.7 s against
 #: 6.3 s (H100, seventh session; benchmarks/RESULTS.md). At 14x the time, and minutes per
 #: family on a CPU device, the default stays the fast pipeline; ``--method quickprobs`` is the
-#: accurate one, which the message below names.
+#: accurate one up to about 1,600 sequences, which the message below names. Above that anchor
+#: mode fell behind: 12 HomFam dev families of 1,608-3,922 sequences, SP / TC 79.31 / 61.81
+#: against the progressive pipeline's 81.33 / 65.97 (pyfamsa 78.99 / 61.61; eleventh session).
 AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
@@ -129,9 +131,9 @@ def auto_method(records, seqtype: str = "auto") -> str:
     kind = resolve_seqtype(texts, seqtype)
     if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
         log.warning("%d protein sequences: aligning with --method progressive (above %d the "
-                    "QuickProbs pipeline runs in anchor mode: more accurate on real families, "
-                    "about 14 times slower; --method quickprobs forces it)", k,
-                    AUTO_PROGRESSIVE_PROTEIN_K)
+                    "QuickProbs pipeline runs in anchor mode: about 14 times slower, and more "
+                    "accurate on real families of up to ~1,600 sequences, not above; "
+                    "--method quickprobs forces it)", k, AUTO_PROGRESSIVE_PROTEIN_K)
         return "progressive"
     if kind != "protein" and NUCLEOTIDE_AUTO == "progressive":
         log.warning("nucleotide input: aligning with --method progressive")
