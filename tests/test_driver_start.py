@@ -148,3 +148,16 @@ def test_importing_the_runtime_package_imports_no_pyopencl():
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["False", "False"]
+
+
+def test_the_parser_imports_no_numpy_pyopencl_or_biopython():
+    """Every command's parser is built on every call: ``bioplug --help``, ``--version`` and
+    ``server status`` must not pay for numpy, pyopencl or Biopython (commands import them
+    when they run)."""
+    code = ("import sys; from bioplug.cli import build_parser; build_parser(); "
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} "
+            "& {'numpy', 'pyopencl', 'Bio', 'scipy', 'skbio'})))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == []

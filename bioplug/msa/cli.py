@@ -22,7 +22,6 @@ import logging
 import os
 import sys
 
-from bioplug.io import write_alignment
 from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
@@ -144,6 +143,7 @@ def auto_method(records, seqtype: str = "auto") -> str:
 def _write(alignment, output, source, fmt: str) -> None:
     """Write one alignment atomically (shared by the single-file and batch commands)."""
     from bioplug.errors import InputError
+    from bioplug.io import write_alignment
 
     if fmt == "a2m":  # every column is a match state
         alignment.column_annotations["state"] = "D" * alignment.length

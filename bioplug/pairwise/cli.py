@@ -16,13 +16,13 @@ import argparse
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from bioplug.alphabet import check_sequence_letters, load_matrix
 from bioplug.errors import InputError
-from bioplug.io import atomic_output, read_records, write_alignment
 from bioplug.progress import TerminalBar
+
+if TYPE_CHECKING:   # numpy and Biopython load when a command runs, not for every parser
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,7 @@ def _penalty(value: float) -> float:
 
 def build_aligner(args):
     """A :class:`bioplug.PairwiseAligner` from the command-line options."""
+    from bioplug.alphabet import load_matrix
     from bioplug.pairwise.aligner import PairwiseAligner
 
     aligner = PairwiseAligner(device=args.device)
@@ -102,6 +103,10 @@ def build_aligner(args):
 
 
 def _write_matrix(path: str, inputs, ids_rows, ids_cols, scores: np.ndarray) -> None:
+    import numpy as np
+
+    from bioplug.io import atomic_output
+
     if path.lower().endswith(".npy"):
         with atomic_output(path, inputs, mode="wb") as handle:
             np.save(handle, scores)
@@ -116,6 +121,8 @@ def _matrix_text(scores: np.ndarray):
     """Each row's values as ``f"{v:g}"`` writes them, without formatting NumPy scalars one
     by one (4 million of those took 1.7 s). Whole numbers below 10**6 (``%g`` keeps six
     digits), none of them -0, print as Python integers do."""
+    import numpy as np
+
     zeros = scores[scores == 0]
     if (np.array_equal(scores, np.rint(scores)) and np.abs(scores).max(initial=0) < 1e6
             and not np.signbit(zeros).any()):
@@ -129,6 +136,8 @@ def _matrix_text(scores: np.ndarray):
 
 def _read(path: str, fmt: str | None):
     """Records of a file; parser errors (often several lines long) shortened to one line."""
+    from bioplug.io import read_records
+
     try:
         return read_records(path, fmt)
     except InputError as exc:
@@ -140,6 +149,11 @@ def _read(path: str, fmt: str | None):
 
 
 def run(args) -> int:
+    import numpy as np
+
+    from bioplug.alphabet import check_sequence_letters
+    from bioplug.io import write_alignment
+
     inputs = [args.input] + ([args.input2] if args.input2 else [])
     out = Path(args.output)
     for src in inputs:  # refuse before any work is done

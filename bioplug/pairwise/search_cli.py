@@ -14,7 +14,6 @@ import argparse
 import logging
 
 from bioplug.errors import InputError
-from bioplug.io import atomic_output
 from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
@@ -49,6 +48,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from bioplug.io import atomic_output
     from bioplug.pairwise.search import search
 
     fmt = args.format or ("sam" if str(args.output).lower().endswith(".sam") else "tsv")

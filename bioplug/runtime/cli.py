@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bioplug.runtime.devices import list_devices, select_device
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("devices", help="list OpenCL devices and their properties")
@@ -20,6 +18,7 @@ def as_json(default) -> str:
     import pyopencl as cl
 
     from bioplug import __version__
+    from bioplug.runtime.devices import list_devices
 
     devices = [{
         "index": d.index, "spec": d.spec, "name": d.name, "platform": d.platform,
@@ -33,6 +32,8 @@ def as_json(default) -> str:
 
 
 def run(args) -> int:
+    from bioplug.runtime.devices import list_devices, select_device
+
     default = select_device(None)
     if getattr(args, "json", False):
         print(as_json(default))
