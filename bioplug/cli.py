@@ -30,13 +30,15 @@ COMMAND_MODULES = [
 ]
 
 
-def add_device_option(parser: argparse.ArgumentParser) -> None:
-    """The ``--device`` option every sub-command takes."""
+def add_device_option(parser: argparse.ArgumentParser, several: bool = False) -> None:
+    """The ``--device`` option every sub-command takes (``several``: "all" shares the work
+    between every GPU)."""
     parser.add_argument(
         "--device",
         default=None,
-        help="OpenCL device: gpu, cpu, P:D, an index or a name part (default: BIOPLUG_DEVICE, "
-        "else the fastest GPU, else the CPU); see `bioplug devices`",
+        help="OpenCL device: gpu, cpu, P:D, an index or a name part"
+        + (", or all (every GPU shares the work)" if several else "")
+        + " (default: BIOPLUG_DEVICE, else the fastest GPU, else the CPU); see `bioplug devices`",
     )
 
 

@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
                    help="tsv (BLAST outfmt 6, default) or sam (default: from the extension)")
     p.add_argument("--chunk-residues", type=int, default=None,
                    help="database residues per device chunk (default: from device memory)")
-    add_device_option(p)
+    add_device_option(p, several=True)
     p.set_defaults(func=run)
 
 
