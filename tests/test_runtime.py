@@ -154,3 +154,16 @@ def test_pooled_runtime_reuses_dropped_buffers():
     del again
     pooled.free_held()
     assert pooled.pool.held_blocks == 0
+
+
+def test_all_devices_are_the_gpus_else_the_default_device():
+    """``get_runtimes("all")``: every GPU; without one, the default device alone (CPU OpenCL
+    devices share the host's cores, and one that cannot build kernels is skipped)."""
+    from bioplug.runtime import get_runtimes
+
+    gpus = [d for d in list_devices() if d.kind == "GPU"]
+    got = get_runtimes("all")
+    if gpus:
+        assert [rt.info.index for rt in got] == [d.index for d in gpus]
+    else:
+        assert got == [get_runtime(None)]

@@ -303,14 +303,15 @@ def started_runtimes() -> list[Runtime]:
 def get_runtimes(devices=None) -> list[Runtime]:
     """Runtimes for a list of specifications; ``None`` means one default device.
 
-    ``"all"`` means every GPU, or every device when there is no GPU.
+    ``"all"`` means every GPU, or the default device when there is none: CPU OpenCL devices
+    share the host's cores (two of them are no faster than one), and one that cannot build
+    kernels must be skipped as :func:`select_device` skips it.
     """
     if devices is None or isinstance(devices, (str, int, Runtime, DeviceInfo)):
         if devices == "all":
             from bioplug.runtime.devices import list_devices
 
-            found = list_devices()
-            gpus = [d for d in found if d.kind == "GPU"]
-            return [get_runtime(d) for d in (gpus or found)]
+            gpus = [d for d in list_devices() if d.kind == "GPU"]
+            return [get_runtime(d) for d in gpus] if gpus else [get_runtime(None)]
         return [get_runtime(devices)]
     return [d if isinstance(d, Runtime) else get_runtime(d) for d in devices]
