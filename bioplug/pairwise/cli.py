@@ -149,17 +149,38 @@ def _read(path: str, fmt: str | None):
 
 
 def run(args) -> int:
-    import numpy as np
-
-    from bioplug.alphabet import check_sequence_letters
-    from bioplug.io import write_alignment
-
     inputs = [args.input] + ([args.input2] if args.input2 else [])
     out = Path(args.output)
     for src in inputs:  # refuse before any work is done
         if out.exists() and Path(src).exists() and os.path.samefile(src, out):
             raise InputError(f"{out}: refusing to overwrite an input file")
     aligner = build_aligner(args)
+    records, records2 = _read_inputs(args)
+    bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
+    if getattr(args, "cluster", None) is not None:
+        from bioplug.distributed.cli import run_pairwise
+
+        return run_pairwise(args, aligner, records, records2, bar)
+    try:
+        if args.all_vs_all:
+            scores, cols = _score_matrix(aligner, records, records2, bar)
+            bar.close()
+            _write_matrix(args.output, inputs, [r.id for r in records],
+                          [r.id for r in cols], scores)
+            log.info("wrote a %d x %d score matrix to %s", *scores.shape, args.output)
+            return 0
+        targets, queries = _pairs(args, records, records2)
+        alignments = aligner.align_many(targets, queries, progress=bar)
+    finally:
+        bar.close()
+    _write_pairs(args, inputs, targets, queries, alignments)
+    return 0
+
+
+def _read_inputs(args) -> tuple[list, list | None]:
+    """The records of IN (and IN2), each non-empty and made of letters."""
+    from bioplug.alphabet import check_sequence_letters
+
     records = _read(args.input, args.in_format)
     records2 = _read(args.input2, args.in_format) if args.input2 else None
     for path, group in [(args.input, records)] + ([(args.input2, records2)] if records2 else []):
@@ -169,44 +190,41 @@ def run(args) -> int:
             # Biopython's match/mismatch scoring takes any letter; a file's '#' or digit is
             # a mistake in every mode (--matrix refuses it later, by its alphabet).
             check_sequence_letters(str(r.seq), f"{path}: {r.id}")
-    bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
-    if getattr(args, "cluster", None) is not None:
-        from bioplug.distributed.cli import run_pairwise
+    return records, records2
 
-        return run_pairwise(args, aligner, records, records2, bar)
-    try:
-        if args.all_vs_all:
-            if records2 is None:
-                scores = aligner.score_matrix(records, progress=bar)
-                cols = records
-            else:
-                n, m = len(records), len(records2)
-                ii, jj = np.divmod(np.arange(n * m), m)
-                flat = aligner.score_many(
-                    [records[i] for i in ii], [records2[j] for j in jj], progress=bar
-                )
-                scores = flat.reshape(n, m)
-                cols = records2
-            bar.close()
-            _write_matrix(args.output, inputs, [r.id for r in records],
-                          [r.id for r in cols], scores)
-            log.info("wrote a %d x %d score matrix to %s", *scores.shape, args.output)
-            return 0
-        if records2 is None:
-            if len(records) % 2:
-                raise InputError(
-                    f"{args.input}: {len(records)} records; pairs need an even number "
-                    "(or give a second file to align IN x IN2)"
-                )
-            targets, queries = records[0::2], records[1::2]
-        else:
-            targets = [a for a in records for _ in records2]
-            queries = [b for _ in records for b in records2]
-        alignments = aligner.align_many(targets, queries, progress=bar)
-        bar.close()
-    finally:
-        bar.close()
-    fmt = args.format or ALIGNMENT_EXTENSIONS.get(out.suffix.lower(), "fasta")
+
+def _score_matrix(aligner, records: list, records2: list | None, bar):
+    """(scores, column records): IN against itself, or every IN x IN2 pair."""
+    import numpy as np
+
+    if records2 is None:
+        return aligner.score_matrix(records, progress=bar), records
+    n, m = len(records), len(records2)
+    ii, jj = np.divmod(np.arange(n * m), m)
+    flat = aligner.score_many([records[i] for i in ii], [records2[j] for j in jj], progress=bar)
+    return flat.reshape(n, m), records2
+
+
+def _pairs(args, records: list, records2: list | None) -> tuple[list, list]:
+    """(targets, queries): consecutive records of IN, or every IN x IN2 pair."""
+    if records2 is None:
+        if len(records) % 2:
+            raise InputError(
+                f"{args.input}: {len(records)} records; pairs need an even number "
+                "(or give a second file to align IN x IN2)"
+            )
+        return records[0::2], records[1::2]
+    return ([a for a in records for _ in records2], [b for _ in records for b in records2])
+
+
+def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -> None:
+    """The pairs' alignments in the output format; local pairs without a positive score are
+    left out, with a warning each."""
+    import numpy as np
+
+    from bioplug.io import write_alignment
+
+    fmt = args.format or ALIGNMENT_EXTENSIONS.get(Path(args.output).suffix.lower(), "fasta")
     kept = []
     for t, q, alignment in zip(targets, queries, alignments, strict=True):
         coords = np.asarray(alignment.coordinates)
@@ -216,12 +234,10 @@ def run(args) -> int:
         if fmt == "stockholm" and not hasattr(alignment, "column_annotations"):
             alignment.column_annotations = {}
         kept.append(alignment)
-    alignments = kept
     try:
-        write_alignment(alignments, args.output, fmt, inputs=inputs)
+        write_alignment(kept, args.output, fmt, inputs=inputs)
     except InputError:
         raise
     except Exception as exc:  # Biopython's writers raise many kinds
         raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
-    log.info("wrote %d alignments to %s (%s)", len(alignments), args.output, fmt)
-    return 0
+    log.info("wrote %d alignments to %s (%s)", len(kept), args.output, fmt)
