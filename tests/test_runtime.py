@@ -152,7 +152,7 @@ def test_pooled_runtime_reuses_dropped_buffers():
     again = pooled.empty(data.nbytes)
     assert (pooled.pool.active_blocks, pooled.pool.held_blocks) == (1, 0)
     del again
-    pooled.free_held()
+    pooled.pool.free_held()
     assert pooled.pool.held_blocks == 0
 
 

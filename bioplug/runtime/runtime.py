@@ -249,7 +249,7 @@ class PooledRuntime:
     job while other devices run: pyopencl calls ``clReleaseMemObject`` holding Python's
     lock, and NVIDIA's release waits for the device, so one thread's releases stalled the
     others (a database search on two H200s took 1.28 s against one's 1.21 s; with pooled
-    buffers 0.70 s). The pool's memory is released with the object (or :meth:`free_held`).
+    buffers 0.70 s). The pool's memory is released with the object (or ``pool.free_held()``).
     Device buffers made otherwise (``to_device``, engines given ``runtime``) are not pooled.
     """
 
@@ -268,13 +268,11 @@ class PooledRuntime:
 
     upload = Runtime.upload
 
-    def free_held(self) -> None:
-        """Release the buffers the pool holds (none in use)."""
-        self.pool.free_held()
-
 
 _runtimes: dict[str, Runtime] = {}
 _runtimes_lock = threading.Lock()
+
+
 def get_runtime(device=None) -> Runtime:
     """The shared :class:`Runtime` for a device specification (see ``select_device``).
 
