@@ -299,9 +299,11 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba, options: tuple = (False, 21, None)
     single = packed_scratch(build_options(rt, 1, *options))
     need = scratch_doubles(n, m, single=single).astype(np.int64) * 8
     # a batch in strips lays every task out as strips (a few % larger for some shapes); the
-    # column-block layout is kept as a floor so a batch whose strips fail to build still fits
+    # column-block layout is kept as a floor so a batch whose strips fail to build still fits.
+    # Sizes in strips only where the widest task can take them (usually none can).
     strip_need = need
-    if STRIPS != "never" and STRIP_ROWS and ROLL_LOCAL:
+    if order.size and STRIPS != "never" and "STRIP_H" in build_options(
+            rt, int(m[0]), *options, strips=True):
         strip = (group_size(rt, 1 << 30), int(STRIP_ROWS))
         strip_need = np.maximum(need, scratch_doubles(n, m, strip, single).astype(np.int64) * 8)
     widest = int(need.max(initial=0))
@@ -310,7 +312,8 @@ def _plan(rt, codes, pairs, keep_ab, keep_ba, options: tuple = (False, 21, None)
     cap = max(min(budget // SCRATCH_BUFFERS, rt.max_alloc), int(strip_need.max(initial=0)))
     batches: list[np.ndarray] = []
     strips: list[bool] = []
-    need_list, strip_list, begin = need.tolist(), strip_need.tolist(), 0
+    need_list, begin = need.tolist(), 0
+    strip_list = need_list if strip_need is need else strip_need.tolist()
     while begin < order.size:
         # the next batch in column blocks; in strips instead if it would hold too few pairs,
         # cut again from the same task with the strips' sizes (the next batch starts after
