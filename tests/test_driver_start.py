@@ -161,3 +161,62 @@ def test_the_parser_imports_no_numpy_pyopencl_or_biopython():
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == []
+
+
+# -- the executable's exit: the GPU driver's teardown left to a child (bioplug.cli) -----------
+def test_only_a_gpu_runtime_hands_off_the_teardown(fresh, monkeypatch):
+    from bioplug import cli
+
+    assert not cli._gpu_started()
+
+    class Fake:
+        def __init__(self, gpu):
+            self.is_gpu = gpu
+
+    monkeypatch.setattr(runtime_module, "_runtimes", {"0:0": Fake(False)})
+    assert not cli._gpu_started()
+    monkeypatch.setattr(runtime_module, "_runtimes", {"0:0": Fake(False), "1:0": Fake(True)})
+    assert cli._gpu_started()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_the_teardown_child_holds_no_output_and_ends_with_the_process():
+    """The caller gets the exit code and the whole output at once (the child holds neither
+    its pipes nor the terminal), and the child is gone soon after the process."""
+    code = ("import os, sys, threading\n"
+            "from bioplug import cli\n"
+            "threading.Thread(target=lambda: None).start()  # a multi-threaded process\n"
+            "sys.stdout.write('written before the exit\\n'); sys.stdout.flush()\n"
+            "cli._hand_off_gpu_teardown()\n"
+            "os._exit(3)\n")
+    # a session of its own: the forked child stays in the process's group, named by its pid
+    proc = subprocess.Popen([sys.executable, "-W", "error", "-c", code], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    out, err = proc.communicate(timeout=60)   # returns at EOF: no child holds the pipes
+    assert proc.returncode == 3, err
+    assert out == "written before the exit\n" and err == ""
+    deadline = time.monotonic() + 10
+    while _running_in_group(proc.pid):
+        if time.monotonic() > deadline:
+            pytest.fail("the teardown child outlived its process by 10 s")
+        time.sleep(0.05)
+
+
+def _running_in_group(pgid: int) -> bool:
+    """A process of group ``pgid`` still runs (an exited one waiting to be reaped by
+    whatever adopted it does not count); without /proc, whether the group exists."""
+    if not Path("/proc/self/stat").exists():
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:   # gone meanwhile
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
