@@ -337,6 +337,48 @@ def test_column_refinement(rt):
         al.refine(length, 1, 0, split="diagonal")
 
 
+# (4, 12, 80): every pass changes the alignment (a split drawn again changes it again), so
+# skipping every repeated split, not only those that changed nothing, fails there
+@pytest.mark.parametrize("k, fam, n, split, skips", [(4, 12, 80, "random", False),
+                                                     (5, 25, 40, "random", True),
+                                                     (6, 26, 40, "column", True)])
+def test_refinement_skips_only_passes_that_would_change_nothing(rt, k, fam, n, split, skips,
+                                                                monkeypatch):
+    """refine() skips a pass whose split already left the current alignment unchanged; the
+    oracle realigns every pass (the same random draws) and must reach the same alignment."""
+    seqs = family(fam, k, n)
+    codes, pairs, dist, store = posteriors_of(rt, seqs)
+    dm = np.zeros((k, k))
+    dm[pairs[:, 0], pairs[:, 1]] = dist
+    link = guide_tree(dm + dm.T, rt)
+    w = clustalw_weights(link, k)
+    passes, seed = 16, 5
+
+    def progressive():
+        al = ProfileAligner(rt, store, w)
+        return al, al.progressive(link)[1]
+
+    oracle, length = progressive()
+    rng = np.random.default_rng(seed)
+    for _ in range(passes):  # refine()'s draws, every pass realigned
+        mask = oracle._column_split(length, rng) if split == "column" else None
+        if mask is None:
+            mask = rng.random(k) < 0.5
+            if mask.all() or not mask.any():
+                mask[rng.integers(k)] ^= True
+        (X, rx, LX), (Y, ry, LY) = (oracle._compact(sel, length)
+                                    for sel in (np.flatnonzero(mask), np.flatnonzero(~mask)))
+        length = oracle.align_many([(X, Y, LX, LY)], [(rx, ry)])[0]
+    al, start = progressive()
+    calls = []
+    align_many = al.align_many
+    monkeypatch.setattr(al, "align_many", lambda *a: calls.append(1) or align_many(*a))
+    got = al.refine(start, passes, seed, split=split)
+    assert got == length
+    assert al.rows(seqs, got) == oracle.rows(seqs, length)
+    assert (len(calls) < passes) == skips   # a split that changed nothing drawn again
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.integers(3, 9), st.integers(0, 10_000))
 def test_tree_and_weights(k, seed):

@@ -489,12 +489,16 @@ class ProfileAligner:
         refinement: a random column of the current alignment that has both gaps and residues
         splits the sequences into those with a residue there and those with a gap). Each
         realignment solves the DP over the cross pairs with the old split as one of its
-        paths, so the weighted sum of aligned posteriors never decreases.
+        paths, so the weighted sum of aligned posteriors never decreases. A pass whose split
+        already left the current alignment unchanged is skipped: the realignment is
+        deterministic and would give that alignment again (small families draw the same split
+        often; the random draws, and so the result, are the same as without the skip).
         """
         if split not in ("random", "column"):
             raise ValueError(f"refine split: {split!r} (random or column)")
         k = self.k
         rng = np.random.default_rng(seed)
+        idle: set[bytes] = set()   # splits that left the current alignment as it was
         for it in range(passes):
             if k < 3:
                 break
@@ -503,10 +507,17 @@ class ProfileAligner:
                 mask = rng.random(k) < 0.5
                 if mask.all() or not mask.any():
                     mask[rng.integers(k)] ^= True
-            groups = [self._compact(sel, length)
-                      for sel in (np.flatnonzero(mask), np.flatnonzero(~mask))]
-            (X, res_x, LX), (Y, res_y, LY) = groups
-            length = self.align_many([(X, Y, LX, LY)], [(res_x, res_y)])[0]
+            key = mask.tobytes()
+            if key not in idle:   # else the pass would give this alignment again
+                before = (length, self.colmap.copy())
+                groups = [self._compact(sel, length)
+                          for sel in (np.flatnonzero(mask), np.flatnonzero(~mask))]
+                (X, res_x, LX), (Y, res_y, LY) = groups
+                length = self.align_many([(X, Y, LX, LY)], [(res_x, res_y)])[0]
+                if length == before[0] and np.array_equal(self.colmap, before[1]):
+                    idle.add(key)
+                else:
+                    idle.clear()
             if report is not None:
                 report(it + 1, passes)
         return length
