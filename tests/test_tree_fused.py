@@ -23,7 +23,13 @@ from skbio import DistanceMatrix
 from skbio.tree import nj as skbio_nj
 
 from bioplug.tree.build import scipy_relabel, treenode_from_nj
-from bioplug.tree.device import pack_lower, run_agglomerative, scan_groups, tail_size
+from bioplug.tree.device import (
+    pack_lower,
+    run_agglomerative,
+    scan_groups,
+    smaller_group,
+    tail_size,
+)
 
 DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
 
@@ -44,6 +50,17 @@ def test_tail_size() -> None:
         assert r * (r - 1) // 2 <= 32 * wg or r == 2
         assert (r + 1) * r // 2 > 32 * wg
     assert tail_size(1024) == 256
+
+
+@pytest.mark.parametrize("size", [64, 256, 512, 1024])
+@pytest.mark.parametrize("limit", [1, 31, 32, 40, 200, 256, 511, 1023])
+def test_smaller_group_is_the_largest_power_of_two_within_the_limit(size, limit) -> None:
+    if limit >= size:
+        return   # _fitting keeps the size
+    got = smaller_group(size, limit)
+    assert got & (got - 1) == 0 and 32 <= got < size
+    assert got <= max(limit, 32) and (2 * got > limit or 2 * got >= size)
+    assert smaller_group(1024, 256) == 256 and smaller_group(1024, 200) == 128
 
 
 def test_scan_groups() -> None:

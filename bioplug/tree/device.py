@@ -164,7 +164,15 @@ class TreeKernels:
             if limit >= size or fixed or size <= 32:
                 return size, prog
             log.debug("%s kernel allows %d work-items, not %d", kernel, limit, size)
-            size //= 2
+            size = smaller_group(size, limit)
+
+
+def smaller_group(size: int, limit: int) -> int:
+    """The next work-group size to build after a kernel built for ``size`` allowed only
+    ``limit``: the largest power of two within the limit (at least 32), not halving step by
+    step, since each try loads a program (~3 ms of a small command's start-up on an H100
+    host)."""
+    return max(32, min(size // 2, 1 << (max(int(limit), 1).bit_length() - 1)))
 
 
 def tail_size(wg: int) -> int:
