@@ -251,9 +251,26 @@ def ungapped(records: Iterable[SeqRecord]) -> list[SeqRecord]:
         if not text:
             name = rec.id or f"sequence {i + 1}"
             raise InputError(f"{name}: empty sequence (record {i + 1})")
-        desc = "" if rec.description in (rec.id, "<unknown description>") else rec.description
-        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name, description=desc))
+        out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name,
+                             description=description_after_id(rec)))
     return out
+
+
+def description_after_id(record: SeqRecord) -> str:
+    """The words of a record's title after its id, as ``Bio.Align``'s writers expect them.
+
+    ``Bio.SeqIO``'s FASTA reader keeps the whole title line as the description (the id is its
+    first word), ``Bio.Align``'s readers keep what follows the id, and ``Bio.Align.write``
+    prints ``>{id} {description}``: a title ``>sp|P1|X kinase`` read by SeqIO would come out as
+    ``>sp|P1|X sp|P1|X kinase``. Records whose description does not start with the id (made
+    in code, or read by ``Bio.Align``) keep it; placeholders become empty.
+    """
+    desc, ident = record.description, record.id
+    if desc in (ident, "<unknown description>"):
+        return ""
+    if ident and desc.startswith(ident) and desc[len(ident)].isspace():
+        return desc[len(ident):].lstrip()
+    return desc
 
 
 def _current_umask() -> int:

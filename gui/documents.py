@@ -19,7 +19,13 @@ from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import InputError
-from bioplug.io import EXTENSION_FORMATS, atomic_output, guess_format, read_records
+from bioplug.io import (
+    EXTENSION_FORMATS,
+    atomic_output,
+    description_after_id,
+    guess_format,
+    read_records,
+)
 from bioplug.io import write_alignment as write_alignment_file
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
@@ -84,13 +90,14 @@ class AlignmentData:
                 raise InputError("the aligned sequences have different lengths")
             seqs, coords = Alignment.parse_printed_alignment([t.encode() for t in texts])
             rows = [
-                SeqRecord(Seq(s.decode()), id=r.id, name=r.name, description=r.description)
+                SeqRecord(Seq(s.decode()), id=r.id, name=r.name,
+                          description=description_after_id(r))
                 for s, r in zip(seqs, records, strict=True)
             ]
             return cls.from_alignment(Alignment(rows, coords), source, codes=_pack(texts))
         codes = _pack(texts)
         ungapped = [
-            SeqRecord(Seq(t), id=r.id, name=r.name, description=r.description)
+            SeqRecord(Seq(t), id=r.id, name=r.name, description=description_after_id(r))
             for t, r in zip(texts, records, strict=True)
         ]
         return cls([r.id for r in records], codes, ungapped, None, source, _title(source))

@@ -121,3 +121,14 @@ def test_unaligned_sequences_round_trip(qtbot, tmp_path):
     state, data, tree, heat = project.read_project(path)
     assert not data.aligned and [str(r.seq) for r in data.records] == ["ACDEF", "ACD"]
     assert tree is None and heat is None and state["has_tree"] is False
+
+
+def test_fasta_titles_survive_load_and_save(tmp_path):
+    """A FASTA title read through Bio.SeqIO is written back as it was (not ">id id words")."""
+    from gui.documents import load_file, write_alignment
+
+    src = tmp_path / "in.fa"
+    src.write_text(">sp|P1|A_HUMAN Kinase 1\nMKV-LA\n>b\nMKVQLA\n")
+    out = write_alignment(load_file(src), tmp_path / "out.fa")
+    assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
+        ">sp|P1|A_HUMAN Kinase 1", ">b"]

@@ -229,3 +229,20 @@ def test_large_alignment_with_many_segments_writes_quickly(tmp_path):
     stockholm_rows = [line.split()[1] for line in (tmp_path / "big.stockholm").read_text()
                       .splitlines()[2:-1]]
     assert stockholm_rows == [r.tobytes().decode() for r in arr]
+
+
+def test_description_after_id():
+    from bioplug.io import description_after_id
+
+    def rec(ident, desc):
+        return SeqRecord(Seq("A"), id=ident, description=desc)
+
+    assert description_after_id(rec("sp|P1|X", "sp|P1|X Kinase OS=Homo sapiens")) == \
+        "Kinase OS=Homo sapiens"
+    assert description_after_id(rec("a", "a\tb  c")) == "b  c"
+    assert description_after_id(rec("a", "a")) == ""
+    assert description_after_id(rec("a", "<unknown description>")) == ""
+    assert description_after_id(rec("a", "")) == ""
+    assert description_after_id(rec("a", "ab c")) == "ab c"        # not the id word
+    assert description_after_id(rec("a", "made in code")) == "made in code"
+    assert description_after_id(rec("", " x")) == " x"

@@ -162,6 +162,26 @@ def test_cli_msa_and_score(tmp_path, capsys):
     assert cli_main(["msa", str(tmp_path / "none.fa"), "-o", str(fa)]) == 2
 
 
+TITLED = (">sp|P0A1|KIN_HUMAN Kinase 1 OS=Homo sapiens\nMKVLAAGIVALLLAAGHW\n"
+          ">b\nMKVLGIVALLAAGHW\n>c c\nMKVAGIVALLAGHWK\n>d  two  spaces\nMKVLAGIVALLAAGW\n")
+
+
+@pytest.mark.parametrize("command", [["msa"], ["msa", "--method", "progressive"], ["align3"]])
+def test_output_headers_are_the_input_titles(tmp_path, command):
+    """Bio.SeqIO keeps the whole title as the description; written as Bio.Align.write does
+    (">{id} {description}") the id came out twice, and again on every realignment."""
+    src, out, again = tmp_path / "in.fa", tmp_path / "out.fa", tmp_path / "again.fa"
+    text = TITLED if command != ["align3"] else "".join(TITLED.splitlines(True)[:6])
+    src.write_text(text)
+    # the words after the id as given (">c c": a description "c"), one space after the id
+    expected = [line.replace(">d  two", ">d two") for line in text.splitlines()
+                if line.startswith(">")]
+    assert cli_main(["-q", *command, str(src), "-o", str(out), "--device", "cpu"]) == 0
+    assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == expected
+    assert cli_main(["-q", *command, str(out), "-o", str(again), "--device", "cpu"]) == 0
+    assert [ln for ln in again.read_text().splitlines() if ln.startswith(">")] == expected
+
+
 def test_score_definitions(tmp_path):
     ref = tmp_path / "ref.fa"
     ref.write_text(">a\nAB-C\n>b\nA-BC\n>c\nABBC\n")

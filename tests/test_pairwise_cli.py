@@ -172,3 +172,14 @@ def test_matrix_text_matches_g_formatting(values):
     scores = np.array(values)
     assert [list(row) for row in _matrix_text(scores)] == \
         [[f"{v:g}" for v in row] for row in scores]
+
+
+def test_alignment_headers_are_the_input_titles(tmp_path):
+    """Records come from Bio.SeqIO (the whole title as description) and alignments are
+    printed as ">{id} {description}": the id must not appear twice."""
+    src = tmp_path / "in.fa"
+    src.write_text(">sp|P1|A_HUMAN Kinase OS=Homo sapiens\nMKVLAAGIVALLL\n>b\nMKVLGIVALL\n")
+    out = tmp_path / "out.fa"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"]) == 0
+    assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
+        ">sp|P1|A_HUMAN Kinase OS=Homo sapiens", ">b"]

@@ -135,17 +135,21 @@ def _matrix_text(scores: np.ndarray):
 
 
 def _read(path: str, fmt: str | None):
-    """Records of a file; parser errors (often several lines long) shortened to one line."""
-    from bioplug.io import read_records
+    """Records of a file, descriptions without the id (:func:`bioplug.io.description_after_id`);
+    parser errors (often several lines long) shortened to one line."""
+    from bioplug.io import description_after_id, read_records
 
     try:
-        return read_records(path, fmt)
+        records = read_records(path, fmt)
     except InputError as exc:
         text = " ".join(str(exc).split())
         if len(text) > 160:  # keep the first sentence
             cut = text.find(". ", len(str(path)))
             text = text[: cut + 1] if cut > 0 else text[:160]
         raise InputError(text) from exc
+    for rec in records:  # alignments print ">{id} {description}"
+        rec.description = description_after_id(rec)
+    return records
 
 
 def run(args) -> int:
