@@ -293,6 +293,18 @@ def _new_file_mode(target: Path) -> int:
     return 0o666 & ~_current_umask()
 
 
+def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike]) -> None:
+    """Raise :class:`InputError` when ``path`` is one of ``inputs``; commands call it before
+    any work (:func:`atomic_output` checks again when it writes)."""
+    if str(path) == STDIO:
+        return
+    target = Path(path)
+    for src in inputs:
+        with contextlib.suppress(OSError):
+            if Path(src).exists() and target.exists() and os.path.samefile(src, target):
+                raise InputError(f"{target}: refusing to overwrite an input file")
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (), mode="w"):
     """Open a temporary file beside ``path``; rename it into place only on success.
@@ -313,10 +325,7 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         stream.flush()
         return
     target = Path(path)
-    for src in inputs:
-        with contextlib.suppress(OSError):
-            if Path(src).exists() and target.exists() and os.path.samefile(src, target):
-                raise InputError(f"{target}: refusing to overwrite an input file")
+    check_output(target, inputs)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:

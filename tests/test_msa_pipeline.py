@@ -158,7 +158,10 @@ def test_cli_msa_and_score(tmp_path, capsys):
                          fmt, "--device", "cpu"]) == 0
     assert cli_main(["-q", "msa", str(src), "-o", str(tmp_path / "o.x"), "--format", "bogus",
                      "--device", "cpu"]) == 2
+    capsys.readouterr()
     assert cli_main(["msa", str(src), "-o", str(src), "--device", "cpu"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        f"bioplug msa: error: {src}: refusing to overwrite an input file"
     assert cli_main(["msa", str(tmp_path / "none.fa"), "-o", str(fa)]) == 2
 
 

@@ -44,9 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
     from bioplug.hmm.decoding import viterbi
     from bioplug.hmm.model import read_model
-    from bioplug.io import atomic_output, read_records
+    from bioplug.io import atomic_output, check_output, read_records
     from bioplug.progress import TerminalBar
 
+    check_output(args.output, [args.model, args.sequences])
     model = read_model(args.model)
     records = read_records(args.sequences, "fasta")
     source = "standard input" if args.sequences == "-" else args.sequences

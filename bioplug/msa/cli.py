@@ -149,6 +149,8 @@ def _write(alignment, output, source, fmt: str) -> None:
         alignment.column_annotations["state"] = "D" * alignment.length
     try:
         write_alignment(alignment, output, fmt, inputs=[source])
+    except InputError:   # the output path's own message (an input, a folder, ...)
+        raise
     except (ValueError, AttributeError, KeyError) as exc:
         raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
 
@@ -166,6 +168,9 @@ def run_msa(args) -> int:
     single = args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0])
     given = args.input[0]
     if single:
+        from bioplug.io import check_output
+
+        check_output(args.output, args.input)   # before any work
         method, given = choose_method(args, args.input[0])
         if method == "progressive":
             try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -153,11 +152,10 @@ def _read(path: str, fmt: str | None):
 
 
 def run(args) -> int:
+    from bioplug.io import check_output
+
     inputs = [args.input] + ([args.input2] if args.input2 else [])
-    out = Path(args.output)
-    for src in inputs:  # refuse before any work is done
-        if out.exists() and Path(src).exists() and os.path.samefile(src, out):
-            raise InputError(f"{out}: refusing to overwrite an input file")
+    check_output(args.output, inputs)  # before any work is done
     aligner = build_aligner(args)
     records, records2 = _read_inputs(args)
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)

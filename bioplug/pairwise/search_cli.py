@@ -48,12 +48,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from bioplug.io import atomic_output
+    from bioplug.io import atomic_output, check_output
     from bioplug.pairwise.search import search
 
     fmt = args.format or ("sam" if str(args.output).lower().endswith(".sam") else "tsv")
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
+    check_output(args.output, [args.queries, args.database])
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         results = search(args.queries, args.database, matrix=args.matrix,

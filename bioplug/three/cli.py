@@ -63,9 +63,11 @@ def _records(path: str, fmt: str | None):
 
 
 def run(args: argparse.Namespace) -> int:
+    from bioplug.io import check_output
     from bioplug.progress import TerminalBar
     from bioplug.three.aligner import align_three, score_three
 
+    check_output(args.output, [args.input])
     records = _records(args.input, args.in_format)
     options = dict(substitution_matrix=args.matrix, match_score=args.match,
                    mismatch_score=args.mismatch, gap_score=args.gap,

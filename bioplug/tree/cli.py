@@ -172,12 +172,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
-    from bioplug.io import atomic_output
+    from bioplug.io import atomic_output, check_output
     from bioplug.progress import TerminalBar
     from bioplug.tree import build
     from bioplug.tree.phylo import to_newick
 
     inputs = [args.input] if inputs is None else inputs
+    check_output(args.output, inputs)
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     if args.bootstrap:
         try:
