@@ -107,6 +107,29 @@ def _read_stdin(fmt: str) -> list[SeqRecord]:
     return records
 
 
+@contextlib.contextmanager
+def spooled_stdin(prefix: str, suffix: str = ""):
+    """Standard input copied to a private temporary file (its path), removed afterwards:
+    for commands that read their input more than once or by path (sniffing, indexes).
+
+    Raises
+    ------
+    InputError
+        When standard input is empty.
+    """
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise InputError("standard input is empty")
+    fd, spooled = tempfile.mkstemp(prefix=prefix, suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        yield spooled
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(spooled)
+
+
 def _one_line(exc: BaseException) -> str:
     """A parser's message on one line (Biopython's FASTA comment warning has 13): the command
     line prints errors as one line."""

@@ -311,6 +311,33 @@ def test_cli_tabular_and_stdout(tmp_path, capsys):
     assert any(line.startswith("q0\t") for line in sam.read_text().splitlines())
 
 
+def test_cli_queries_from_standard_input(tmp_path, capsys, monkeypatch):
+    """``-`` for the queries (spooled: SAM output reads them again); the database must be a
+    file, and its index cannot live beside standard input."""
+    import io
+
+    queries, db = random_set(8, nq=3, nd=30)
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    for fmt in ("tsv", "sam"):
+        by_file, by_pipe = tmp_path / f"file.{fmt}", tmp_path / f"pipe.{fmt}"
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(by_file), "--device",
+                     DEVICE]) == 0
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(qf.read_bytes())))
+        assert main(["-q", "search", "-", str(dbf), "-o", str(by_pipe), "--device",
+                     DEVICE]) == 0
+        assert by_pipe.read_text() == by_file.read_text() != ""
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(dbf.read_bytes())))
+    assert main(["-q", "search", str(qf), "-", "-o", str(tmp_path / "x.tsv"),
+                 "--device", DEVICE]) == 2
+    assert "the database must be a file" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["-q", "search", "-", str(dbf), "-o", str(tmp_path / "y.tsv"),
+                 "--device", DEVICE]) == 2
+    assert "standard input is empty" in capsys.readouterr().err
+
+
 def test_cli_bad_letter_names_record_position_and_letter(tmp_path, capsys):
     qf = write_fasta(tmp_path / "q.fa", ["MKWVTF"], "q")
     dbf = tmp_path / "bad.fa"

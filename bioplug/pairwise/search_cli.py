@@ -30,7 +30,8 @@ def add_parser(sub) -> None:
         description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("queries", metavar="QUERIES.fa", help="query sequences (FASTA)")
+    p.add_argument("queries", metavar="QUERIES.fa",
+                   help="query sequences (FASTA; - for standard input)")
     p.add_argument("database", metavar="DATABASE.fa", help="database sequences (FASTA)")
     p.add_argument("-o", "--output", required=True, help="output file (- for standard output)")
     p.add_argument("--top", type=int, default=10, help="hits per query (default 10)")
@@ -48,6 +49,19 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from bioplug.io import STDIO, spooled_stdin
+
+    if args.database == STDIO:
+        raise InputError("the database must be a file (it is indexed beside itself on first "
+                         "use); the queries may come from standard input (-)")
+    if args.queries != STDIO:
+        return _run(args)
+    with spooled_stdin("bioplug-queries-", ".fa") as spooled:   # read twice for SAM
+        args.queries = spooled
+        return _run(args)
+
+
+def _run(args) -> int:
     from bioplug.io import atomic_output, check_output
     from bioplug.pairwise.search import search
 

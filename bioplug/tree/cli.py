@@ -148,27 +148,17 @@ def run(args: argparse.Namespace) -> int:
     args.source = args.input
     if args.input != "-":
         return _run(args)
-    import os
-    import sys
-    import tempfile
+    from bioplug.io import spooled_stdin
 
     # the input is sniffed (distance matrix or sequences) before it is parsed: standard
     # input is spooled to a private file so that it can be read twice
     args.source = "standard input"
-    data = sys.stdin.buffer.read()
-    if not data.strip():
-        raise InputError("standard input is empty")
     suffix = {None: ".txt"}.get(args.format, f".{args.format}")
-    fd, spooled = tempfile.mkstemp(prefix="bioplug-tree-", suffix=suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+    with spooled_stdin("bioplug-tree-", suffix) as spooled:
         args.input = spooled
         if args.format is None:
             args.format = None if _is_phylip_distances(Path(spooled)) else "fasta"
         return _run(args, inputs=[])
-    finally:
-        os.unlink(spooled)
 
 
 def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
