@@ -380,6 +380,28 @@ def test_add_keeps_the_alignment(aligner, groups) -> None:
     assert got == pytest.approx(best, abs=1e-3)
 
 
+def test_add_reads_the_alignment_once_and_keeps_its_descriptions(aligner, tmp_path,
+                                                                   monkeypatch, capsys) -> None:
+    """``bioplug profile - --add NEW``: the alignment comes from standard input, which can be
+    read once; an Alignment's descriptions stay in the result."""
+    from bioplug.cli import main
+
+    text = ">a first one\nMKV-LAGHW\n>b second\nMKVQLAGHW\n"
+    new = tmp_path / "new.fa"
+    new.write_text(">n new\nMKVLAGW\n")
+    (tmp_path / "aln.fa").write_text(text)
+    assert main(["-q", "profile", str(tmp_path / "aln.fa"), "--add", str(new), "-o", "-",
+                 "--device", "cpu"]) == 0
+    by_path = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["-q", "profile", "-", "--add", str(new), "-o", "-", "--device", "cpu"]) == 0
+    assert capsys.readouterr().out == by_path
+    assert [ln for ln in by_path.splitlines() if ln.startswith(">")] == [
+        ">a first one", ">b second", ">n new"]
+    out = aligner.add(Align.read(io.StringIO(text), "fasta"), [SeqRecord(Seq("MKVLAGW"), id="n")])
+    assert [s.description for s in out.sequences] == ["first one", "second", ""]
+
+
 # -- (e) nucleotides ------------------------------------------------------------------------------
 def test_dna_end_to_end(aligner) -> None:
     rng = np.random.default_rng(5)

@@ -439,12 +439,13 @@ class ProgressiveAligner:
         """Add unaligned sequences to an existing alignment, whose columns stay intact
         (as ``mafft --add``): the new sequences are aligned progressively among themselves,
         then that profile is aligned to the existing one."""
-        new = ungapped(read_sequences(sequences, len(aligned_records(alignment))))
+        existing = aligned_records(alignment)   # read once: it may be standard input
+        new = ungapped(read_sequences(sequences, len(existing)))
         if len(new) > 1:
             new_aln = self.align(new, progress)
             new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
                    for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
-        return self.align_profiles(alignment, new)
+        return self.align_profiles(existing, new)
 
 
 class StageSuffix(Progress):
@@ -503,8 +504,9 @@ def aligned_records(item, first: int = 0) -> list[SeqRecord]:
     if isinstance(item, Alignment):
         ids = [getattr(s, "id", None) or f"seq{first + i + 1}"
                for i, s in enumerate(item.sequences)]
-        records = [SeqRecord(Seq(r), id=n, description="")
-                   for r, n in zip(alignment_strings(item), ids, strict=True)]
+        records = [SeqRecord(Seq(r), id=n, description=getattr(s, "description", "") or "")
+                   for r, n, s in zip(alignment_strings(item), ids, item.sequences,
+                                      strict=True)]
     else:
         records = read_sequences(item, first)
     lengths = {len(r.seq) for r in records}
