@@ -316,6 +316,13 @@ def _new_file_mode(target: Path) -> int:
     return 0o666 & ~_current_umask()
 
 
+def check_one_stdin(*paths) -> None:
+    """Raise :class:`InputError` when more than one input is ``-``: standard input can be read
+    once (the second reader would find it empty)."""
+    if sum(str(p) == STDIO for p in paths if p is not None) > 1:
+        raise InputError("standard input (-) can be read once: give at most one input as -")
+
+
 def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike]) -> None:
     """Raise :class:`InputError` when ``path`` is one of ``inputs``; commands call it before
     any work (:func:`atomic_output` checks again when it writes)."""

@@ -1,7 +1,8 @@
-"""Every command refuses an output that is one of its inputs, before any work.
+"""Inputs and outputs every command refuses before any work: an output that is one of its
+inputs, standard input given twice, standard input with ``--outdir``.
 
 The device named (``99:99``) does not exist: a command that started work would fail on it
-(exit 1) instead of refusing the output (exit 2), and the input must be left as it was.
+(exit 1) instead of refusing (exit 2), and the input must be left as it was.
 """
 
 from __future__ import annotations
@@ -44,3 +45,20 @@ def test_an_input_is_never_the_output(files, monkeypatch, capsys, argv, target):
     err = capsys.readouterr().err.strip()
     assert err.endswith(f"{target}: refusing to overwrite an input file"), err
     assert (files / target).read_bytes() == before
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["pairwise", "-", "-", "-o", "out.fa"], "standard input (-) can be read once"),
+    (["profile", "-", "-", "-o", "out.fa"], "standard input (-) can be read once"),
+    (["profile", "-", "--add", "-", "-o", "out.fa"], "standard input (-) can be read once"),
+    (["msa", "-", "--outdir", "outdir"], "has no name to write under --outdir"),
+])
+def test_standard_input_once_and_only_where_it_has_a_use(files, monkeypatch, capsys, argv,
+                                                        message):
+    import io
+
+    monkeypatch.chdir(files)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(PROTEINS.encode())))
+    assert main(["-q", *argv, "--device", "99:99"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (files / "out.fa").exists() and not (files / "outdir").exists()

@@ -196,6 +196,9 @@ def run_msa(args) -> int:
     if args.outdir is not None:
         from bioplug.msa import batch
 
+        if "-" in args.input:
+            raise InputError("- (standard input) has no name to write under --outdir; "
+                             "align it alone with -o OUT")
         inputs = batch.expand_inputs(args.input)
         outputs = batch.output_paths(inputs, args.outdir, args.format)
         try:

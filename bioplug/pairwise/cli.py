@@ -152,9 +152,10 @@ def _read(path: str, fmt: str | None):
 
 
 def run(args) -> int:
-    from bioplug.io import check_output
+    from bioplug.io import check_one_stdin, check_output
 
     inputs = [args.input] + ([args.input2] if args.input2 else [])
+    check_one_stdin(*inputs)
     check_output(args.output, inputs)  # before any work is done
     aligner = build_aligner(args)
     records, records2 = _read_inputs(args)

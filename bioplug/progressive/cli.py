@@ -116,10 +116,11 @@ def add_parser(sub) -> None:
 
 def run_profile(args) -> int:
     from bioplug.errors import InputError
-    from bioplug.io import check_output, write_alignment
+    from bioplug.io import check_one_stdin, check_output, write_alignment
 
     if (args.second is None) == (args.add is None):
         raise InputError("give a second alignment (ALN2) or --add SEQS, not both or neither")
+    check_one_stdin(args.first, args.second, args.add)
     check_output(args.output, [args.first, args.second or args.add])
     aligner = make_aligner(args)
     if args.add is not None:
