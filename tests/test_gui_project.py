@@ -125,7 +125,7 @@ def test_unaligned_sequences_round_trip(qtbot, tmp_path):
 
 def test_fasta_titles_survive_load_and_save(tmp_path):
     """A FASTA title read through Bio.SeqIO is written back as it was (not ">id id words")."""
-    from gui.documents import load_file, write_alignment
+    from bioplug.gui.documents import load_file, write_alignment
 
     src = tmp_path / "in.fa"
     src.write_text(">sp|P1|A_HUMAN Kinase 1\nMKV-LA\n>b\nMKVQLA\n")
