@@ -47,8 +47,24 @@ EXTENSION_FORMATS = {
 
 
 def guess_format(path: str | os.PathLike, default: str = "fasta") -> str:
-    """A Bio.SeqIO / Bio.Align format name from a file extension."""
-    return EXTENSION_FORMATS.get(Path(path).suffix.lower(), default)
+    """A Bio.SeqIO / Bio.Align format name from a file extension (``.fa.gz`` as ``.fa``)."""
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if len(suffixes) > 1 and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return EXTENSION_FORMATS.get(suffixes[-1] if suffixes else "", default)
+
+
+def open_input(path: str | os.PathLike, mode: str = "rb", **text_options):
+    """Open an input file for reading, decompressing it when it is gzip data (by its first
+    bytes, whatever its name): sequence files often come as ``.fa.gz``. ``text_options``
+    (``errors``, ``encoding``) apply in text mode."""
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
+    if gzipped:
+        import gzip
+
+        return gzip.open(path, mode, **text_options)
+    return open(path, mode, **text_options)
 
 
 def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRecord]:
@@ -80,9 +96,12 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
         raise InputError(f"{path}: the file is empty")
     fmt = fmt or guess_format(path)
     try:
-        records = list(SeqIO.parse(str(path), fmt))
+        with open_input(path, "rt") as handle:
+            records = list(SeqIO.parse(handle, fmt))
     except (ValueError, AssertionError) as exc:
         raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
+    except (OSError, EOFError) as exc:   # a damaged or truncated gzip file
+        raise InputError(f"{path}: not readable: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
     check_ascii(records, str(path))

@@ -24,6 +24,7 @@ from bioplug.io import (
     atomic_output,
     description_after_id,
     guess_format,
+    open_input,
     read_records,
 )
 from bioplug.io import write_alignment as write_alignment_file
@@ -182,9 +183,9 @@ def alignment_codes(alignment: Alignment) -> np.ndarray:
 def sniff_format(path: Path) -> str | None:
     """A format name from a file's first line (for files without a known extension)."""
     try:
-        with open(path, errors="replace") as handle:
+        with open_input(path, "rt", errors="replace") as handle:
             head = handle.readline().strip()
-    except OSError:
+    except (OSError, EOFError):
         return None
     rules = [(">", "fasta"), ("CLUSTAL", "clustal"), ("# STOCKHOLM", "stockholm"),
              ("#NEXUS", "nexus"), ("LOCUS", "genbank"), ("ID ", "embl"), ("@", "fastq"),
@@ -228,9 +229,12 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
         if path.stat().st_size == 0:
             raise InputError(f"{path}: the file is empty")
         try:
-            alignment = Align.read(str(path), fmt)
+            with open_input(path, "rt") as handle:
+                alignment = Align.read(handle, fmt)
         except (ValueError, AssertionError, IndexError) as exc:
             raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
+        except (OSError, EOFError) as exc:   # a damaged gzip file
+            raise InputError(f"{path}: not readable: {exc}") from exc
         if len(alignment.sequences) == 0:
             raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
         return AlignmentData.from_alignment(alignment, path)

@@ -28,9 +28,15 @@ BLOCK = 1 << 26
 
 # -- line by line: the definition ------------------------------------------------------------
 def fasta_records(path: Path) -> Iterator[tuple[str, bytes, int]]:
-    """(identifier, residues, line number of the header) of each record, streamed."""
-    with open(path, "rb") as handle:
-        yield from _records(handle, path, 1)
+    """(identifier, residues, line number of the header) of each record, streamed (gzip
+    files decompressed)."""
+    from bioplug.io import open_input
+
+    try:
+        with open_input(path, "rb") as handle:
+            yield from _records(handle, path, 1)
+    except (EOFError, OSError) as exc:   # a damaged or truncated gzip file
+        raise InputError(f"{path}: not readable: {exc}") from exc
 
 
 def _records(lines: Iterable[bytes], path, first_line: int) -> Iterator[tuple[str, bytes, int]]:
@@ -112,8 +118,17 @@ def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
 def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
     """Whole records of the file (a piece starts at a ``>`` line and ends with a line end),
     each with the number of its first line; lines before the first record are checked as
-    :func:`fasta_records` checks them."""
-    with open(path, "rb") as handle:
+    :func:`fasta_records` checks them (gzip files decompressed)."""
+    try:
+        yield from _read_pieces(path, size)
+    except (EOFError, OSError) as exc:   # a damaged or truncated gzip file
+        raise InputError(f"{path}: not readable: {exc}") from exc
+
+
+def _read_pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
+    from bioplug.io import open_input
+
+    with open_input(path, "rb") as handle:
         first_line = 1
         while True:   # the lines before the first header: usually none
             at = handle.tell()
