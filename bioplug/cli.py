@@ -117,7 +117,9 @@ def _end_process(code: int) -> None:
             stream.flush()
         except (OSError, ValueError):  # closed pipe: nothing left to deliver
             pass
-    if _gpu_started():
+    # device commands only: a resident server holds its lock file, which a child would keep
+    # held for a moment after the server's exit (a quick "stop, start" would find it taken)
+    if _gpu_started() and _device_hint(sys.argv[1:])[0]:
         _hand_off_gpu_teardown()
     os._exit(code)
 

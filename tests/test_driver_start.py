@@ -220,3 +220,26 @@ def _running_in_group(pgid: int) -> bool:
         if int(fields[2]) == pgid and fields[0] != "Z":
             return True
     return False
+
+
+@pytest.mark.parametrize("argv, hands_off", [(["msa", "in.fa", "-o", "out.fa"], True),
+                                             (["-q", "search", "q.fa", "db.fa", "-o", "-"], True),
+                                             (["server", "start", "--foreground"], False),
+                                             (["devices"], False)])
+def test_only_device_commands_hand_off_the_teardown(monkeypatch, argv, hands_off):
+    """A resident server holds its lock file until it exits: no child may keep it held."""
+    from bioplug import cli
+
+    calls = []
+    monkeypatch.setattr(sys, "argv", ["bioplug", *argv])
+    monkeypatch.setattr(cli, "_gpu_started", lambda: True)
+    monkeypatch.setattr(cli, "_hand_off_gpu_teardown", lambda: calls.append(1))
+
+    def leave(code):
+        raise SystemExit(code)
+
+    monkeypatch.setattr(cli.os, "_exit", leave)
+    monkeypatch.setattr(cli.logging, "shutdown", lambda: None)   # pytest's handlers stay open
+    with pytest.raises(SystemExit):
+        cli._end_process(0)
+    assert bool(calls) == hands_off
