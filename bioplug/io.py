@@ -54,17 +54,31 @@ def guess_format(path: str | os.PathLike, default: str = "fasta") -> str:
     return EXTENSION_FORMATS.get(suffixes[-1] if suffixes else "", default)
 
 
+@contextlib.contextmanager
 def open_input(path: str | os.PathLike, mode: str = "rb", **text_options):
-    """Open an input file for reading, decompressing it when it is gzip data (by its first
+    """An input file opened for reading, decompressed when it is gzip data (by its first
     bytes, whatever its name): sequence files often come as ``.fa.gz``. ``text_options``
-    (``errors``, ``encoding``) apply in text mode."""
+    (``errors``, ``encoding``) apply in text mode.
+
+    Raises
+    ------
+    InputError
+        When reading inside the block finds the gzip data damaged or cut short.
+    """
     with open(path, "rb") as probe:
         gzipped = probe.read(2) == b"\x1f\x8b"
-    if gzipped:
-        import gzip
+    if not gzipped:
+        with open(path, mode, **text_options) as handle:
+            yield handle
+        return
+    import gzip
+    import zlib
 
-        return gzip.open(path, mode, **text_options)
-    return open(path, mode, **text_options)
+    try:
+        with gzip.open(path, mode, **text_options) as handle:
+            yield handle
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"{path}: not readable: {exc}") from exc
 
 
 def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRecord]:
@@ -95,13 +109,11 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
     fmt = fmt or guess_format(path)
-    try:
-        with open_input(path, "rt") as handle:
+    with open_input(path, "rt") as handle:
+        try:
             records = list(SeqIO.parse(handle, fmt))
-    except (ValueError, AssertionError) as exc:
-        raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
-    except (OSError, EOFError) as exc:   # a damaged or truncated gzip file
-        raise InputError(f"{path}: not readable: {_one_line(exc)}") from exc
+        except (ValueError, AssertionError) as exc:
+            raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
     check_ascii(records, str(path))

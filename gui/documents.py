@@ -185,7 +185,7 @@ def sniff_format(path: Path) -> str | None:
     try:
         with open_input(path, "rt", errors="replace") as handle:
             head = handle.readline().strip()
-    except (OSError, EOFError):
+    except (OSError, InputError):   # unreadable, or damaged gzip data
         return None
     rules = [(">", "fasta"), ("CLUSTAL", "clustal"), ("# STOCKHOLM", "stockholm"),
              ("#NEXUS", "nexus"), ("LOCUS", "genbank"), ("ID ", "embl"), ("@", "fastq"),
@@ -228,13 +228,11 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
             raise InputError(f"{path}: no such file")
         if path.stat().st_size == 0:
             raise InputError(f"{path}: the file is empty")
-        try:
-            with open_input(path, "rt") as handle:
+        with open_input(path, "rt") as handle:
+            try:
                 alignment = Align.read(handle, fmt)
-        except (ValueError, AssertionError, IndexError) as exc:
-            raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
-        except (OSError, EOFError) as exc:   # a damaged gzip file
-            raise InputError(f"{path}: not readable: {exc}") from exc
+            except (ValueError, AssertionError, IndexError) as exc:
+                raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
         if len(alignment.sequences) == 0:
             raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
         return AlignmentData.from_alignment(alignment, path)

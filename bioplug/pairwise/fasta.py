@@ -32,11 +32,8 @@ def fasta_records(path: Path) -> Iterator[tuple[str, bytes, int]]:
     files decompressed)."""
     from bioplug.io import open_input
 
-    try:
-        with open_input(path, "rb") as handle:
-            yield from _records(handle, path, 1)
-    except (EOFError, OSError) as exc:   # a damaged or truncated gzip file
-        raise InputError(f"{path}: not readable: {exc}") from exc
+    with open_input(path, "rb") as handle:
+        yield from _records(handle, path, 1)
 
 
 def _records(lines: Iterable[bytes], path, first_line: int) -> Iterator[tuple[str, bytes, int]]:
@@ -119,13 +116,6 @@ def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
     """Whole records of the file (a piece starts at a ``>`` line and ends with a line end),
     each with the number of its first line; lines before the first record are checked as
     :func:`fasta_records` checks them (gzip files decompressed)."""
-    try:
-        yield from _read_pieces(path, size)
-    except (EOFError, OSError) as exc:   # a damaged or truncated gzip file
-        raise InputError(f"{path}: not readable: {exc}") from exc
-
-
-def _read_pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
     from bioplug.io import open_input
 
     with open_input(path, "rb") as handle:
