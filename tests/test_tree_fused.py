@@ -22,14 +22,9 @@ from scipy.spatial.distance import pdist, squareform
 from skbio import DistanceMatrix
 from skbio.tree import nj as skbio_nj
 
+from bioplug.runtime.runtime import smaller_group
 from bioplug.tree.build import scipy_relabel, treenode_from_nj
-from bioplug.tree.device import (
-    pack_lower,
-    run_agglomerative,
-    scan_groups,
-    smaller_group,
-    tail_size,
-)
+from bioplug.tree.device import pack_lower, run_agglomerative, scan_groups, tail_size
 
 DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
 
@@ -57,10 +52,10 @@ def test_tail_size() -> None:
 def test_smaller_group_is_the_largest_power_of_two_within_the_limit(size, limit) -> None:
     if limit >= size:
         return   # _fitting keeps the size
-    got = smaller_group(size, limit)
+    got = smaller_group(size, limit, 32)
     assert got & (got - 1) == 0 and 32 <= got < size
     assert got <= max(limit, 32) and (2 * got > limit or 2 * got >= size)
-    assert smaller_group(1024, 256) == 256 and smaller_group(1024, 200) == 128
+    assert smaller_group(1024, 256, 32) == 256 and smaller_group(1024, 200, 32) == 128
 
 
 def test_scan_groups() -> None:

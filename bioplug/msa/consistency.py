@@ -106,19 +106,18 @@ RELAX_CMAX = 48
 
 def _relax_kernel(rt) -> tuple[cl.Kernel, int]:
     """The pass kernel and its work-group size (rows of up to CMAX entries in local memory)."""
-    wg = 1 << (min(RELAX_GROUP if rt.is_gpu else 8, rt.max_work_group).bit_length() - 1)
-    while True:
+    def relax_at(wg: int) -> cl.Kernel:
         defines: dict = {"WG": wg}
         cmax = RELAX_CMAX
         while cmax >= 8 and 8 * cmax * wg > rt.local_mem // 4:
             cmax //= 2
         if LOCAL_ROWS and cmax >= 8:
             defines["CMAX"] = cmax
-        knl = kernel(rt, "msa_consistency.cl", "relax", defines)
-        fits = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, rt.device)
-        if fits >= wg or wg == 1:   # the kernel's registers allow the group
-            return knl, wg
-        wg = 1 << (max(int(fits), 1).bit_length() - 1)
+        return kernel(rt, "msa_consistency.cl", "relax", defines)
+
+    wg = 1 << (min(RELAX_GROUP if rt.is_gpu else 8, rt.max_work_group).bit_length() - 1)
+    wg, knl = rt.fitted_group(relax_at, wg)   # the kernel's registers may allow fewer
+    return knl, wg
 
 
 def _pair_tables(rt, store: SparseStore, weights, zlist) -> tuple:

@@ -12,6 +12,7 @@ import os
 import re
 import threading
 import warnings
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -137,6 +138,21 @@ class Runtime:
             size -= size % multiple
         return max(size, 1)
 
+    def fitted_group(self, kernel_at: Callable[[int], cl.Kernel], size: int,
+                     smallest: int = 1) -> tuple[int, cl.Kernel]:
+        """(work-group size, kernel) for a kernel whose program is built for its group size
+        (a ``-DWG`` define): ``kernel_at(size)``, or, when the compiled kernel allows fewer
+        work-items (its registers), built again at :func:`smaller_group` until it fits or
+        reaches ``smallest``."""
+        while True:
+            knl = kernel_at(size)
+            limit = knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE,
+                                            self.device)
+            if limit >= size or size <= smallest:
+                return size, knl
+            log.debug("%s allows %d work-items, not %d", knl.function_name, limit, size)
+            size = smaller_group(size, limit, smallest)
+
     # -- programs ---------------------------------------------------------------------------
     def program(self, name: str, defines: dict[str, object] | None = None) -> cl.Program:
         """Build (once) ``kernels/<name>`` with ``-D`` defines; raise with the build log."""
@@ -239,6 +255,14 @@ class Runtime:
         for at in range(int(offset), int(offset) + int(nbytes), step):
             cl.enqueue_fill_buffer(self.queue, buf, pattern, at,
                                    min(step, int(offset) + int(nbytes) - at))
+
+
+def smaller_group(size: int, limit: int, smallest: int = 1) -> int:
+    """The next work-group size to build after a kernel built for ``size`` allowed only
+    ``limit``: the largest power of two within the limit (at least ``smallest``), not halving
+    step by step, since each try loads a program (~3 ms of a small command's start-up on an
+    H100 host)."""
+    return max(smallest, min(size // 2, 1 << (max(int(limit), 1).bit_length() - 1)))
 
 
 class PooledRuntime:

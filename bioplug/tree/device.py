@@ -13,7 +13,6 @@ accumulate on the device and come back once at the end.
 
 from __future__ import annotations
 
-import logging
 import time
 import weakref
 from dataclasses import dataclass
@@ -24,8 +23,6 @@ import pyopencl as cl
 from bioplug.errors import InputError
 from bioplug.progress import Progress
 from bioplug.runtime import Runtime, get_runtime
-
-log = logging.getLogger(__name__)
 
 METHODS = {"nj": 0, "average": 1, "weighted": 2}
 #: Relative margin on the float32 shadow criterion's error (2^-20; the error is <= ~2^-22).
@@ -155,24 +152,14 @@ class TreeKernels:
         self.tail_r = tail_size(self.tail_wg)
 
     def _fitting(self, size: int, kernel: str, fixed: bool) -> tuple[int, cl.Program]:
-        """The program at the largest work-group size (<= size) the compiled kernel allows."""
-        while True:
-            prog = self.rt.program("tree_nj.cl", {**self.defines, "WG": size})
-            limit = cl.Kernel(prog, kernel).get_work_group_info(
-                cl.kernel_work_group_info.WORK_GROUP_SIZE, self.rt.device
-            )
-            if limit >= size or fixed or size <= 32:
-                return size, prog
-            log.debug("%s kernel allows %d work-items, not %d", kernel, limit, size)
-            size = smaller_group(size, limit)
+        """The program at the largest work-group size (<= size) the compiled kernel allows
+        (``size`` itself when the caller fixed it)."""
+        def program(wg: int) -> cl.Program:
+            return self.rt.program("tree_nj.cl", {**self.defines, "WG": wg})
 
-
-def smaller_group(size: int, limit: int) -> int:
-    """The next work-group size to build after a kernel built for ``size`` allowed only
-    ``limit``: the largest power of two within the limit (at least 32), not halving step by
-    step, since each try loads a program (~3 ms of a small command's start-up on an H100
-    host)."""
-    return max(32, min(size // 2, 1 << (max(int(limit), 1).bit_length() - 1)))
+        if not fixed:
+            size, _ = self.rt.fitted_group(lambda wg: cl.Kernel(program(wg), kernel), size, 32)
+        return size, program(size)
 
 
 def tail_size(wg: int) -> int:
