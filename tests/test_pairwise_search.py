@@ -417,6 +417,62 @@ def test_scan_square_equals_triangle(monkeypatch, long_cells):
     np.testing.assert_array_equal(allpairs.score_square(engine, codes, kernels="scan"), want)
 
 
+@pytest.mark.parametrize("long_cells", [None, 40 * 40])
+def test_scan_shared_by_devices_equals_one_device(monkeypatch, long_cells):
+    """Several devices share the all-vs-all scan, rows of the triangle in pieces of equal
+    cost: the same square and triangle as one device, whichever device ran which rows (two
+    runtimes of the CPU device here), long pairs and 32-bit rescues included."""
+    from bioplug.alphabet import load_matrix, make_scoring
+    from bioplug.pairwise import allpairs
+    from bioplug.pairwise.engine import PairwiseEngine
+    from bioplug.runtime import Runtime, select_device
+
+    _, db = random_set(5, nd=60, dmax=150)
+    db = ["W" * 3000, *db[:25], "W" * 2990, *db[25:], db[7], "W"]
+    scoring = make_scoring(load_matrix("BLOSUM62"), gaps=[-12, -1] * 6, local=True)
+    codes = [scoring.encode(s) for s in db]
+    one = PairwiseEngine(scoring, devices=[DEVICE])
+    want_square = allpairs.score_square(one, codes, kernels="scan")
+    want_tri, want_rank = allpairs.score_triangle(one, codes, kernels="scan")
+    if long_cells:
+        monkeypatch.setattr("bioplug.pairwise.scan.LONG_PAIR_CELLS", long_cells)
+    ran = []
+    scan_rows = Scanner.scan_rows
+
+    def spy(self, ranked, starts, out, first, last):
+        ran.append((id(self.rt), first, last))
+        return scan_rows(self, ranked, starts, out, first, last)
+
+    monkeypatch.setattr(Scanner, "scan_rows", spy)
+    monkeypatch.setattr(allpairs, "PIECES_PER_DEVICE", 3)
+    two = PairwiseEngine(scoring, devices=[Runtime(select_device("cpu")) for _ in range(2)])
+    np.testing.assert_array_equal(allpairs.score_square(two, codes, kernels="scan"),
+                                  want_square)
+    tri, rank = allpairs.score_triangle(two, codes, kernels="scan")
+    np.testing.assert_array_equal(rank, want_rank)
+    np.testing.assert_array_equal(tri, want_tri)
+    pieces = sorted({(a, b) for _, a, b in ran})
+    assert len(pieces) > 2 and pieces[0][0] == 0 and pieces[-1][1] == len(db)
+    assert all(b == c for (_, b), (c, _) in zip(pieces, pieces[1:], strict=False))
+    bio = biopython()
+    for i, j in [(0, 26), (3, 40), (len(db) - 1, 5)]:
+        assert want_square[i, j] == bio.score(db[i], db[j])
+
+
+def test_row_pieces_cover_the_rows_at_about_equal_cost():
+    from bioplug.pairwise.allpairs import _row_pieces
+
+    rng = np.random.default_rng(3)
+    lengths = np.sort(rng.integers(20, 900, 500))[::-1]
+    pieces, costs = _row_pieces(lengths, 6)
+    assert pieces[0][0] == 0 and pieces[-1][1] == 500 and len(pieces) == 6
+    assert all(b == c for (_, b), (c, _) in zip(pieces, pieces[1:], strict=False))
+    after = np.cumsum(lengths[::-1])[::-1]
+    assert sum(costs) == pytest.approx(float((lengths * after).sum()))
+    assert max(costs) < 1.2 * sum(costs) / 6
+    assert _row_pieces(np.array([7]), 4) == ([(0, 1)], [49.0])
+
+
 def test_score_matrix_through_the_scan(monkeypatch):
     """PairwiseAligner.score_matrix and the progressive guide tree's distances with the scan
     kernels chosen (allpairs.KERNELS) equal those of the engine's windows."""

@@ -224,13 +224,18 @@ class Scanner:
         if pending is not None:
             q_idx, pos, values = pending()
             out[q_idx, pos] = values
-        iu = np.triu_indices(n)
+        return self.triangle_from_rows(out, ranked), rank
+
+    def triangle_from_rows(self, out: np.ndarray, ranked: list[np.ndarray]) -> np.ndarray:
+        """The packed triangle (pairs ``a <= b`` of ranks, row by row) of a scanned ``(n, n)``
+        int32 block whose upper triangle is written, saturated pairs rescored (32 bits)."""
+        iu = np.triu_indices(out.shape[0])
         tri = out[iu].astype(np.int64)
         wide = np.flatnonzero(tri >= LIMIT16)
         if wide.size:
             tri[wide] = self._exact(ranked, iu[0][wide], iu[1][wide])
             self._count("32-bit rescue", wide.size)
-        return self.scoring.unscale(tri), rank
+        return self.scoring.unscale(tri)
 
     def score_square(self, codes: Sequence[np.ndarray]) -> np.ndarray:
         """All-vs-all local scores as the symmetric ``(n, n)`` float64 square in input order
@@ -238,9 +243,16 @@ class Scanner:
         and scores, the triangle kept on the device and spread into the square there
         (``square_from_ranked``, ``kernels/pairwise_square.cl``). Needs a device with
         double precision (``Runtime.info.fp64``)."""
-        rt, n = self.rt, len(codes)
-        block = rt.empty(n * n * 4)
+        block = self.rt.empty(len(codes) ** 2 * 4)
         rank, ranked, pending = self._scan_ranked(codes, block)
+        return self.square_from_block(block, rank, ranked, pending)
+
+    def square_from_block(self, block: cl.Buffer, rank: np.ndarray, ranked: list[np.ndarray],
+                          pending=None) -> np.ndarray:
+        """The input-order float64 square of a scanned ``(n, n)`` int32 block on this device
+        (upper triangle written, in rank order; ``pending`` as :meth:`scan_rows` returns
+        it), saturated pairs rescored (32 bits)."""
+        rt, n = self.rt, len(ranked)
         where = np.empty(n, dtype=np.int32)
         where[rank] = np.arange(n, dtype=np.int32)
         square = np.empty((n, n), dtype=np.float64)
@@ -280,25 +292,31 @@ class Scanner:
         (an (n, n) int32 array, or a device buffer of it; entries below the diagonal not
         written): ``(rank, ranked codes, long-pair results or None)``, as
         :meth:`_launch_long` gives them."""
-        n = len(codes)
-        lengths = np.fromiter((len(c) for c in codes), dtype=np.int64, count=n)
-        rank = np.argsort(-lengths, kind="stable")
-        ranked = [np.asarray(codes[i], dtype=np.uint8) for i in rank]
-        starts = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(lengths[rank], out=starts[1:])
+        rank, ranked, starts = ranked_codes(codes)
+        return rank, ranked, self.scan_rows(ranked, starts, out, 0, len(ranked))
+
+    def scan_rows(self, ranked: list[np.ndarray], starts: np.ndarray, out, first: int,
+                  last: int):
+        """Rows ``first .. last - 1`` of the all-vs-all scan of ``ranked`` (longest first,
+        ``starts`` as :func:`ranked_codes` gives them): query ``a`` against ranks ``b >= a``
+        into row ``a - first`` of ``out`` (an int32 array of ``last - first`` rows of
+        ``len(ranked)``, or a device buffer of them). Returns the long pairs' results as
+        :meth:`_launch_long` gives them (rows counted from ``first``), or None."""
+        n = len(ranked)
+        lengths = np.diff(starts)
         flat = np.concatenate(ranked) if n and starts[-1] else np.zeros(1, np.uint8)
         dbuf = self.rt.upload(flat)
-        profile, qtable = self._query_profiles(ranked)
-        launch, subj, skip = self._launch_order(starts[:-1], lengths[rank], qtable[:, 1])
+        profile, qtable = self._query_profiles(ranked[first:last])
+        launch, subj, skip = self._launch_order(starts[:-1], lengths, qtable[:, 1])
         # launch is the identity (already longest first, stable)
         long_table, table = qtable.copy(), qtable.copy()
         long_table[:, 3] = skip
-        table[:, 3] = np.maximum(skip, np.arange(n))
+        table[:, 3] = np.maximum(skip, np.arange(first, last))
         pending = self._launch_long(dbuf, subj, long_table, profile,
                                     self.rt.upload(long_table))
         self._launch_scan(dbuf, subj, table, profile, self.rt.upload(table), out)
         dbuf.release()
-        return rank, ranked, pending
+        return pending
 
     def default_chunk(self) -> int:
         """Residues per chunk: codes plus one border column per residue and query slot
@@ -596,6 +614,18 @@ def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Data
             lambda s, ab: s.chunk_top(qcodes, db, ab[0], ab[1], top, prepared[id(s)]), merge,
             cancelled=lambda: progress.cancelled)
     return best
+
+
+def ranked_codes(codes: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """``(rank, ranked, starts)``: the sequences longest first (a stable order), their codes
+    in that order and where each starts in their concatenation (``n + 1`` entries)."""
+    n = len(codes)
+    lengths = np.fromiter((len(c) for c in codes), dtype=np.int64, count=n)
+    rank = np.argsort(-lengths, kind="stable")
+    ranked = [np.asarray(codes[i], dtype=np.uint8) for i in rank]
+    starts = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths[rank], out=starts[1:])
+    return rank, ranked, starts
 
 
 def _group_tasks(sel: np.ndarray, skip: np.ndarray, qlen: np.ndarray, ls: np.ndarray,
