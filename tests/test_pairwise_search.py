@@ -421,7 +421,7 @@ def test_scan_square_equals_triangle(monkeypatch, long_cells):
 def test_scan_shared_by_devices_equals_one_device(monkeypatch, long_cells):
     """Several devices share the all-vs-all scan, rows of the triangle in pieces of equal
     cost: the same square and triangle as one device, whichever device ran which rows (two
-    runtimes of the CPU device here), long pairs and 32-bit rescues included."""
+    runtimes of the test device here), long pairs and 32-bit rescues included."""
     from bioplug.alphabet import load_matrix, make_scoring
     from bioplug.pairwise import allpairs
     from bioplug.pairwise.engine import PairwiseEngine
@@ -445,7 +445,7 @@ def test_scan_shared_by_devices_equals_one_device(monkeypatch, long_cells):
 
     monkeypatch.setattr(Scanner, "scan_rows", spy)
     monkeypatch.setattr(allpairs, "PIECES_PER_DEVICE", 3)
-    two = PairwiseEngine(scoring, devices=[Runtime(select_device("cpu")) for _ in range(2)])
+    two = PairwiseEngine(scoring, devices=[Runtime(select_device(DEVICE)) for _ in range(2)])
     np.testing.assert_array_equal(allpairs.score_square(two, codes, kernels="scan"),
                                   want_square)
     tri, rank = allpairs.score_triangle(two, codes, kernels="scan")
