@@ -1,9 +1,11 @@
 """Pairwise scaling over several OpenCL devices: one device vs all GPUs, in one run.
 
 All-vs-all of N random proteins (lengths 50-1,000, seeded), BLOSUM62, gap open 11 / extend 1,
-local: ``PairwiseEngine.score_all`` and ``PairwiseEngine.trace_indexed`` on ``--one`` (default
-the best GPU) and on ``--many`` (default every GPU), medians of ``--repeats`` after a warm-up.
-Checks that scores (and a sample of traceback paths) are identical on both.
+local: ``PairwiseEngine.score_all`` (the engine's windows), ``allpairs.score_square`` (what
+``PairwiseAligner.score_matrix`` runs: on GPUs the scan kernels, the triangle's rows shared by
+the devices) and ``PairwiseEngine.trace_indexed`` on ``--one`` (default the best GPU) and on
+``--many`` (default every GPU), medians of ``--repeats`` after a warm-up. Checks that scores
+(and a sample of traceback paths) are identical on both.
 
 Run: ``python benchmarks/pairwise_devices.py [--n 2000,4000] [--one gpu] [--many all]``
 """
@@ -17,6 +19,7 @@ import time
 import numpy as np
 
 from bioplug.alphabet import make_scoring, simple_gaps
+from bioplug.pairwise import allpairs
 from bioplug.pairwise.engine import PairwiseEngine
 
 
@@ -57,7 +60,12 @@ def main(argv=None) -> int:
             t, scores = median_time(lambda e=engine, s=seqs: e.score_all(s), args.repeats)
             print(f"N={n} {len(engine.runtimes)} device(s): score {t:.3f} s "
                   f"{cells / t / 1e9:.0f} GCUPS", flush=True)
-            found[label] = [scores]
+            allpairs.score_square(engine, seqs[:warm])
+            t, square = median_time(lambda e=engine, s=seqs: allpairs.score_square(e, s),
+                                    args.repeats)
+            print(f"N={n} {len(engine.runtimes)} device(s): score_matrix {t:.3f} s "
+                  f"{cells / t / 1e9:.0f} GCUPS", flush=True)
+            found[label] = [scores, square]
             if k == 0:
                 engine.trace_indexed(seqs[:warm], *np.triu_indices(warm, 1))
                 t, traces = median_time(
