@@ -386,6 +386,31 @@ def test_windowed_passes_run_window_by_window(monkeypatch, gaps, table, ndev):
     assert calls["traced windows planned early"] == calls["corners"]
 
 
+def test_traced_windows_do_not_depend_on_the_number_of_devices():
+    """The traced pass of a window of the first passes runs on that window's device: its
+    windows are cut as one device cuts them (cutting them smaller to share them between
+    devices made four H200s trace slower than one), while the first passes' windows are
+    still cut smaller to be shared."""
+    from bioplug.runtime import Runtime, select_device
+
+    scoring, *_ = _local_case((-11, -1), 11, 25, 200)
+    one = PairwiseEngine(scoring, [Runtime(select_device(DEVICE))])
+    four = PairwiseEngine(scoring, [Runtime(select_device(DEVICE)) for _ in range(4)])
+    rng = np.random.default_rng(7)
+    n = 4000
+    tasks = np.zeros((n, 4), np.int32)
+    tasks[:, 1], tasks[:, 3] = rng.integers(20, 400, n), rng.integers(20, 400, n)
+    corners = np.zeros((n, 2), np.int32)
+    ends = np.stack([rng.integers(0, 20, n), rng.integers(0, 20, n)], axis=1).astype(np.int32)
+    pairs = np.arange(n)
+    cut_one = one._rect_windows(tasks, ends, corners, pairs)[1]
+    cut_four = four._rect_windows(tasks, ends, corners, pairs)[1]
+    assert cut_four == cut_one
+    la = tasks[:, 1].astype(np.int64)
+    order = np.argsort(-la, kind="stable")
+    assert len(four._cut(la, order, 400, False)) > len(one._cut(la, order, 400, False))
+
+
 def test_local_traceback_windowed_on_every_device(monkeypatch):
     """The windowed passes are the default on CPU and GPU devices alike; False keeps whole
     matrices, with the same scores."""

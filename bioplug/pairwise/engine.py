@@ -556,7 +556,8 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         for job, pending in last:
             report(None, (job, pending.result()))
 
-    def _windows(self, short: np.ndarray, la, lb, trace: bool, blocks: bool = True):
+    def _windows(self, short: np.ndarray, la, lb, trace: bool, blocks: bool = True,
+                 balance: bool = True):
         """Group short pairs by size into launches that fit every device's memory budget.
 
         Pairs are sorted by rows, then columns, largest first (:func:`size_order`), so
@@ -565,6 +566,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         the launch order of the pairs and each window's (start, stop) in it. ``blocks``:
         pairs already ordered by rows are kept (as score_all makes them, each block of one
         target ordered by columns too); the traced rectangles, in no such blocks, pass False.
+        ``balance``: see :meth:`_window_size`.
         """
         if short.size == 0:
             return short, []
@@ -573,26 +575,28 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         cols = lb if every else lb[short]
         maxB = int(cols.max())
         order = size_order(short, rows, cols, blocks=blocks)
-        return order, self._cut(la, order, maxB, trace)
+        return order, self._cut(la, order, maxB, trace, balance=balance)
 
     def _cut(self, la: np.ndarray, order: np.ndarray, maxB: int, trace: bool,
-             most: int = MAX_WINDOW) -> list:
+             most: int = MAX_WINDOW, balance: bool = True) -> list:
         """Windows ``(start, stop)`` of pairs in ``order`` (rows largest first) whose
         queries are up to ``maxB`` long: each as large as its first pair allows (at most
         ``most`` pairs)."""
         windows, start = [], 0
         while start < order.size:
             size = self._window_size(int(la[order[start]]), maxB, trace, order.size - start,
-                                     most)
+                                     most, balance)
             stop = min(order.size, start + size)
             windows.append((start, stop))
             start = stop
         return windows
 
     def _window_size(self, rows: int, maxB: int, trace: bool, remaining: int,
-                     most: int = MAX_WINDOW) -> int:
+                     most: int = MAX_WINDOW, balance: bool = True) -> int:
         """Pairs in one launch whose first pair has ``rows`` rows, queries up to ``maxB``
-        (at most ``most``)."""
+        (at most ``most``). With several devices and ``balance``, windows are cut smaller so
+        that the devices share them; windows that one device runs anyway (the traced pass of
+        a windowed traceback, within its device's stream) pass ``balance=False``."""
         budget = min(rt.memory_budget(self.memory_fraction) for rt in self.runtimes)
         max_alloc = min(rt.max_alloc for rt in self.runtimes)
         per_device = max(64, 8 * max(rt.compute_units for rt in self.runtimes))
@@ -605,7 +609,7 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
             size = min(size, max_alloc // directions)
         if size > 256:  # launches round up to a multiple of the work-group (<= 128)
             size -= 128
-        if ndev > 1 and remaining > per_device * ndev:
+        if balance and ndev > 1 and remaining > per_device * ndev:
             # Several devices: windows small enough to balance, big enough to fill one.
             size = min(size, max(per_device, remaining // (4 * ndev)))
         return max(1, size)

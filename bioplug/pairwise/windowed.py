@@ -277,8 +277,10 @@ class WindowedTraceback:
         corners, and not) and packed path lengths."""
         rel = ends - corners
         size = np.maximum(rel, 1)  # no alignment: a 1 x 1 rectangle, walked not at all
+        # one device runs all of them (this window's stream): no cut for sharing, which
+        # made four H200s trace 2,000 proteins in 1.1 s against one's 0.74 s
         local, cut = self._windows(np.arange(len(tasks)), size[:, 0], size[:, 1], True,
-                                   blocks=False)
+                                   blocks=False, balance=False)
         corner, size = _gather_pairs(corners, local), _gather_pairs(size, local)
         rect_tasks = np.empty((len(local), 4), np.int32)
         rect_tasks[:, 0] = tasks[:, 0][local] + corner[:, 0]
