@@ -1,0 +1,87 @@
+"""Plain FASTA read without Bio.SeqIO (bioplug.io.parse_fasta): the records Bio.SeqIO gives.
+
+Commands read FASTA through :func:`bioplug.io.parse_fasta` so that a call does not import
+Bio.SeqIO's format modules (about 0.06 s of start-up); other formats still go through Bio.SeqIO.
+The oracle is Bio.SeqIO itself.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from Bio import SeqIO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bioplug.errors import InputError
+from bioplug.io import parse_fasta, read_records
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fields(records):
+    return [(r.id, r.name, r.description, bytes(r.seq), r.annotations, r.features,
+             r.dbxrefs, r.letter_annotations) for r in records]
+
+
+def _both(text: str):
+    """(Bio.SeqIO's records or its ValueError, ours or ours)."""
+    out = []
+    for parse in (lambda h: list(SeqIO.parse(h, "fasta")), parse_fasta):
+        try:
+            out.append(_fields(parse(io.StringIO(text))))
+        except ValueError:
+            out.append(ValueError)
+    return out
+
+
+# titles and sequence lines with the characters that matter: '>', white space of every kind
+# FASTA files carry, ';' and '#' (comments elsewhere), non-ASCII letters
+_chars = st.sampled_from(list("ACDEWY acgt>;#\t\r-*.é|_1"))
+_line = st.text(_chars, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _line), max_size=12))
+def test_records_are_bio_seqios(lines):
+    text = "".join((">" if title else "") + body + "\n" for title, body in lines)
+    theirs, ours = _both(text)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("text", [
+    "", ">", ">\n", ">a\n", ">a", ">a\nACD", ">a b  c \nAC D\r\nE\tF\n\n>b\n>c\n",
+    ">a\n>b\nAA\n", " >a\nAC\n", "\n>a\nAC\n", ";c\n>a\nAC\n", ">sp|P1|X kinase\nMK\n",
+    ">a\nAé\n",
+])
+def test_edge_cases_are_bio_seqios(text):
+    theirs, ours = _both(text)
+    assert ours == theirs
+
+
+def test_read_records_reads_fasta_as_bio_seqio_does(tmp_path):
+    path = tmp_path / "f.fasta"
+    path.write_text(">x one\nMKV\nLL\n>y\nAC-D\n")
+    assert _fields(read_records(path)) == _fields(SeqIO.parse(path, "fasta"))
+    bad = tmp_path / "bad.fasta"
+    bad.write_text("# comment\n>x\nMK\n")
+    with pytest.raises(InputError, match="not readable as fasta"):
+        read_records(bad)
+
+
+def test_an_msa_call_does_not_import_bio_seqio(tmp_path):
+    """The start-up it saves: a FASTA in, FASTA out ``bioplug msa`` imports no Bio.SeqIO."""
+    out = tmp_path / "out.fasta"
+    code = ("import sys\nfrom bioplug.cli import main\n"
+            f"rc = main(['-q', '--no-server', 'msa', {str(ROOT / 'examples' / 'BB11001.fasta')!r},"
+            f" '-o', {str(out)!r}, '--device', 'cpu'])\n"
+            "print(rc, 'Bio.SeqIO' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout.split() == ["0", "False"], proc.stderr
+    assert out.read_text().count(">") == 4
