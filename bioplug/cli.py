@@ -16,18 +16,21 @@ log = logging.getLogger("bioplug")
 #: Exit codes (README, "Exit codes"): scripts tell bad input from a failed run by them.
 EXIT_OK, EXIT_FAILURE, EXIT_INPUT = 0, 1, 2
 
-# Modules with ``add_parser(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [
-    "bioplug.runtime.cli",
-    "bioplug.pairwise.cli",
-    "bioplug.pairwise.search_cli",
-    "bioplug.msa.cli",
-    "bioplug.progressive.cli",
-    "bioplug.tree.cli",
-    "bioplug.hmm.cli",
-    "bioplug.three.cli",
-    "bioplug.server.cli",
-]
+#: The module that adds each sub-command (its ``add_parser(subparsers)``; each sub-parser sets
+#: ``func(args) -> int``).
+COMMANDS = {
+    "devices": "bioplug.runtime.cli",
+    "pairwise": "bioplug.pairwise.cli",
+    "search": "bioplug.pairwise.search_cli",
+    "msa": "bioplug.msa.cli",
+    "score": "bioplug.msa.cli",
+    "profile": "bioplug.progressive.cli",
+    "tree": "bioplug.tree.cli",
+    "viterbi": "bioplug.hmm.cli",
+    "align3": "bioplug.three.cli",
+    "server": "bioplug.server.cli",
+}
+COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 
 def add_device_option(parser: argparse.ArgumentParser, several: bool = False) -> None:
@@ -42,7 +45,13 @@ def add_device_option(parser: argparse.ArgumentParser, several: bool = False) ->
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``bioplug`` parser, with every sub-command or (``command``) only that one's module.
+
+    A call parses its own command only: the other sub-parsers' ``add_argument`` and argparse's
+    message look-ups (``gettext`` searching the locale folders, three per parser) cost about
+    10 ms of every call's start-up, beside the OpenCL driver start-up that bounds it.
+    """
     parser = argparse.ArgumentParser(
         prog="bioplug", description="GPU-accelerated sequence alignment on OpenCL devices."
     )
@@ -52,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-server", action="store_true",
                         help="run in this process even when a `bioplug server` is running")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
     return parser
 
@@ -169,13 +178,17 @@ def _hand_off_gpu_teardown() -> None:
 DEVICE_COMMANDS = {"msa", "pairwise", "search", "tree", "profile", "viterbi", "align3"}
 
 
+def _command_word(argv: list[str]) -> str | None:
+    """The sub-command argv names (its first word: no top-level option takes a value)."""
+    return next((w for w in argv if not w.startswith("-")), None)
+
+
 def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
     """(command uses a device, its --device value) read from argv before the parser exists.
 
     A guess: when it is wrong, the thread started a device the command does not use.
     """
-    words = [w for w in argv if not w.startswith("-")]
-    if not words or words[0] not in DEVICE_COMMANDS:
+    if _command_word(argv) not in DEVICE_COMMANDS:
         return False, None
     spec = None
     for i, word in enumerate(argv):
@@ -187,12 +200,15 @@ def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
 
 
 def _run(argv: list[str] | None) -> int:
-    warm, spec = _device_hint(sys.argv[1:] if argv is None else list(argv))
+    words = sys.argv[1:] if argv is None else list(argv)
+    warm, spec = _device_hint(words)
     if warm and "pyopencl" not in sys.modules:   # else the drivers are up (server, tests)
         from bioplug.runtime import driver_start
 
         driver_start.start(spec)
-    parser = build_parser()
+    # help lists every command; a call builds its own command's parser only
+    full = any(w in ("-h", "--help") for w in words)
+    parser = build_parser(None if full else _command_word(words))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

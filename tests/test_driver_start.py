@@ -141,6 +141,43 @@ def test_device_hint_reads_the_command_and_device():
     assert _device_hint([]) == (False, None)
 
 
+def test_commands_names_every_sub_command_of_the_full_parser():
+    from bioplug.cli import COMMANDS, build_parser
+
+    full = build_parser()._subparsers._group_actions[0].choices
+    assert sorted(full) == sorted(COMMANDS)
+    for command in COMMANDS:
+        assert command in build_parser(command)._subparsers._group_actions[0].choices
+
+
+@pytest.mark.parametrize("argv", [
+    ["-q", "msa", "a.fa", "-o", "b.fa", "--device", "gpu", "--seed", "3"],
+    ["search", "q.fa", "db.fa", "-o", "hits.tsv", "--top", "5"],
+    ["--no-server", "tree", "in.fa", "-o", "t.nwk"],
+    ["score", "test.fa", "ref.xml"],
+    ["server", "status"],
+])
+def test_a_call_parses_as_the_full_parser_does(argv):
+    """A call builds its own command's parser only (start-up): same arguments, same values."""
+    from bioplug.cli import _command_word, build_parser
+
+    one = build_parser(_command_word(argv)).parse_args(argv)
+    full = build_parser().parse_args(argv)
+    assert {k: v for k, v in vars(one).items() if k != "func"} == \
+        {k: v for k, v in vars(full).items() if k != "func"}
+    assert one.func is full.func
+
+
+def test_help_lists_every_command(capsys, monkeypatch):
+    from bioplug import cli
+
+    monkeypatch.setattr(sys, "argv", ["bioplug", "-h", "msa"])
+    with pytest.raises(SystemExit):
+        cli._run(["-h", "msa"])
+    out = capsys.readouterr().out
+    assert all(command in out for command in cli.COMMANDS)
+
+
 def test_importing_the_runtime_package_imports_no_pyopencl():
     code = ("import sys, bioplug.runtime, bioplug.runtime.driver_start; "
             "print('pyopencl' in sys.modules, 'numpy' in sys.modules)")
@@ -151,9 +188,9 @@ def test_importing_the_runtime_package_imports_no_pyopencl():
 
 
 def test_the_parser_imports_no_numpy_pyopencl_or_biopython():
-    """Every command's parser is built on every call: ``bioplug --help``, ``--version`` and
-    ``server status`` must not pay for numpy, pyopencl or Biopython (commands import them
-    when they run)."""
+    """The parser is built on every call: ``bioplug --help``, ``--version`` and ``server
+    status`` must not pay for numpy, pyopencl or Biopython (commands import them when they
+    run)."""
     code = ("import sys; from bioplug.cli import build_parser; build_parser(); "
             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} "
             "& {'numpy', 'pyopencl', 'Bio', 'scipy', 'skbio'})))")

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
+import numpy.random  # noqa: F401 - imported beside the driver start-up, not after it (refine)
 import pyopencl as cl
 
 from bioplug.errors import DeviceError

@@ -19,6 +19,13 @@ from importlib import resources
 import numpy as np
 import pyopencl as cl
 
+# Imported here rather than at first use: a command imports this module while its driver
+# thread starts the OpenCL drivers (:mod:`bioplug.runtime.driver_start`), so these cost nothing
+# then; imported lazily they came after the context, on every command's critical path (the
+# binary cache with hashlib and platformdirs, the kernel-call code generator).
+import pyopencl.cache
+import pyopencl.invoker  # noqa: F401
+
 from bioplug.errors import KernelBuildError
 from bioplug.faults import remember
 from bioplug.runtime import driver_start
@@ -192,10 +199,8 @@ class Runtime:
         source build, which also carries the compiler's log when the source is at fault.
         """
         if _binary_cache_enabled():
-            from pyopencl.cache import create_built_program_from_source_cached
-
             try:
-                built, hit = create_built_program_from_source_cached(
+                built, hit = pyopencl.cache.create_built_program_from_source_cached(
                     self.context, src, options.encode(), [self.device])
                 log.debug("%s %s: %s", name, options,
                           "binary cache hit" if hit else "built, binary cached")
