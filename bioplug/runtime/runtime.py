@@ -20,9 +20,9 @@ import numpy as np
 import pyopencl as cl
 
 # Imported here rather than at first use: a command imports this module while its driver
-# thread starts the OpenCL drivers (:mod:`bioplug.runtime.driver_start`), so these cost nothing
-# then; imported lazily they came after the context, on every command's critical path (the
-# binary cache with hashlib and platformdirs, the kernel-call code generator).
+# thread starts the OpenCL drivers (:mod:`bioplug.runtime.driver_start`), which hides them;
+# imported lazily they came after the context, on every command's critical path (the binary
+# cache with hashlib and platformdirs, the kernel-call code generator).
 import pyopencl.cache
 import pyopencl.invoker  # noqa: F401
 
