@@ -190,30 +190,31 @@ def test_the_parser_imports_no_numpy_pyopencl_or_biopython():
     """The parser is built on every call: ``bioplug --help``, ``--version`` and ``server
     status`` must not pay for numpy, pyopencl or Biopython (commands import them when they
     run)."""
-    code = ("import sys; from bioplug.cli import build_parser; build_parser(); "
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} "
-            "& {'numpy', 'pyopencl', 'Bio', 'scipy', 'skbio'})))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == []
+    assert _fresh_words("import sys; from bioplug.cli import build_parser; build_parser(); "
+                        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules} "
+                        "& {'numpy', 'pyopencl', 'Bio', 'scipy', 'skbio'})))") == []
 
 
-# -- the executable's exit: the GPU driver's teardown left to a child (bioplug.cli) -----------
 def test_what_a_call_needs_after_the_context_imports_beside_the_driver_thread():
     """The modules ``bioplug msa`` imports while the driver thread runs must include what its
     first program load and kernel call need (the binary cache, the kernel-call generator,
     refinement's random numbers): imported lazily, they came after the context, on every
     call's critical path (0.01-0.03 s a call on an H200 host)."""
-    code = ("import sys, bioplug.cli as c; c.build_parser('msa'); import bioplug.msa.aligner; "
-            "print(' '.join(m for m in ('pyopencl.cache', 'pyopencl.invoker', 'numpy.random') "
-            "if m not in sys.modules))")
+    assert _fresh_words(
+        "import sys, bioplug.cli as c; c.build_parser('msa'); import bioplug.msa.aligner; "
+        "print(' '.join(m for m in ('pyopencl.cache', 'pyopencl.invoker', 'numpy.random') "
+        "if m not in sys.modules))") == []
+
+
+def _fresh_words(code: str) -> list[str]:
+    """What ``code`` prints, as words, run by a fresh interpreter in the repository."""
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == []
+    return proc.stdout.split()
 
 
+# -- the executable's exit: the GPU driver's teardown left to a child (bioplug.cli) -----------
 def test_only_a_gpu_runtime_hands_off_the_teardown(fresh, monkeypatch):
     from bioplug import cli
 
