@@ -31,6 +31,7 @@ def fresh(monkeypatch):
     """No driver thread and no Runtime started yet, as in a new process."""
     monkeypatch.setattr(driver_start, "_thread", None)
     monkeypatch.setattr(driver_start, "_contexts", {})
+    monkeypatch.setattr(driver_start, "_loader", None)
     monkeypatch.setattr(runtime_module, "_runtimes", {})
     monkeypatch.delenv("BIOPLUG_DEVICE", raising=False)
 
@@ -62,6 +63,7 @@ def test_choose_ranks_gpus_as_select_device_does():
     assert driver_start._choose(two, None) == 22
     assert driver_start._choose(two, "gpu") == 22
     assert driver_start._choose(two, "cpu") == 11           # the only CPU
+    assert driver_start._choose(two, "all") == 21           # get_runtimes' first GPU
     equal = [(0, 0, 31, GPU, 20), (0, 1, 32, GPU, 20)]
     assert driver_start._choose(equal, "gpu") == 31         # the first of equals
     cpus = [(0, 0, 41, CPU, 8), (1, 0, 42, CPU, 8)]
@@ -71,6 +73,7 @@ def test_choose_ranks_gpus_as_select_device_does():
     assert driver_start._choose(cpus, "1") == 42
     assert driver_start._choose(cpus, "1:0") == 42
     assert driver_start._choose(cpus, "2") is None
+    assert driver_start._choose(cpus, "all") is None
     assert driver_start._choose(cpus, "pthread") is None    # names need pyopencl's strings
 
 
@@ -86,6 +89,31 @@ def test_the_runtime_adopts_the_context_made_on_the_thread(fresh):
     assert driver_start._contexts == {}                      # taken once
     x = cla.to_device(rt.queue, np.arange(1000, dtype=np.int32))
     assert ((2 * x).get() == 2 * np.arange(1000)).all()
+
+
+def test_a_later_runtime_starts_through_the_thread_loader_at_first_use(fresh, monkeypatch):
+    """A Runtime makes its context when first used, through the loader the thread opened
+    (ctypes lets other threads run meanwhile), and it computes."""
+    driver_start.start("no such device")   # the drivers start, no context is made
+    driver_start.wait()
+    made = []
+    real = driver_start._create_context
+
+    def create(lib, device):
+        made.append((device, threading.current_thread().name))
+        return real(lib, device)
+
+    monkeypatch.setattr(driver_start, "_create_context", create)
+    info = select_device("0:0")
+    rt = runtime_module.Runtime(info)
+    assert "queue" not in vars(rt) and made == []          # nothing made yet
+    worker = threading.Thread(target=rt.start, name="first-use")
+    worker.start()
+    worker.join()
+    assert made == [(info.device.int_ptr, "first-use")]
+    assert rt.start() is rt and len(made) == 1              # once
+    x = cla.to_device(rt.queue, np.arange(1000, dtype=np.int32))
+    assert ((3 * x).get() == 3 * np.arange(1000)).all()
 
 
 def test_get_runtime_waits_for_the_driver_thread(fresh, monkeypatch):

@@ -1,5 +1,9 @@
 """The OpenCL runtime: device choice, program cache, build errors, LPT scheduling."""
 
+import logging
+import threading
+import time
+
 import numpy as np
 import pyopencl as cl
 import pytest
@@ -63,6 +67,83 @@ def test_lpt_propagates_errors():
 
     with pytest.raises(ValueError, match="task 3"):
         run_lpt(list(range(5)), [1] * 5, ["a", "b"], boom)
+
+
+class _Slow:
+    """A worker whose start waits for ``release``; counts the tasks it runs."""
+
+    def __init__(self):
+        self.release, self.started, self.ran = threading.Event(), threading.Event(), 0
+
+    def start(self):
+        self.started.set()
+        assert self.release.wait(30)
+
+
+def test_lpt_a_device_still_starting_takes_no_task_and_is_not_waited_for():
+    slow, fast = _Slow(), _Slow()
+    fast.release.set()
+
+    def run(worker, task):
+        worker.ran += 1
+        return task
+
+    assert run_lpt(list(range(8)), [1.0] * 8, [slow, fast], run) == list(range(8))
+    assert slow.started.is_set() and (slow.ran, fast.ran) == (0, 8)   # returned meanwhile
+    slow.release.set()
+    deadline = time.monotonic() + 10
+    while any(t.name == "bioplug-device" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the slow device's thread did not end"
+        time.sleep(0.01)
+    assert slow.ran == 0
+
+
+def test_lpt_start_failures_matter_while_tasks_are_left(caplog):
+    class Broken:
+        def start(self):
+            raise RuntimeError("no context for you")
+
+    with pytest.raises(RuntimeError, match="no context"):
+        run_lpt([1, 2], [1.0, 1.0], [Broken(), Broken()], lambda w, t: t)
+    late, fast = _Slow(), _Slow()
+    fast.release.set()
+
+    def fail_late():
+        raise RuntimeError("late failure")
+
+    assert run_lpt([1, 2], [1.0, 1.0], [late, fast], lambda w, t: t,
+                   start=lambda w: w.start() if w is fast else (late.release.wait(30),
+                                                               fail_late())) == [1, 2]
+    with caplog.at_level(logging.WARNING, logger="bioplug.runtime.schedule"):
+        late.release.set()
+        deadline = time.monotonic() + 10
+        while "late failure" not in caplog.text:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+
+
+def test_each_runtime_starts_in_its_own_device_thread(monkeypatch):
+    """Several fresh runtimes get their contexts in run_lpt's threads, each its own."""
+    runtimes = [rtmod.Runtime(select_device("cpu")) for _ in range(2)]
+    assert not any("queue" in vars(rt) for rt in runtimes)
+    where = {}
+    real = rtmod.Runtime.start
+
+    def start(self):
+        where.setdefault(id(self), threading.current_thread())
+        return real(self)
+
+    monkeypatch.setattr(rtmod.Runtime, "start", start)
+
+    def run(rt, task):
+        time.sleep(0.05)   # long enough for both devices to start
+        out = np.empty(1, dtype=np.int32)
+        cl.enqueue_copy(rt.queue, out, rt.to_device(np.array([task], dtype=np.int32)))
+        return int(out[0])
+
+    assert run_lpt(list(range(6)), [1.0] * 6, runtimes, run) == list(range(6))
+    threads = [where[id(rt)] for rt in runtimes]
+    assert all(t.name == "bioplug-device" for t in threads) and threads[0] is not threads[1]
 
 
 def test_buffers_round_trip():

@@ -110,6 +110,11 @@ class Scanner:
         #: the OpenCL uchar4 built-ins there too (the sweep compares them).
         self.ptx8 = rt.supports_ptx_s16x2
 
+    def start(self) -> None:
+        """Start the device (its context, :meth:`Runtime.start`): each scanner's thread of
+        :func:`~bioplug.runtime.run_lpt` does, before it takes a piece of work."""
+        self.rt.start()
+
     @property
     def bias8(self) -> int:
         """Added to every substitution score in the 8-bit profile (scores become >= 0)."""
@@ -596,7 +601,7 @@ def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Data
     if len(scanners) > 1:
         chunk = min(chunk, max(1 << 16, -(-int(db.residues) // (4 * len(scanners)))))
     chunks = _chunks(db.offsets, chunk)
-    prepared = {id(s): s.prepare(qcodes) for s in scanners}
+    prepared: dict[int, tuple] = {}
     best = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in qcodes]
     lock, scanned = threading.Lock(), [0]
     total = float(db.residues) or 1.0
@@ -612,7 +617,8 @@ def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Data
 
     run_lpt(chunks, [float(db.offsets[b] - db.offsets[a]) for a, b in chunks], scanners,
             lambda s, ab: s.chunk_top(qcodes, db, ab[0], ab[1], top, prepared[id(s)]), merge,
-            cancelled=lambda: progress.cancelled)
+            cancelled=lambda: progress.cancelled,
+            start=lambda s: prepared.setdefault(id(s), s.prepare(qcodes)))
     return best
 
 

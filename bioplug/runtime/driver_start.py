@@ -39,6 +39,7 @@ _KINDS = {"cpu": _TYPE_CPU, "gpu": _TYPE_GPU, "accelerator": _TYPE_ACCELERATOR}
 
 _thread: threading.Thread | None = None
 _contexts: dict[int, int] = {}   # device handle -> context handle made by the thread
+_loader: ctypes.CDLL | None = None   # the ICD loader the thread opened
 _lock = threading.Lock()
 
 
@@ -79,11 +80,22 @@ def take_context(device_handle: int) -> int | None:
         return _contexts.pop(device_handle, None)
 
 
+def create_context(device_handle: int) -> int | None:
+    """A new context for the device (the caller owns its reference), made through the ICD
+    loader that the thread opened, which releases Python's lock while the driver works; None
+    when this process did not start the drivers here, or the driver refused."""
+    wait()
+    lib = _loader
+    return None if lib is None else _create_context(lib, device_handle)
+
+
 def _run(loader: str, drivers: list[str], spec: str | None) -> None:
+    global _loader
     try:
         for path in drivers:
             ctypes.CDLL(path)
         lib = _typed(ctypes.CDLL(loader))
+        _loader = lib
         devices = _devices(lib)
         chosen = _choose(devices, spec)
         if chosen is not None:
@@ -177,6 +189,8 @@ def _choose(devices: list[tuple[int, int, int, int, int]], spec: str | None) -> 
         p, d = (int(x) for x in text.split(":", 1))
         return next((h for pi, di, h, _, _ in devices if (pi, di) == (p, d)), None)
     gpus = [dev for dev in devices if dev[3] & _TYPE_GPU]
+    if text == "all":   # get_runtimes("all"): every GPU in listing order, the first one first
+        return gpus[0][2] if gpus else None
     if not text and gpus or text == "gpu":
         # select_device ranks by compute units x clock; a stable sort keeps the first of equals.
         return max(gpus, key=lambda dev: dev[4])[2] if gpus else None

@@ -57,10 +57,18 @@ def kernel_source(name: str) -> str:
 
 
 def _context(device: cl.Device) -> cl.Context:
-    """The context :mod:`~bioplug.runtime.driver_start` made for the device, else a new one."""
+    """The context :mod:`~bioplug.runtime.driver_start` made for the device, else a new one.
+
+    A new one is made through ``ctypes``, which releases Python's lock for the driver's
+    0.1 s or more (pyopencl's own ``Context`` holds it): another device's host thread keeps
+    launching while this one starts (:class:`Runtime`).
+    """
     handle = driver_start.take_context(device.int_ptr)
     if handle is not None:
         log.debug("context of %s made while the modules imported", device.name.strip())
+    else:
+        handle = driver_start.create_context(device.int_ptr)
+    if handle is not None:
         return cl.Context.from_int_ptr(handle, retain=False)   # its reference is ours now
     return cl.Context([device])
 
@@ -68,23 +76,45 @@ def _context(device: cl.Device) -> cl.Context:
 class Runtime:
     """An OpenCL device ready for work: context, in-order profiling queue, program cache.
 
+    The context and queue are made at first use (:meth:`start`), in the thread that first
+    needs them: with several devices each one starts in its own host thread of
+    :func:`~bioplug.runtime.run_lpt`, while the devices already started work, and one still
+    starting when the work runs out is not waited for. The limits (``max_alloc``,
+    ``compute_units``, ...) come from the device and need no context.
+
     Parameters
     ----------
     info : DeviceInfo
         The device, as returned by :func:`bioplug.runtime.select_device`.
     """
 
+    context: cl.Context
+    queue: cl.CommandQueue
+
     def __init__(self, info: DeviceInfo):
         self.info = info
         self.device = info.device
-        self.context = _context(info.device)
-        self.queue = cl.CommandQueue(
-            self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
-        )
         self._programs: dict[tuple[str, str], cl.Program] = {}
         self._kernels: dict[tuple, cl.Kernel] = {}
         self._lock = threading.Lock()
+        self._start_lock = threading.Lock()
         self._copy_queue: cl.CommandQueue | None = None
+
+    def start(self) -> Runtime:
+        """Make the context and queue, once (later calls return at once); returns self."""
+        if "queue" not in self.__dict__:
+            with self._start_lock:
+                if "queue" not in self.__dict__:
+                    self.context = _context(self.device)
+                    self.queue = cl.CommandQueue(
+                        self.context, properties=cl.command_queue_properties.PROFILING_ENABLE)
+        return self
+
+    def __getattr__(self, name: str):
+        # Only reached for attributes not set yet: the context and queue before start().
+        if name in ("context", "queue"):
+            return getattr(self.start(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def copy_queue(self) -> cl.CommandQueue:
@@ -283,13 +313,23 @@ class PooledRuntime:
     """
 
     def __init__(self, runtime: Runtime):
-        from pyopencl.tools import ImmediateAllocator, MemoryPool
-
         self.runtime = runtime
-        self.pool = MemoryPool(ImmediateAllocator(runtime.queue))
+        self._pool = None
+        self._pool_lock = threading.Lock()
 
     def __getattr__(self, name: str):
         return getattr(self.runtime, name)
+
+    @property
+    def pool(self):
+        """The memory pool, made at first use (it needs the runtime's queue, see
+        :meth:`Runtime.start`)."""
+        from pyopencl.tools import ImmediateAllocator, MemoryPool
+
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = MemoryPool(ImmediateAllocator(self.runtime.queue))
+            return self._pool
 
     def empty(self, nbytes: int):
         """A pooled read-write device buffer of at least one byte."""
