@@ -393,6 +393,29 @@ def _new_file_mode(target: Path) -> int:
     return 0o666 & ~_current_umask()
 
 
+def _rename_target(path: Path) -> Path | None:
+    """Where :func:`atomic_output` renames its temporary file to: the path, or the file a
+    symbolic link names (the link stays a link); None for anything that is not a regular
+    file (``/dev/null``, a named pipe, ``/dev/stdout``, a shell's ``>(...)``), which must be
+    written in place: a rename would replace the device or pipe with a plain file.
+
+    Raises
+    ------
+    InputError
+        When the path is a directory.
+    """
+    if str(path).startswith(("/dev/", "/proc/")):
+        return None
+    resolved = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(resolved).st_mode
+    except OSError:   # nothing there yet: a new file (through a dangling link, its target)
+        return resolved
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a directory; give a file name for the output")
+    return resolved if stat.S_ISREG(mode) else None
+
+
 def check_one_stdin(*paths) -> None:
     """Raise :class:`InputError` when more than one input is ``-``: standard input can be read
     once (the second reader would find it empty)."""
@@ -417,22 +440,28 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     """Open a temporary file beside ``path``; rename it into place only on success.
 
     ``"-"`` yields standard output instead (binary for ``mode="wb"``), flushed but not
-    closed. The file gets the permissions of a file written by any other tool: an existing
-    file keeps its own, a new one gets ``0666`` less the umask (``mkstemp`` makes ``0600``).
-    When the body raises (a cancelled or failed job), no file is left behind.
+    closed. A symbolic link's target is written (the link stays); a path that is not a
+    regular file (``/dev/null``, a named pipe) is written in place. The file gets the
+    permissions of a file written by any other tool: an existing file keeps its own, a new
+    one gets ``0666`` less the umask (``mkstemp`` makes ``0600``). When the body raises (a
+    cancelled or failed job), no file is left behind.
 
     Raises
     ------
     InputError
-        When ``path`` is one of ``inputs``.
+        When ``path`` is one of ``inputs``, or a directory.
     """
     if str(path) == STDIO:
         stream = sys.stdout.buffer if "b" in mode else sys.stdout
         yield stream
         stream.flush()
         return
-    target = Path(path)
-    check_output(target, inputs)
+    check_output(path, inputs)
+    target = _rename_target(Path(path))
+    if target is None:   # a device, pipe or terminal: written in place, as `cat > path` does
+        with open(path, mode) as handle:
+            yield handle
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:

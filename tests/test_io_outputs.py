@@ -12,6 +12,7 @@ import io
 import os
 import stat
 import sys
+from pathlib import Path
 
 import pytest
 from Bio import Align, SeqIO
@@ -140,3 +141,51 @@ def test_atomic_output_dash_is_stdout(tmp_path, monkeypatch, capsysbinary):
         handle.write(b"\x00bytes")
     assert capsysbinary.readouterr().out == b"text\n\x00bytes"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_atomic_output_writes_a_named_pipe_in_place(tmp_path):
+    """A pipe (as ``/dev/null``, ``/dev/stdout`` or a shell's ``>(...)``) is written, not
+    replaced by a plain file: its reader gets the text, and the pipe is still a pipe."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    with atomic_output(fifo) as handle:
+        handle.write(">s1\nMKV\n")
+    reader.join(10)
+    assert got == [">s1\nMKV\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_atomic_output_writes_through_a_symbolic_link(tmp_path, umask):
+    real = tmp_path / "real.fa"
+    real.write_text("old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.fa"
+    link.symlink_to(real)
+    with atomic_output(link) as handle:
+        handle.write("new")
+    assert link.is_symlink() and real.read_text() == "new" and mode_of(real) == 0o640
+    dangling = tmp_path / "dangling.fa"
+    dangling.symlink_to(tmp_path / "made.fa")
+    with atomic_output(dangling) as handle:
+        handle.write("made")
+    assert dangling.is_symlink() and (tmp_path / "made.fa").read_text() == "made"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.fa", "link.fa", "made.fa",
+                                                          "real.fa"]
+
+
+def test_atomic_output_refuses_a_directory_and_leaves_devices_alone(tmp_path):
+    from bioplug.errors import InputError
+    from bioplug.io import _rename_target
+
+    with pytest.raises(InputError, match="is a directory"), atomic_output(tmp_path) as handle:
+        handle.write("x")
+    assert list(tmp_path.iterdir()) == []
+    for device in ("/dev/null", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        assert _rename_target(Path(device)) is None
