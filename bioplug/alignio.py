@@ -272,9 +272,23 @@ def _need_rows(arr: np.ndarray) -> None:
         raise ValueError("Non-empty sequences are required")
 
 
+def _distinct(ids: list[str], names: list[str], fmt: str, width: int) -> None:
+    """Raise ValueError when two different IDs print as the same cut name: a reader (this
+    project's tree command among them) could no longer tell those rows apart."""
+    seen: dict[str, str] = {}
+    for full, name in zip(ids, names, strict=True):
+        other = seen.setdefault(name, full)
+        if other != full:
+            raise ValueError(
+                f"IDs {other!r} and {full!r} are both {name.strip()!r} in {fmt}, which keeps "
+                f"{width} letters of a name; write FASTA or Stockholm, or shorten the IDs")
+
+
 def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator[str]:
     _need_rows(arr)
-    names = _text(i[:_CLUSTAL_CUT].replace(" ", "_").ljust(_CLUSTAL_NAME) for i in ids)
+    cut = [i[:_CLUSTAL_CUT].replace(" ", "_").ljust(_CLUSTAL_NAME) for i in ids]
+    _distinct(ids, cut, "Clustal", _CLUSTAL_CUT)
+    names = _text(cut)
     return _clustal_blocks(_fixed(names, _CLUSTAL_NAME), arr, consensus)
 
 
@@ -299,6 +313,7 @@ def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
         for char in ":;":
             name = name.replace(char, "|")
         names.append(name[:_PHYLIP_NAME].ljust(_PHYLIP_NAME))
+    _distinct(ids, names, "PHYLIP", _PHYLIP_NAME)
     fixed = _fixed(_text(names), _PHYLIP_NAME)
     _need_rows(arr)
     return _phylip_lines(fixed, arr)

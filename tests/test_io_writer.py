@@ -7,6 +7,7 @@ written with ``Bio.Align.write``; rows are Biopython's ``alignment[i]``.
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -100,8 +101,39 @@ def test_write_rows_is_biopythons_text(data, fmt, states):
         with pytest.raises(ValueError, match=str(exc)):
             ours_rows(ids, rows, fmt, descriptions, state=state)
         return
+    if fmt in ("clustal", "phylip") and cut_names_collide(ids, expected, fmt):
+        for ours in (lambda: ours_rows(ids, rows, fmt, descriptions, state=state),
+                     lambda: ours_alignment(alignment, fmt)):
+            with pytest.raises(ValueError, match="letters of a name"):
+                ours()
+        return
     assert ours_rows(ids, rows, fmt, descriptions, state=state) == expected
     assert ours_alignment(alignment, fmt) == expected
+
+
+def cut_names_collide(ids: list[str], text: str, fmt: str) -> bool:
+    """Two different IDs printed as one name in Biopython's Clustal / PHYLIP text (its
+    first block's rows): bioplug refuses those, Biopython writes them."""
+    if fmt == "phylip":
+        names = [line[:10] for line in text.splitlines()[1:1 + len(ids)]]
+    else:
+        rows = [line for line in text.splitlines()[1:] if line.strip()]
+        names = [line[:36] for line in rows[:len(ids)]]
+    first: dict[str, str] = {}
+    return any(first.setdefault(n, i) != i for n, i in zip(names, ids, strict=True))
+
+
+@pytest.mark.parametrize("fmt, ids", [("clustal", ["x" * 30 + "_alpha", "x" * 30 + "_beta"]),
+                                      ("phylip", ["sample_0001", "sample_0002"]),
+                                      ("phylip", ["a(b", "a[b"])])
+def test_ids_that_print_alike_are_refused(fmt, ids):
+    rows = ["MKV-L", "MKVAL"]
+    assert cut_names_collide(ids, bio_text(biopython_alignment(ids, rows, ["", ""]), fmt), fmt)
+    with pytest.raises(ValueError, match=re.escape(repr(ids[1])) + ".*letters of a name"):
+        ours_rows(ids, rows, fmt)
+    same = [ids[0], ids[0]]   # one ID twice: no name is lost, written as Biopython does
+    assert ours_rows(same, rows, fmt) == bio_text(biopython_alignment(same, rows, ["", ""]),
+                                                  fmt)
 
 
 @settings(max_examples=40, deadline=None)
