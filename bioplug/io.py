@@ -62,10 +62,18 @@ def open_input(path: str | os.PathLike, mode: str = "rb", **text_options):
     Raises
     ------
     InputError
-        When reading inside the block finds the gzip data damaged or cut short.
+        When the path is missing, a directory or not readable, or reading inside the block
+        finds the gzip data damaged or cut short.
     """
-    with open(path, "rb") as probe:
-        gzipped = probe.read(2) == b"\x1f\x8b"
+    try:
+        with open(path, "rb") as probe:
+            gzipped = probe.read(2) == b"\x1f\x8b"
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a sequence file") from None
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
     if not gzipped:
         with open(path, mode, **text_options) as handle:
             yield handle

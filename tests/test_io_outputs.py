@@ -189,3 +189,29 @@ def test_atomic_output_refuses_a_directory_and_leaves_devices_alone(tmp_path):
     assert list(tmp_path.iterdir()) == []
     for device in ("/dev/null", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
         assert _rename_target(Path(device)) is None
+
+
+def test_score_reads_stdin_and_gzip(tmp_path, monkeypatch, capsys):
+    import gzip
+
+    aligned = ">a\nMKV-LA\n>b\nMK-VLA\n"
+    (tmp_path / "ref.fa").write_text(aligned)
+    (tmp_path / "test.fa.gz").write_bytes(gzip.compress(aligned.encode()))
+    assert main(["score", str(tmp_path / "test.fa.gz"), str(tmp_path / "ref.fa")]) == 0
+    assert "TC 100.00" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(aligned))
+    assert main(["score", "-", str(tmp_path / "ref.fa")]) == 0
+    assert "SP 100.00" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["pairwise", "{d}", "-o", "-", "--device", "cpu"],
+                                  ["align3", "{d}", "-o", "-", "--device", "cpu"],
+                                  ["score", "{d}", "{ref}"]])
+def test_a_folder_as_input_is_a_clear_error(tmp_path, capsys, argv):
+    (tmp_path / "ref.fa").write_text(">a\nMKV-LA\n>b\nMK-VLA\n")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    argv = [a.format(d=folder, ref=tmp_path / "ref.fa") for a in argv]
+    assert main(["-q", *argv]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder}: is a directory" in err and "failed" not in err

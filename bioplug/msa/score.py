@@ -11,6 +11,7 @@ Reference columns with fewer than two residues are not scored. A BAliBASE 3 XML 
 from __future__ import annotations
 
 import os
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ import numpy as np
 from Bio import AlignIO
 
 from bioplug.errors import InputError
-from bioplug.io import guess_format
+from bioplug.io import STDIO, guess_format, open_input
 
 GAPS = "-.~"
 
@@ -67,10 +68,17 @@ def read_reference(path: str | os.PathLike) -> Reference:
 
 
 def read_alignment(path: str | os.PathLike) -> tuple[list[str], list[str]]:
-    """(ids, upper-case rows) of an alignment file through Bio.AlignIO."""
+    """(ids, upper-case rows) of an alignment file through Bio.AlignIO; ``-`` reads FASTA
+    from standard input, and gzip data is read as the text it holds."""
     fmt = guess_format(path)
     try:
-        aln = AlignIO.read(os.fspath(path), fmt)
+        if str(path) == STDIO:
+            aln = AlignIO.read(sys.stdin, fmt)
+        else:
+            with open_input(path, "rt") as handle:
+                aln = AlignIO.read(handle, fmt)
+    except InputError:
+        raise
     except ValueError as exc:
         raise InputError(f"{path}: not readable as a {fmt} alignment: {exc}") from exc
     return [r.id for r in aln], [_norm(str(r.seq)) for r in aln]
