@@ -279,7 +279,7 @@ def run_bootstrap(args, rt) -> dict:
     """1,000 replicates (``--bootstrap``) of NJ on ``--bootstrap-n`` sequences, and a sample
     of the same replicates through scikit-bio, extrapolated to all of them."""
     from bioplug.progress import Cancelled
-    from bioplug.tree.bootstrap import bootstrap, draw_columns
+    from bioplug.tree.support import bootstrap, draw_columns
 
     n, length, reps = args.bootstrap_n, args.bootstrap_length, args.bootstrap
     rows = simulated_alignment(n, length)

@@ -18,13 +18,19 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
-from bioplug.alignio import alignment_from_rows, alignment_rows, write_alignment, write_rows
+from bioplug.alignio import (
+    FAST_FORMATS,
+    alignment_from_rows,
+    alignment_rows,
+    write_alignment,
+    write_rows,
+)
 from bioplug.errors import InputError
 
 __all__ = [
@@ -42,6 +48,18 @@ EXTENSION_FORMATS = {
     ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".msf": "msf",
     ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank", ".gbk": "genbank",
     ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m",
+}
+
+
+#: Alignment formats by output extension (Bio.Align.write names), for ``-o OUT`` without
+#: ``--format`` (:func:`output_format`): bioplug reads back what it wrote.
+OUTPUT_FORMATS = {
+    ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".faa": "fasta", ".fna": "fasta",
+    ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
+    ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".nex": "nexus",
+    ".nexus": "nexus", ".a2m": "a2m", ".a3m": "a3m", ".maf": "maf", ".msf": "msf",
+    ".xmfa": "mauve", ".sam": "sam", ".bed": "bed", ".psl": "psl", ".chain": "chain",
+    ".exn": "exonerate", ".hhr": "hhr",
 }
 
 
@@ -480,4 +498,133 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        raise
+
+
+# -- what the commands check and write -------------------------------------------------------
+def output_format(output, given: str | None = None) -> str:
+    """The format to write ``output`` in: ``given`` (--format), else the one its extension
+    names, so that bioplug reads back what it wrote.
+
+    The extensions are those of :data:`OUTPUT_FORMATS` (``.aln`` Clustal, ``.sto``
+    Stockholm, ``.phy`` PHYLIP, ...; a final ``.gz`` aside); any other extension, ``-`` and
+    no output (``--outdir``) give FASTA.
+    """
+    if given:
+        return given.lower()
+    if output is None or str(output) == "-":
+        return "fasta"
+    name = Path(output).name.lower().removesuffix(".gz")
+    return OUTPUT_FORMATS.get(Path(name).suffix, "fasta")
+
+
+def write_checked(alignment, output, source, fmt: str) -> None:
+    """Write one command's alignment atomically, a format that cannot hold it an
+    :class:`InputError` (shared by ``msa``, its batches and ``profile``)."""
+    if fmt == "a2m":  # every column is a match state
+        alignment.column_annotations["state"] = "D" * alignment.length
+    try:
+        write_alignment(alignment, output, fmt, inputs=[source])
+    except InputError:   # the output path's own message (an input, a folder, ...)
+        raise
+    except (ValueError, AttributeError, KeyError) as exc:
+        raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
+
+
+def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None) -> None:
+    """Refuse, before any work, a format :func:`write_checked` cannot write: one Bio.Align
+    cannot write at all (msf, emboss, an unknown name), or a pairwise one (bed, sam, ...) for
+    more than two ``rows`` (3 stands for any more). A two-column alignment of that many rows
+    is written to memory (the formats bioplug lays out itself take any alignment).
+
+    Raises
+    ------
+    InputError
+        Naming the format, and the extension of ``output`` it came from when ``given`` (the
+        --format value) is None.
+    """
+    if fmt in FAST_FORMATS:   # laid out by bioplug for any number of rows
+        return
+    import numpy as np
+    from Bio.Align import Alignment
+
+    records = [SeqRecord(Seq("AC"), id=f"s{i + 1}", annotations={"molecule_type": "protein"})
+               for i in range(max(rows, 2))]
+    probe = Alignment(records, np.array([[0, 2]] * len(records)))
+    probe.column_annotations = {}   # as the aligners' alignments have (a2m writes its states)
+    try:
+        write_checked(probe, io.StringIO(), "-", fmt)
+    except InputError as exc:
+        if given is None and output is not None and str(output) != "-":
+            raise InputError(f"{exc} (the format {output}'s extension names; choose one "
+                             "with --format)") from exc
+        raise
+
+
+def check_distinct_outputs(outputs: dict[str, object]) -> None:
+    """Refuse two outputs of one command that are one file, and ``-`` for more than one.
+
+    The second write would replace the first (a tree by its alignment); paths are compared
+    as files (symbolic links and ``..`` resolved; hard links by inode when they exist).
+    :data:`os.devnull` may take any number of outputs.
+
+    Parameters
+    ----------
+    outputs : dict
+        Option (``"-o"``, ``"--tree-out"``, ...) -> path, or None when not given.
+
+    Raises
+    ------
+    InputError
+        Naming both options and the path.
+    """
+    given = {opt: str(path) for opt, path in outputs.items() if path is not None}
+    stdout = [opt for opt, path in given.items() if path == "-"]
+    if len(stdout) > 1:
+        raise InputError(f"{', '.join(stdout[:-1])} and {stdout[-1]} would write to "
+                         "standard output (-) together: give - to one of them at most")
+    seen: dict[object, str] = {}
+    for opt, path in given.items():
+        if path == "-" or os.path.realpath(path) == os.path.realpath(os.devnull):
+            continue   # a discarded output: any number may go there
+        key = _file_identity(path)
+        if key in seen:
+            raise InputError(f"{seen[key]} and {opt} name the same file ({path}): each "
+                             "output needs its own")
+        seen[key] = opt
+
+
+def _file_identity(path: str) -> tuple:
+    """What makes two paths one file: its inode when it exists, else its resolved path."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ("path", Path(path).resolve())
+    return ("inode", info.st_dev, info.st_ino)
+
+
+def input_name(source) -> str:
+    """An input's name in messages (``-`` is standard input)."""
+    return "standard input" if str(source) == "-" else str(source)
+
+
+@contextlib.contextmanager
+def naming_input(records_of: dict[str, list]) -> Iterator[None]:
+    """Name the input file in an aligner's error about one of its records.
+
+    The aligners name a record only (``a: letter 'E' at position 5 is not a nucleotide
+    letter ...``): the command adds the file it came from, as its own letter check does.
+
+    Parameters
+    ----------
+    records_of : dict
+        Input name -> its records.
+    """
+    try:
+        yield
+    except InputError as exc:
+        text = str(exc)
+        for name, records in records_of.items():
+            if any(text.startswith(f"{r.id}: ") for r in records):
+                raise InputError(f"{name}: {text}") from exc
         raise

@@ -8,6 +8,7 @@ The device named (``99:99``) does not exist: a command that started work would f
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,237 @@ def test_standard_input_once_and_only_where_it_has_a_use(files, monkeypatch, cap
     assert main(["-q", *argv, "--device", "99:99"]) == 2
     assert message in capsys.readouterr().err
     assert not (files / "out.fa").exists() and not (files / "outdir").exists()
+
+
+# -- output format from the extension, side outputs, same-file outputs -----------------------
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "BB11001.fasta"
+EXAMPLE_IDS = ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
+FORMATS = {"aln": "clustal", "sto": "stockholm", "phy": "phylip", "nex": "nexus", "maf": "maf",
+           "fa": "fasta", "txt": "fasta"}
+
+
+@pytest.mark.parametrize("method", ["quickprobs", "progressive"])
+@pytest.mark.parametrize("ext", sorted(FORMATS))
+def test_msa_format_follows_the_output_extension(tmp_path, method, ext):
+    """`bioplug msa IN -o OUT.aln` writes Clustal (.sto Stockholm, ...), FASTA for other
+    extensions, whichever the method; the file reads back in the extension's format."""
+    from Bio import Align
+
+    out = tmp_path / f"m.{ext}"
+    assert main(["-q", "msa", str(EXAMPLE), "-o", str(out), "--method", method,
+                 "--device", "cpu"]) == 0
+    assert [s.id for s in Align.read(out, FORMATS[ext]).sequences] == EXAMPLE_IDS
+    assert out.read_text().startswith(">1aab_") == (FORMATS[ext] == "fasta")
+
+
+def test_msa_dash_and_outdir_write_fasta_without_format(tmp_path, monkeypatch, capsys):
+    assert main(["-q", "msa", str(EXAMPLE), "-o", "-", "--device", "cpu"]) == 0
+    assert capsys.readouterr().out.startswith(">1aab_")
+    assert main(["-q", "msa", str(EXAMPLE), "--outdir", str(tmp_path / "d"),
+                 "--device", "cpu"]) == 0
+    assert (tmp_path / "d" / "BB11001.fasta").read_text().startswith(">1aab_")
+
+
+def test_readme_round_trip_msa_aln_then_profile_then_tree(tmp_path):
+    """README: `bioplug msa big.fasta -o big.aln --method progressive`, then `bioplug profile
+    a.aln b.aln -o merged.aln`: each command reads the .aln the previous one wrote."""
+    from Bio import Align, SeqIO
+
+    records = list(SeqIO.parse(EXAMPLE, "fasta"))
+    for name, part in (("a", records[:2]), ("b", records[2:])):
+        SeqIO.write(part, tmp_path / f"{name}.fasta", "fasta")
+        assert main(["-q", "msa", str(tmp_path / f"{name}.fasta"), "-o",
+                     str(tmp_path / f"{name}.aln"), "--method", "progressive",
+                     "--device", "cpu"]) == 0
+    merged = tmp_path / "merged.aln"
+    assert main(["-q", "profile", str(tmp_path / "a.aln"), str(tmp_path / "b.aln"),
+                 "-o", str(merged), "--device", "cpu"]) == 0
+    alignment = Align.read(merged, "clustal")
+    assert [s.id for s in alignment.sequences] == [r.id for r in records]
+    assert main(["-q", "tree", str(merged), "-o", str(tmp_path / "t.nwk"),
+                 "--device", "cpu"]) == 0
+
+
+def test_profile_format_follows_the_output_extension(files):
+    out = files / "added.sto"
+    assert main(["-q", "profile", str(files / "aln.fa"), "--add", str(files / "new.fa"),
+                 "-o", str(out), "--device", "cpu"]) == 0
+    assert out.read_text().startswith("# STOCKHOLM")
+
+
+@pytest.mark.parametrize("command", ["msa", "profile"])
+def test_format_help_says_the_extension_decides(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "default: from OUT's extension (.aln clustal" in help_text
+
+
+def test_unwritable_format_is_refused_before_work_and_leaves_no_file(files, capsys):
+    """msf cannot be written: refused before any device work (the device named does not
+    exist), and the guide tree is not left behind."""
+    out = files / "out"
+    rc = main(["-q", "msa", str(files / "p.fa"), "-o", str(out / "tt.msf"), "--format", "msf",
+               "--tree-out", str(out / "tt.nwk"), "--device", "99:99"])
+    assert rc == 2
+    assert "cannot write format 'msf'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_failed_alignment_write_leaves_no_tree(files, monkeypatch, capsys):
+    """The tree is committed with the alignment: a failing alignment write leaves neither."""
+    import bioplug.io
+    from bioplug.errors import InputError
+
+    def fail(*args, **kwargs):
+        raise InputError("disk full")
+
+    monkeypatch.setattr(bioplug.io, "write_checked", fail)
+    rc = main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "m.fa"),
+               "--tree-out", str(files / "m.nwk"), "--device", "cpu"])
+    assert rc == 2 and "disk full" in capsys.readouterr().err
+    assert not (files / "m.nwk").exists() and not (files / "m.fa").exists()
+    assert not [p.name for p in files.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("argv", [
+    ["msa", "p.fa", "-o", "same.out", "--tree-out", "same.out"],
+    ["msa", "p.fa", "-o", "same.out", "--tree-out", "./sub/../same.out"],
+    ["msa", "p.fa", "-o", "-", "--tree-out", "-"],
+    ["tree", "p.fa", "-o", "same.nwk", "--distances-out", "same.nwk"],
+    ["tree", "p.fa", "-o", "-", "--distances-out", "-"],
+])
+def test_two_outputs_of_one_command_are_never_one_file(files, monkeypatch, capsys, argv):
+    monkeypatch.chdir(files)
+    (files / "sub").mkdir()
+    assert main(["-q", *argv, "--device", "99:99"]) == 2
+    err = capsys.readouterr().err
+    assert "-o and " in err and ("same file" in err or "standard output" in err), err
+    assert not (files / "same.out").exists() and not (files / "same.nwk").exists()
+
+
+def test_outputs_linked_to_one_file_are_refused(files, capsys):
+    (files / "real.nwk").write_text("old\n")
+    (files / "link.nwk").symlink_to(files / "real.nwk")
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "real.nwk"),
+                 "--tree-out", str(files / "link.nwk"), "--device", "99:99"]) == 2
+    assert "name the same file" in capsys.readouterr().err
+    assert (files / "real.nwk").read_text() == "old\n"
+
+
+# -- the method switch and the options of one method --------------------------------------------
+def test_tree_out_switch_to_progressive_is_a_warning(files, caplog):
+    """--tree-out (--guide-tree) chooses the progressive method: said at the default
+    verbosity (WARNING), and the alignment is the progressive method's."""
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "auto.fa"),
+                 "--tree-out", str(files / "t.nwk"), "--device", "cpu"]) == 0
+    notices = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("--tree-out" in m and "--method progressive" in m for m in notices), notices
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "prog.fa"),
+                 "--method", "progressive", "--device", "cpu"]) == 0
+    assert (files / "auto.fa").read_bytes() == (files / "prog.fa").read_bytes()
+
+
+@pytest.mark.parametrize("option", [["--matrix", "BLOSUM62"], ["--gap-open", "3"],
+                                    ["--gap-extend", "1"], ["--trees", "nj"], ["--ktuple"],
+                                    ["--tree-out", "t.nwk"], ["--guide-tree", "g.nwk"]])
+def test_quickprobs_refuses_progressive_options(files, monkeypatch, capsys, option):
+    monkeypatch.chdir(files)
+    (files / "g.nwk").write_text("((a,b),c);\n")
+    assert main(["-q", "msa", "p.fa", "-o", "out.fa", "--method", "quickprobs", *option,
+                 "--device", "99:99"]) == 2
+    err = capsys.readouterr().err
+    assert f"{option[0]}: an option of --method progressive only" in err, err
+    assert not (files / "out.fa").exists()
+
+
+def test_progressive_option_under_auto_switches_with_a_warning(files, caplog):
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "auto.fa"),
+                 "--matrix", "BLOSUM62", "--device", "cpu"]) == 0
+    assert "--matrix given: aligning with --method progressive" in caplog.text
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "prog.fa"),
+                 "--matrix", "BLOSUM62", "--method", "progressive", "--device", "cpu"]) == 0
+    assert (files / "auto.fa").read_bytes() == (files / "prog.fa").read_bytes()
+
+
+# -- errors that name the file, the option or the path -------------------------------------------
+BAD = ">a\nMKVLAQW1\n>b\nMKVIAQ\n"
+
+
+@pytest.mark.parametrize("method", ["quickprobs", "progressive"])
+def test_msa_letter_error_names_the_file(files, monkeypatch, capsys, method):
+    monkeypatch.chdir(files)
+    (files / "bad.fa").write_text(BAD)
+    assert main(["-q", "msa", "bad.fa", "-o", "out.fa", "--method", method,
+                 "--device", "cpu"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "bioplug msa: error: bad.fa: a: letter '1' at position 8")
+
+
+def test_msa_model_letter_error_names_the_file(files, monkeypatch, capsys):
+    """A letter the chosen model lacks (E as DNA) is refused by the aligner, which names the
+    record only: the command adds the file."""
+    monkeypatch.chdir(files)
+    (files / "dna.fa").write_text(">x\nACGTACGE\n>y\nACGTACG\n")
+    assert main(["-q", "msa", "dna.fa", "-o", "out.fa", "--seqtype", "dna",
+                 "--method", "quickprobs", "--device", "cpu"]) == 2
+    assert "error: dna.fa: x: letter 'E' at position 8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("aln, text, extra, shown", [
+    ("aln.fa", BAD, [], "a: letter '1' at position 8"),
+    # refused by the aligner's scoring matrix, which names the record only
+    ("dna.fa", ">z\nACGTEACG\n", ["--seqtype", "dna"], "z: letter 'E' at column 5"),
+])
+def test_profile_letter_error_names_the_file(files, monkeypatch, capsys, aln, text, extra,
+                                             shown):
+    monkeypatch.chdir(files)
+    (files / "dna.fa").write_text(">a\nACGT-ACGTA\n>b\nACGTTACG-A\n")
+    (files / "bad.fa").write_text(text)
+    assert main(["-q", "profile", aln, "--add", "bad.fa", "-o", "out.fa", *extra,
+                 "--device", "cpu"]) == 2
+    assert f"error: bad.fa: {shown}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["msa", "p.fa", "-o", "out.fa", "--guide-tree", "nonexist.nwk"],
+     "--guide-tree nonexist.nwk: no such file"),
+    (["msa", "p.fa", "-o", "out.fa", "--guide-tree", "folder"],
+     "--guide-tree folder: is a folder"),
+    (["msa", "p.fa", "-o", "out.fa", "--seed", "-1"], "--seed -1: must be 0 or more"),
+    (["msa", "p.fa", "-o", "out.fa", "--refinement", "-2"], "--refinement -2: must be 0"),
+    (["tree", "folder", "-o", "out.fa"], "folder: is a folder"),
+    (["profile", "folder", "--add", "new.fa", "-o", "out.fa"], "folder: is a folder"),
+    (["profile", "aln.fa", "--add", "folder", "-o", "out.fa"], "folder: is a folder"),
+    (["msa", "p.fa", "--outdir", "d", "--tree-out", "t.nwk"], "not with --outdir"),
+    (["profile", "aln.fa", "--add", "new.fa", "-o", "out.fa", "--tree-out", "t.nwk"],
+     "--tree-out: an option of bioplug msa"),
+])
+def test_bad_paths_and_values_are_input_errors(files, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(files)
+    (files / "folder").mkdir()
+    assert main(["-q", *argv, "--device", "99:99"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "failed" not in err, err
+    assert not (files / "out.fa").exists()
+
+
+def test_msa_help_says_what_auto_does(capsys):
+    """The description and --method help give the thresholds the code uses."""
+    from bioplug.msa import cli as msa_cli
+    from bioplug.progressive import cli as progressive
+
+    with pytest.raises(SystemExit):
+        main(["msa", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    protein, every = msa_cli.AUTO_PROGRESSIVE_PROTEIN_K, f"{progressive.AUTO_PROGRESSIVE_K:,}"
+    # the description, then the --method help
+    assert f"protein families of more than {protein} sequences, for any family of more " \
+           f"than {every}" in help_text
+    assert f"protein families above {protein} sequences, any above {every}" in help_text

@@ -34,9 +34,9 @@ from bioplug.distributed import (  # noqa: E402
 from bioplug.distributed.cluster import device_plugin  # noqa: E402
 from bioplug.distributed.pairwise import plan_tile, top_hits  # noqa: E402
 from bioplug.errors import InputError  # noqa: E402
+from bioplug.io import write_checked  # noqa: E402
 from bioplug.msa.aligner import MultipleSequenceAligner  # noqa: E402
 from bioplug.msa.batch import expand_inputs, output_paths, run_batch  # noqa: E402
-from bioplug.msa.cli import _write  # noqa: E402
 from bioplug.pairwise.aligner import PairwiseAligner  # noqa: E402
 
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
@@ -193,7 +193,7 @@ def single_batch(paths: list[Path], folder: Path) -> None:
     inputs = expand_inputs(paths)
     run_batch(MultipleSequenceAligner(device="cpu"), inputs,
               output_paths(inputs, folder, "clustal"),
-              lambda aln, out, src: _write(aln, out, src, "clustal"))
+              lambda aln, out, src: write_checked(aln, out, src, "clustal"))
 
 
 def test_families_identical_and_resume(client, families, tmp_path):

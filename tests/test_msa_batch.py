@@ -245,3 +245,28 @@ def test_blas_threads_left_to_the_user():
                               cwd=ROOT, env=run_env, timeout=120)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.strip() == expected
+
+
+def test_batch_progressive_option_takes_the_progressive_method(families, tmp_path, caplog):
+    """`bioplug msa A B C --outdir D --gap-open 3` (--method auto): an option only the
+    progressive method reads chooses it for every family, said at WARNING; the files are
+    those of --method progressive. Without --format, the files are FASTA (.fasta)."""
+    caplog.set_level(logging.WARNING)
+    out = tmp_path / "auto"
+    assert cli_main(["-q", "msa", *map(str, families), "--outdir", str(out),
+                     "--gap-open", "3", "--device", "cpu"]) == 0
+    assert "--gap-open given: aligning with --method progressive" in caplog.text
+    forced = tmp_path / "forced"
+    assert cli_main(["-q", "msa", *map(str, families), "--outdir", str(forced),
+                     "--gap-open", "3", "--method", "progressive", "--device", "cpu"]) == 0
+    for p in families:
+        text = (out / f"{p.stem}.fasta").read_text()
+        assert text.startswith(">") and text == (forced / f"{p.stem}.fasta").read_text()
+
+
+def test_batch_refuses_an_unwritable_format_before_any_family(families, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cli_main(["-q", "msa", *map(str, families), "--outdir", str(out), "--format",
+                     "msf", "--device", "99:99"]) == 2
+    assert "cannot write format 'msf'" in capsys.readouterr().err
+    assert not out.exists()

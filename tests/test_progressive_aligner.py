@@ -728,6 +728,26 @@ def test_msa_auto_takes_progressive_above_full_mode(tmp_path, caplog) -> None:
     assert "301 protein sequences: aligning with --method progressive" in caplog.text
 
 
+def test_msa_choose_method_takes_progressive_options_as_the_method(tmp_path, caplog) -> None:
+    """`--matrix` (an option only the progressive pipeline reads) chooses it under --method
+    auto, at WARNING; a caller's namespace without those options (the cluster worker's)
+    still gets the size-based choice."""
+    from types import SimpleNamespace
+
+    import bioplug.msa.cli as msa_cli
+    from bioplug.cli import build_parser
+
+    src = tmp_path / "small.fa"
+    src.write_text(">a\nMKVLAAGIV\n>b\nMKVLGIV\n>c\nMKVAGIVA\n")
+    caplog.set_level(logging.WARNING)
+    args = build_parser().parse_args(["msa", str(src), "-o", "out.fa", "--matrix", "BLOSUM62"])
+    assert msa_cli.choose_method(args, args.input[0]) == ("progressive", args.input[0])
+    assert "--matrix given: aligning with --method progressive" in caplog.text
+    worker = SimpleNamespace(method="auto", guide_tree=None, tree_out=None, seqtype="auto")
+    method, records = msa_cli.choose_method(worker, str(src))
+    assert method == "quickprobs" and len(records) == 3
+
+
 def test_msa_auto_batch_chooses_per_family(tmp_path, caplog) -> None:
     """`bioplug msa A B --outdir D` with --method auto: each family takes its own pipeline
     (the same files as the single calls with that method)."""

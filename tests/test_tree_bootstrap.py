@@ -11,7 +11,7 @@ from skbio.tree import nj as skbio_nj
 
 from bioplug.errors import InputError
 from bioplug.tree import bootstrap
-from bioplug.tree.bootstrap import count_support, draw_columns, tree_splits
+from bioplug.tree.support import count_support, draw_columns, tree_splits
 
 AMINO = "ACDEFGHIKLMNPQRSTVWY"
 

@@ -101,3 +101,82 @@ def test_refuses_to_overwrite_input(tmp_path, fasta) -> None:
     before = fasta.read_text()
     assert main(["-q", "tree", str(fasta), "-o", str(fasta), "--device", "cpu"]) == 2
     assert fasta.read_text() == before
+
+
+LABELS = ["d'4", "a(b)", "c,d", "e:f", "g;h", "[i]", "j_k", "plain"]
+
+
+def test_newick_labels_read_back_by_biophylo_and_skbio(tmp_path) -> None:
+    """IDs with ' ( ) , : ; [ ] and _ come back as they were from the written Newick."""
+    import io
+
+    from Bio import Phylo
+
+    path = tmp_path / "odd.fa"
+    path.write_text("".join(f">{name}\n{s}\n" for name, s in zip(LABELS, family(8),
+                                                                  strict=True)))
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "-o", str(out), "--device", "cpu"]) == 0
+    text = out.read_text()
+    assert sorted(c.name for c in Phylo.read(io.StringIO(text), "newick").get_terminals()) \
+        == sorted(LABELS)
+    assert sorted(t.name for t in TreeNode.read(io.StringIO(text)).tips()) == sorted(LABELS)
+
+
+def test_to_newick_quotes_spaces_and_quotes() -> None:
+    import io
+
+    from Bio import Phylo
+
+    from bioplug.tree.phylo import to_newick
+
+    names = [*LABELS, "with space", "tab\there"]
+    tree = TreeNode.read(io.StringIO("(" + ",".join(f"x{k}:1" for k in range(len(names)))
+                                     + ");"))
+    for tip, name in zip(tree.tips(), names, strict=True):
+        tip.name = name
+    text = to_newick(tree)
+    assert text.endswith(";\n") and "\n" not in text[:-1]
+    assert [c.name for c in Phylo.read(io.StringIO(text), "newick").get_terminals()] == names
+    assert [t.name for t in TreeNode.read(io.StringIO(text)).tips()] == names
+
+
+def test_to_newick_is_skbio_layout_for_plain_labels() -> None:
+    import io
+
+    from bioplug.tree.phylo import to_newick
+
+    tree = TreeNode.read(io.StringIO("((a:1,b:2.5)95:0.1,(c,d)x:3,e);"))
+    expected = io.StringIO()
+    tree.write(expected, format="newick")
+    assert to_newick(tree) == expected.getvalue()
+
+
+@pytest.mark.parametrize("distance", [[], ["--distance", "kimura"]])
+def test_bootstrap_writes_the_alignment_distances(tmp_path, distance) -> None:
+    """--distances-out with --bootstrap: the distances of the alignment itself, as without
+    --bootstrap."""
+    path = tmp_path / "aln.fa"
+    rows = ["ACD-EFGHIK", "ACDQEFGHIK", "AC--EFGWIK", "TCDQEYGWLK", "TCDQEYGWLR"]
+    path.write_text("".join(f">r{k}\n{s}\n" for k, s in enumerate(rows)))
+    boot, plain = tmp_path / "boot.phy", tmp_path / "plain.phy"
+    assert main(["-q", "tree", str(path), "-o", str(tmp_path / "b.nwk"), "--distances-out",
+                 str(boot), "--bootstrap", "20", *distance, "--device", "cpu"]) == 0
+    assert main(["-q", "tree", str(path), "-o", str(tmp_path / "p.nwk"), "--distances-out",
+                 str(plain), *distance, "--device", "cpu"]) == 0
+    assert boot.read_text() == plain.read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ktuple", "0"], "--ktuple 0: must be 1 or more"),
+    (["--ktuple", "-3", "--distance", "clustalw-fast"], "--ktuple -3: must be 1 or more"),
+    (["--ktuple", "3", "--distance", "identity"], "--ktuple needs --distance ktuple"),
+    (["--topdiags", "0", "--distance", "clustalw-fast"], "--topdiags 0: must be 1 or more"),
+    (["--bootstrap", "-1"], "--bootstrap -1: must be 0 or more"),
+    (["--bootstrap", "5", "--seed", "-1"], "--seed -1: must be 0 or more"),
+])
+def test_values_that_make_no_sense_are_refused(tmp_path, fasta, capsys, argv, message) -> None:
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(fasta), "-o", str(out), *argv, "--device", "cpu"]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()

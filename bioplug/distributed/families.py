@@ -132,8 +132,9 @@ def align_family(source: str, target: str, method: str, options: dict,
     Errors of the input are raised as the single-process batch raises them (message starts
     with the input's path).
     """
+    from bioplug.io import write_checked
     from bioplug.msa.aligner import _named
-    from bioplug.msa.cli import _write, choose_method
+    from bioplug.msa.cli import choose_method
 
     start = time.perf_counter()
     try:
@@ -141,7 +142,7 @@ def align_family(source: str, target: str, method: str, options: dict,
             method=method, guide_tree=None, tree_out=None, seqtype="auto"), source)
         opts = progressive_options if chosen == "progressive" else options
         alignment = _aligner(chosen, opts).align(given)
-        _write(alignment, target, source, fmt)
+        write_checked(alignment, target, source, fmt)
     except (BioplugError, OSError, ValueError) as exc:
         raise _named(exc, source) from exc
     return {"input": source, "output": target, "method": chosen,

@@ -1,15 +1,20 @@
 """``bioplug msa`` (QuickProbs or progressive multiple alignment) and ``bioplug score``.
 
 ``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed)
-and write the alignment as ``Bio.Align.write`` does (``--format``, FASTA by default). Proteins,
-DNA and RNA go through the QuickProbs pipeline (nucleotides with the ProbConsRNA / HOXD70 model;
---seqtype overrides the detected alphabet); families of more than 2,000 sequences through the
-ClustalW-style progressive pipeline (``--method`` chooses).
+and write the alignment as ``Bio.Align.write`` does, in the format --format names or else the
+one OUT's extension names (.aln Clustal, .sto Stockholm, .phy PHYLIP, .nex NEXUS, .a2m, .maf;
+FASTA for any other extension and for -o -). Proteins, DNA and RNA go through the QuickProbs
+pipeline (nucleotides with the ProbConsRNA / HOXD70 model; --seqtype overrides the detected
+alphabet); --method auto (the default) takes the ClustalW-style progressive pipeline instead
+for protein families of more than 300 sequences, for any family of more than 2,000, and when
+an option only that pipeline reads is given (--tree-out, --guide-tree, --matrix, ...), and
+says so on stderr.
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
 context; a folder stands for its sequence files), writing DIR/<stem>.<ext> for each as soon as
-it is done; --keep-going reports a failed family and goes on.
+it is done (FASTA unless --format says otherwise); --keep-going reports a failed family and
+goes on.
 
 ``bioplug score TEST REF``: sum-of-pairs (SP) and total-column (TC) scores of TEST against REF,
 on the core blocks of a BAliBASE 3 XML reference, or on every column of a FASTA/MSF/... one.
@@ -45,11 +50,15 @@ def add_parser(sub) -> None:
     p.add_argument("--keep-going", action="store_true",
                    help="with --outdir: report a failed family and go on (exit code 2 at the "
                         "end) instead of stopping at it")
-    p.add_argument("--format", default="fasta", metavar="FMT",
-                   help="Bio.Align.write format (fasta, clustal, stockholm, phylip, ...)")
+    p.add_argument("--format", default=None, metavar="FMT",
+                   help="Bio.Align.write format (fasta, clustal, stockholm, phylip, nexus, "
+                        "a2m, maf); default: from OUT's extension (.aln clustal, .sto "
+                        "stockholm, .phy phylip, .nex nexus, .a2m, .maf), FASTA for any other "
+                        "extension, for -o - and with --outdir")
     p.add_argument("--accurate", action="store_true",
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
-    p.add_argument("--seed", type=int, default=0, help="refinement RNG seed (default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="refinement RNG seed (0 or more; default 0)")
     p.add_argument("--consistency", type=int, default=2, metavar="C",
                    help="consistency passes (default 2)")
     p.add_argument("--refinement", type=int, default=None, metavar="R",
@@ -58,8 +67,9 @@ def add_parser(sub) -> None:
     p.add_argument("--method", choices=("auto", "quickprobs", "progressive"), default="auto",
                    help="quickprobs (accurate; proteins and nucleotides), progressive "
                         "(ClustalW-style, big families); auto (default) takes progressive "
-                        "for protein families above 300 sequences and any above 2,000, and "
-                        "says so (per family with --outdir too)")
+                        "for protein families above 300 sequences, any above 2,000, and when "
+                        "an option of the progressive group below is given, and says so (per "
+                        "family with --outdir too); quickprobs refuses those options")
     from bioplug.progressive.cli import add_options
 
     add_options(p)
@@ -100,14 +110,43 @@ NUCLEOTIDE_AUTO = "quickprobs"
 AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
+def method_for_options(args) -> str:
+    """``args.method`` as the progressive-only options given decide it, before any work.
+
+    The QuickProbs pipeline reads none of the options of the progressive group (--tree-out,
+    --guide-tree, --matrix, --gap-open, ...): with ``--method auto`` they choose the
+    progressive pipeline, said on stderr (a WARNING, as :func:`auto_method` says its
+    switches); ``--method quickprobs`` refuses them rather than ignore them.
+
+    Raises
+    ------
+    InputError
+        ``--method quickprobs`` with an option of the progressive method.
+    """
+    from bioplug.errors import InputError
+    from bioplug.progressive.cli import given_progressive_options
+
+    given = given_progressive_options(args)
+    if not given or args.method == "progressive":
+        return args.method
+    flags = ", ".join(given)
+    it = "it" if len(given) == 1 else "them"
+    if args.method == "quickprobs":
+        raise InputError(f"{flags}: {'an option' if len(given) == 1 else 'options'} of "
+                         f"--method progressive only; --method quickprobs does not read {it} "
+                         f"(drop {it} or use --method progressive)")
+    log.warning("%s given: aligning with --method progressive (ClustalW-style), the method "
+                "that reads %s, instead of QuickProbs", flags, it)
+    return "progressive"
+
+
 def choose_method(args, source) -> tuple[str, object]:
     """(method, input) for ``bioplug msa``: ``args.method``, or for "auto" the pipeline that
-    suits the input (said on stderr when it is not QuickProbs). The input is read once and its
-    records handed on (standard input cannot be read twice)."""
-    if args.method != "auto":
-        return args.method, source
-    if args.guide_tree or args.tree_out:      # options only the progressive method has
-        return "progressive", source
+    suits the options and the input (said on stderr when it is not QuickProbs). The input is
+    read once and its records handed on (standard input cannot be read twice)."""
+    method = method_for_options(args)
+    if method != "auto":
+        return method, source
     from bioplug.io import read_records
 
     records = read_records(source)
@@ -140,86 +179,144 @@ def auto_method(records, seqtype: str = "auto") -> str:
     return "quickprobs"
 
 
-def _write(alignment, output, source, fmt: str) -> None:
-    """Write one alignment atomically (shared by the single-file and batch commands)."""
+def _check_values(args: argparse.Namespace) -> None:
+    """Refuse values no run can use, before any work (not as a failure deep inside it)."""
+    from pathlib import Path
+
     from bioplug.errors import InputError
-    from bioplug.io import write_alignment
 
-    if fmt == "a2m":  # every column is a match state
-        alignment.column_annotations["state"] = "D" * alignment.length
-    try:
-        write_alignment(alignment, output, fmt, inputs=[source])
-    except InputError:   # the output path's own message (an input, a folder, ...)
-        raise
-    except (ValueError, AttributeError, KeyError) as exc:
-        raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
+    for flag, value in (("--seed", args.seed), ("--consistency", args.consistency),
+                        ("--refinement", args.refinement)):
+        if value is not None and value < 0:
+            raise InputError(f"{flag} {value}: must be 0 or more")
+    tree = getattr(args, "guide_tree", None)
+    if tree is not None and not Path(tree).is_file():
+        shown = "is a folder, not a Newick file" if Path(tree).is_dir() else "no such file"
+        raise InputError(f"--guide-tree {tree}: {shown}")
+    if args.outdir is not None and (tree or args.tree_out):
+        raise InputError("--guide-tree and --tree-out name one family's tree: not with "
+                         "--outdir (align that family alone with -o OUT)")
 
 
-def run_msa(args) -> int:
-    from bioplug.errors import InputError
+def _read_family(source: str) -> list:
+    """The records of one input, each checked to be letters, errors naming the file (as
+    ``bioplug pairwise`` names it: ``IN: id: letter '1' at position 8 ...``)."""
+    from bioplug.io import check_letters, input_name, read_records
+
+    records = read_records(source)
+    check_letters(records, input_name(source))
+    return records
+
+
+def _quickprobs(args: argparse.Namespace):
     from bioplug.msa.aligner import MultipleSequenceAligner
+
+    return MultipleSequenceAligner(
+        consistency=args.consistency,
+        refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
+        seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
+    )
+
+
+def run_msa(args: argparse.Namespace) -> int:
+    """``bioplug msa``: options checked and the method fixed before any work, then one
+    family (``-o``), many (``--outdir``) or a cluster's run."""
+    from bioplug.io import check_distinct_outputs, check_writable, output_format
+
+    _check_values(args)
+    check_distinct_outputs({"-o": args.output, "--tree-out": args.tree_out})
+    given_format = args.format
+    args.format = output_format(args.output, given_format)
+    args.method = method_for_options(args)
+    bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
+    try:
+        if getattr(args, "cluster", None) is not None:
+            from bioplug.distributed.cli import run_msa as run_on_cluster
+
+            check_writable(args.format)
+            return run_on_cluster(args, bar)
+        if args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0]):
+            return _run_single(args, bar, given_format)
+        return _run_batch(args, bar)
+    finally:
+        bar.close()   # also when a check refuses the run before the work closes it
+
+
+def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | None) -> int:
+    """``bioplug msa IN -o OUT [--tree-out NWK]``."""
+    from bioplug.io import check_output, check_writable, input_name, naming_input
     from bioplug.progressive import cli as progressive
 
-    bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
-    if getattr(args, "cluster", None) is not None:
-        from bioplug.distributed.cli import run_msa as run_on_cluster
-
-        return run_on_cluster(args, bar)
-    single = args.outdir is None and len(args.input) == 1 and not os.path.isdir(args.input[0])
-    given = args.input[0]
-    if single:
-        from bioplug.io import check_output
-
-        check_output(args.output, args.input)   # before any work
-        method, given = choose_method(args, args.input[0])
-        if method == "progressive":
-            try:
-                alignment = progressive.align_one(args, given, bar, args.input[0])
-            finally:
-                bar.close()
-            _write(alignment, args.output, args.input[0], args.format)
-            return 0
-    if args.method == "progressive":
-        aligner = progressive.make_aligner(args)
-    else:
-        aligner = MultipleSequenceAligner(
-            consistency=args.consistency,
-            refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
-            seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
-        )
-    if args.method == "auto" and args.outdir is not None:
-        from bioplug.msa.batch import AutoAligner
-
-        seqtype = aligner.seqtype
-        aligner = AutoAligner(aligner, progressive.make_aligner(args),
-                              lambda records: auto_method(records, seqtype))
-    if args.outdir is not None:
-        from bioplug.msa import batch
-
-        if "-" in args.input:
-            raise InputError("- (standard input) has no name to write under --outdir; "
-                             "align it alone with -o OUT")
-        inputs = batch.expand_inputs(args.input)
-        outputs = batch.output_paths(inputs, args.outdir, args.format)
-        try:
-            return batch.run_batch(
-                aligner, inputs, outputs,
-                lambda aln, out, src: _write(aln, out, src, args.format),
-                keep_going=args.keep_going, bar=bar)
-        finally:
-            bar.close()
     source = args.input[0]
-    if len(args.input) > 1 or os.path.isdir(source):
-        raise InputError(f"{' '.join(args.input)}: several families: use --outdir DIR")
+    for output in (args.output, args.tree_out):   # before any work
+        if output is not None:
+            check_output(output, args.input)
+    records = _read_family(source)
+    check_writable(args.format, min(len(records), 3), args.output, given_format)
+    method = args.method
+    if method == "auto":
+        method = auto_method(records, getattr(args, "seqtype", "auto"))
     try:
-        alignment = aligner.align(given, progress=bar)
+        with naming_input({input_name(source): records}):
+            if method == "progressive":
+                alignment = progressive.align_one(args, records, bar)
+            else:
+                alignment = _align_quickprobs(args, records, bar)
     finally:
         bar.close()
-    _write(alignment, args.output, source, args.format)
+    _write_outputs(alignment, args, source)
+    return 0
+
+
+def _align_quickprobs(args: argparse.Namespace, records: list, bar: TerminalBar):
+    aligner = _quickprobs(args)
+    alignment = aligner.align(records, progress=bar)
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
     log.info("aligned %d sequences (%s mode, %s model): %s", len(alignment.sequences),
              aligner.last_mode, getattr(aligner, "last_seqtype", "protein"), times)
-    return 0
+    return alignment
+
+
+def _write_outputs(alignment, args: argparse.Namespace, source: str) -> None:
+    """The alignment, and the guide tree (``--tree-out``) in the same commit: the tree's
+    temporary file is renamed into place only after the alignment was written, so a failed
+    write leaves neither file."""
+    from bioplug.io import atomic_output, write_checked
+
+    if not args.tree_out:
+        write_checked(alignment, args.output, source, args.format)
+        return
+    with atomic_output(args.tree_out, [source]) as handle:
+        handle.write(alignment.guide_tree + "\n")
+        write_checked(alignment, args.output, source, args.format)
+
+
+def _run_batch(args: argparse.Namespace, bar: TerminalBar) -> int:
+    """``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``."""
+    from bioplug.errors import InputError
+    from bioplug.io import check_writable, write_checked
+    from bioplug.msa import batch
+    from bioplug.progressive import cli as progressive
+
+    if args.outdir is None:
+        raise InputError(f"{' '.join(args.input)}: several families: use --outdir DIR")
+    if "-" in args.input:
+        raise InputError("- (standard input) has no name to write under --outdir; "
+                         "align it alone with -o OUT")
+    check_writable(args.format, given=args.format)
+    if args.method == "progressive":
+        aligner = progressive.make_aligner(args)
+    else:
+        aligner = _quickprobs(args)
+    if args.method == "auto":
+        seqtype = aligner.seqtype
+        aligner = batch.AutoAligner(aligner, progressive.make_aligner(args),
+                                    lambda records: auto_method(records, seqtype))
+    inputs = batch.expand_inputs(args.input)
+    outputs = batch.output_paths(inputs, args.outdir, args.format)
+    return batch.run_batch(aligner, inputs, outputs,
+                           lambda aln, out, src: write_checked(aln, out, src, args.format),
+                           keep_going=args.keep_going, bar=bar)
 
 
 def run_score(args) -> int:

@@ -75,23 +75,34 @@ def make_aligner(args):
         device=args.device)
 
 
-def align_one(args, given, bar, source):
-    """Align one input (a path or its records) with the progressive pipeline; writes
-    ``--tree-out`` if asked (never over ``source``)."""
+#: The options only the progressive pipeline reads (attribute -> flag, default): the
+#: QuickProbs pipeline ignores them, so ``bioplug msa`` takes them as a choice of method
+#: (``bioplug.msa.cli.method_for_options``). --seqtype, --refinement and --seed serve both.
+PROGRESSIVE_ONLY = {
+    "guide_tree": ("--guide-tree", None), "tree_out": ("--tree-out", None),
+    "matrix": ("--matrix", None), "gap_open": ("--gap-open", None),
+    "gap_extend": ("--gap-extend", None), "end_gap_open": ("--end-gap-open", None),
+    "end_gap_extend": ("--end-gap-extend", None), "shift": ("--shift", None),
+    "trees": ("--trees", None), "residue_gaps": ("--residue-gaps", "auto"),
+    "distances": ("--distances", "auto"), "ktuple": ("--ktuple", False),
+}
+
+
+def given_progressive_options(args: argparse.Namespace) -> list[str]:
+    """The flags of :data:`PROGRESSIVE_ONLY` whose value in ``args`` is not the default
+    (attributes ``args`` lacks count as not given)."""
+    return [flag for dest, (flag, default) in PROGRESSIVE_ONLY.items()
+            if getattr(args, dest, default) not in (default, None)]
+
+
+def align_one(args: argparse.Namespace, records: list, bar):
+    """Align one family's records with the progressive pipeline (``--guide-tree`` if given);
+    the caller writes the alignment and ``alignment.guide_tree`` (``--tree-out``)."""
     aligner = make_aligner(args)
-    alignment = aligner.align(given, progress=bar, guide_tree=args.guide_tree)
-    if args.tree_out:
-        write_tree(alignment.guide_tree, args.tree_out, [source])
+    alignment = aligner.align(records, progress=bar, guide_tree=args.guide_tree)
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
     log.info("aligned %d sequences (progressive): %s", len(alignment.sequences), times)
     return alignment
-
-
-def write_tree(newick: str, path: str, inputs) -> None:
-    from bioplug.io import atomic_output
-
-    with atomic_output(path, inputs) as handle:
-        handle.write(newick + "\n")
 
 
 # -- bioplug profile -----------------------------------------------------------------------------
@@ -108,26 +119,66 @@ def add_parser(sub) -> None:
     p.add_argument("--add", metavar="SEQS", help="unaligned sequences to add to ALN")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="alignment file (- for standard output)")
-    p.add_argument("--format", default="fasta", metavar="FMT", help="output format")
+    p.add_argument("--format", default=None, metavar="FMT",
+                   help="output format (Bio.Align.write name); default: from OUT's extension "
+                        "(.aln clustal, .sto stockholm, .phy phylip, .nex nexus, .a2m, .maf), "
+                        "FASTA for any other extension and for -o -")
     add_options(p)
     add_device_option(p)
     p.set_defaults(func=run_profile)
 
 
-def run_profile(args) -> int:
+def run_profile(args: argparse.Namespace) -> int:
+    """``bioplug profile``: inputs, output and format checked before any work; letter errors
+    name their file."""
     from bioplug.errors import InputError
-    from bioplug.io import check_one_stdin, check_output, write_alignment
+    from bioplug.io import (
+        check_one_stdin,
+        check_output,
+        check_writable,
+        input_name,
+        naming_input,
+        output_format,
+        write_checked,
+    )
 
     if (args.second is None) == (args.add is None):
         raise InputError("give a second alignment (ALN2) or --add SEQS, not both or neither")
-    check_one_stdin(args.first, args.second, args.add)
-    check_output(args.output, [args.first, args.second or args.add])
+    for flag, value in (("--guide-tree", args.guide_tree), ("--tree-out", args.tree_out)):
+        if value is not None:   # the option group is msa's; profile has no guide tree to use
+            raise InputError(f"{flag}: an option of bioplug msa; bioplug profile does not "
+                             "read it")
+    inputs = [args.first, args.second if args.add is None else args.add]
+    check_one_stdin(*inputs)
+    check_output(args.output, inputs)
+    fmt = output_format(args.output, args.format)
+    check_writable(fmt, 3, args.output, args.format)
+    first = _read_input(inputs[0], aligned=True)
+    second = _read_input(inputs[1], aligned=args.add is None)
     aligner = make_aligner(args)
-    if args.add is not None:
-        alignment = aligner.add(args.first, args.add)
-        inputs = [args.first, args.add]
-    else:
-        alignment = aligner.align_profiles(args.first, args.second)
-        inputs = [args.first, args.second]
-    write_alignment(alignment, args.output, args.format, inputs=inputs)
+    with naming_input({input_name(inputs[0]): first, input_name(inputs[1]): second}):
+        if args.add is not None:
+            alignment = aligner.add(first, second)
+        else:
+            alignment = aligner.align_profiles(first, second)
+    write_checked(alignment, args.output, inputs[0], fmt)
     return 0
+
+
+def _read_input(path: str, aligned: bool) -> list:
+    """The records of one input of ``bioplug profile``, checked: a file (not a folder), its
+    characters letters or gaps, an alignment's rows of one length; errors name the file."""
+    from pathlib import Path
+
+    from bioplug.errors import InputError
+    from bioplug.io import check_letters, input_name, read_records
+
+    if str(path) != "-" and Path(path).is_dir():
+        raise InputError(f"{path}: is a folder, not an alignment or sequence file")
+    records = read_records(path)
+    check_letters(records, input_name(path), empty_ok=aligned)
+    lengths = sorted({len(r.seq) for r in records})
+    if aligned and len(lengths) > 1:
+        raise InputError(f"{input_name(path)}: not an alignment: its rows have different lengths "
+                         f"({', '.join(map(str, lengths))})")
+    return records

@@ -110,8 +110,8 @@ def encode(texts: Sequence[str], names: Sequence[str], letters: str,
         bad = np.flatnonzero(codes == 255)
         if bad.size:
             pos = int(bad[0])
-            kind = "nucleotide" if nucleotide else "amino-acid"
-            raise InputError(f"{name}: letter {text[pos]!r} at position {pos + 1} is not a "
+            kind = "a nucleotide" if nucleotide else "an amino-acid"
+            raise InputError(f"{name}: letter {text[pos]!r} at position {pos + 1} is not "
                              f"{kind} letter of the scoring matrix ({letters})")
         out.append(codes)
     return out

@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from bioplug.errors import InputError
+from bioplug.tree.newick import newick_label
 
 
 def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
@@ -66,17 +67,11 @@ def checked_linkage(link, k: int) -> np.ndarray:
     return link
 
 
-def _quote(name: str) -> str:
-    if any(c in name for c in " ():;,[]'"):
-        return "'" + name.replace("'", "''") + "'"
-    return name
-
-
 def newick_from_linkage(link: np.ndarray, ids: list[str]) -> str:
     """Rooted Newick of a linkage array; branch lengths are half the height differences."""
     k = len(ids)
     if k == 1:
-        return f"{_quote(ids[0])};"
+        return f"{newick_label(ids[0])};"
     height = np.zeros(2 * k - 1)
     height[k:] = link[:, 2]
     parts: list[str] = []
@@ -85,7 +80,7 @@ def newick_from_linkage(link: np.ndarray, ids: list[str]) -> str:
     while stack:
         node, parent_h, state = stack.pop()
         if node < k:
-            parts.append(f"{_quote(ids[node])}:{max(parent_h - height[node], 0) / 2:.6g}")
+            parts.append(f"{newick_label(ids[node])}:{max(parent_h - height[node], 0) / 2:.6g}")
             continue
         c1, c2 = (int(v) for v in link[node - k, :2])
         if state == 0:

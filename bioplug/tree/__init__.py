@@ -27,7 +27,7 @@ from bioplug._front_doors import front_doors
 # phylo.py (Bio.Phylo.TreeConstruction loads ~30 substitution matrices) or the distance
 # modules up front costs every command-line call tens of milliseconds.
 _FRONT_DOORS = {
-    "bootstrap": "bootstrap", "linkage": "build", "nj": "build", "upgma": "build",
+    "bootstrap": "support", "linkage": "build", "nj": "build", "upgma": "build",
     "clustalw_fast_distances": "clustalw",
     "Distances": "distance", "distance_matrix": "distance", "identity_distances": "distance",
     "ktuple_distances": "distance", "msa_distances": "distance",
@@ -35,6 +35,8 @@ _FRONT_DOORS = {
 }
 
 __all__ = sorted(_FRONT_DOORS)
+# No module may be named as a front door: importing it would bind the module to that name
+# here, hiding the function (``bootstrap`` lives in support.py).
 
 
 __getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)

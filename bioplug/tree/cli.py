@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 from pathlib import Path
 
@@ -85,14 +86,13 @@ def load_distances(args: argparse.Namespace, progress):
     from bioplug.tree.distance import Distances, distance_matrix
     from bioplug.tree.matrix import read_phylip
 
-    path = Path(args.input)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
+    path = _input_file(args.input)
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
     if args.format in (None, "phylip-distance") and _is_phylip_distances(path):
-        if args.distance:
-            log.warning("input is a distance matrix; --distance %s ignored", args.distance)
+        for flag, value in (("--distance", args.distance), ("--ktuple", args.ktuple)):
+            if value is not None:
+                log.warning("input is a distance matrix; %s %s ignored", flag, value)
         data, ids = read_phylip(path)
         return Distances(data, ids)
     fmt = args.format or guess_format(path)
@@ -108,6 +108,9 @@ def load_distances(args: argparse.Namespace, progress):
     fast_options = (args.window, args.topdiags, args.pairgap)
     if kind != "clustalw-fast" and any(v is not None for v in fast_options):
         raise InputError("--window, --topdiags and --pairgap need --distance clustalw-fast")
+    if args.ktuple is not None and kind not in ("ktuple", "clustalw-fast"):
+        raise InputError(f"--ktuple needs --distance ktuple or clustalw-fast (the distances "
+                         f"here are {kind}, which use no k-tuples)")
     if kind == "clustalw-fast":
         return distance_matrix(records, "clustalw-fast", "none", args.device, ktup=args.ktuple,
                                window=args.window, signif=args.topdiags,
@@ -120,31 +123,60 @@ def load_distances(args: argparse.Namespace, progress):
 
 
 def run_bootstrap(args: argparse.Namespace, progress):
-    """The tree with bootstrap support of an alignment input (``--bootstrap N``)."""
+    """(tree with bootstrap support, distances of the alignment or None) of an alignment
+    input (``--bootstrap N``); the distances are computed for ``--distances-out`` only."""
     from bioplug.io import check_letters, check_unique_ids, guess_format, read_records
-    from bioplug.tree.bootstrap import bootstrap
+    from bioplug.tree.distance import distance_matrix
+    from bioplug.tree.support import bootstrap
 
-    path = Path(args.input)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
+    path = _input_file(args.input)
     if args.method == "wpgma":
         raise InputError("--bootstrap takes --method nj or upgma")
-    if args.distance not in (None, "identity", "kimura"):
-        raise InputError("--bootstrap uses alignment distances: --distance identity or kimura")
+    if args.distance not in (None, "identity", "kimura") or args.ktuple is not None:
+        raise InputError("--bootstrap uses alignment distances: --distance identity or "
+                         "kimura, no --ktuple")
     records = read_records(path, args.format or guess_format(path))
     check_unique_ids(records)
     check_letters(records, args.source)
     if len({len(r.seq) for r in records}) != 1:
         raise InputError(f"{path}: --bootstrap needs an alignment (rows of equal length)")
-    return bootstrap(records, replicates=args.bootstrap, seed=args.seed, method=args.method,
-                     device=args.device, progress=progress,
-                     correction="auto" if args.distance == "kimura" else "none",
+    correction = "auto" if args.distance == "kimura" else "none"
+    tree = bootstrap(records, replicates=args.bootstrap, seed=args.seed, method=args.method,
+                     device=args.device, progress=progress, correction=correction,
                      neg_as_zero=not args.keep_negative)
+    if not args.distances_out:
+        return tree, None
+    # the original alignment's distances, those the tree (not the replicates) is built from
+    return tree, distance_matrix(records, "msa", correction, args.device)
+
+
+def _input_file(name) -> Path:
+    """The input's path, refused when it is missing or a folder (not a failure on open)."""
+    path = Path(name)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, not a sequence, alignment or distance file")
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    return path
+
+
+def _check_values(args: argparse.Namespace) -> None:
+    """Refuse option values that make no sense, before any work."""
+    from bioplug.io import check_distinct_outputs
+
+    for flag, value, least in (("--ktuple", args.ktuple, 1), ("--window", args.window, 0),
+                               ("--topdiags", args.topdiags, 1),
+                               ("--pairgap", args.pairgap, 0),
+                               ("--bootstrap", args.bootstrap, 0), ("--seed", args.seed, 0)):
+        if value is not None and value < least:
+            raise InputError(f"{flag} {value}: must be {least} or more")
+    check_distinct_outputs({"-o": args.output, "--distances-out": args.distances_out})
 
 
 def run(args: argparse.Namespace) -> int:
     """Read (``-``: standard input), compute distances, build the tree, write Newick
     atomically."""
+    _check_values(args)
     args.source = args.input
     if args.input != "-":
         return _run(args)
@@ -162,36 +194,52 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
-    from bioplug.io import atomic_output, check_output
+    from bioplug.io import check_output
     from bioplug.progress import TerminalBar
-    from bioplug.tree import build
-    from bioplug.tree.phylo import to_newick
 
     inputs = [args.input] if inputs is None else inputs
     check_output(args.output, inputs)
+    if args.distances_out:
+        check_output(args.distances_out, inputs)
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
-    if args.bootstrap:
-        try:
-            tree = run_bootstrap(args, bar)
-        finally:
-            bar.close()
-        with atomic_output(args.output, inputs) as handle:
-            handle.write(to_newick(tree))
-        log.info("wrote %s (%d replicates)", args.output, args.bootstrap)
-        return 0
     try:
-        dist = load_distances(args, bar)
-        if args.distances_out:
-            dist.write_phylip(args.distances_out, inputs)
-        if args.method == "nj":
-            tree = build.nj(dist, neg_as_zero=not args.keep_negative, device=args.device,
-                            progress=bar)
+        if args.bootstrap:
+            tree, dist = run_bootstrap(args, bar)
         else:
-            tree = build.upgma(dist, weighted=args.method == "wpgma", device=args.device,
-                               progress=bar)
+            dist = load_distances(args, bar)
+            tree = _build(args, dist, bar)
     finally:
         bar.close()
-    with atomic_output(args.output, inputs) as handle:
-        handle.write(to_newick(tree))
-    log.info("wrote %s (%d taxa)", args.output, len(dist.ids))
+    _write_outputs(args, tree, dist, inputs)
+    if args.bootstrap:
+        log.info("wrote %s (%d replicates)", args.output, args.bootstrap)
+    else:
+        log.info("wrote %s (%d taxa)", args.output, len(dist.ids))
     return 0
+
+
+def _build(args: argparse.Namespace, dist, progress):
+    from bioplug.tree import build
+
+    if args.method == "nj":
+        return build.nj(dist, neg_as_zero=not args.keep_negative, device=args.device,
+                        progress=progress)
+    return build.upgma(dist, weighted=args.method == "wpgma", device=args.device,
+                       progress=progress)
+
+
+def _write_outputs(args: argparse.Namespace, tree, dist, inputs: list[str]) -> None:
+    """The tree and (``--distances-out``) the distances in one commit: the distances'
+    temporary file is renamed into place only after the tree was written, so a failure
+    leaves neither file."""
+    from bioplug.io import atomic_output
+    from bioplug.tree.matrix import write_phylip
+    from bioplug.tree.phylo import to_newick
+
+    side = (atomic_output(args.distances_out, inputs) if args.distances_out
+            else contextlib.nullcontext())
+    with side as handle:
+        if handle is not None:
+            write_phylip(dist.data, dist.ids, handle)
+        with atomic_output(args.output, inputs) as out:
+            out.write(to_newick(tree))

@@ -12,6 +12,7 @@ from Bio.Phylo.TreeConstruction import DistanceTreeConstructor as _BioConstructo
 from bioplug.faults import device_guard
 from bioplug.tree import build
 from bioplug.tree.matrix import as_matrix
+from bioplug.tree.newick import newick_label
 
 
 def to_biophylo(node, rooted: bool) -> Tree:
@@ -37,9 +38,36 @@ def to_biophylo(node, rooted: bool) -> Tree:
 
 
 def to_newick(node) -> str:
-    """Newick text of a ``skbio.TreeNode`` (one line, ending in ``;`` and a newline)."""
+    """Newick text of a ``skbio.TreeNode`` (one line, ending in ``;`` and a newline).
+
+    The layout is scikit-bio's writer's (iterative, so deep trees are fine; lengths as
+    ``str``), but labels are quoted by :func:`newick_label`: scikit-bio leaves a label with a
+    ``'`` and no operator unquoted (``d'4`` as ``d''4``, which Bio.Phylo reads as ``4``) and
+    writes spaces as ``_``, which Bio.Phylo keeps as ``_``.
+    """
     handle = io.StringIO()
-    node.write(handle, format="newick")
+    depth = 0
+    pending = [(node, 0)]
+    while pending:
+        entry = pending.pop()
+        current, level = entry
+        if current.children and level >= depth:
+            handle.write("(")
+            pending.append(entry)
+            pending.extend((child, level + 1) for child in reversed(current.children))
+            depth = level + 1
+            continue
+        if level < depth:
+            handle.write(")")
+            depth -= 1
+        label = current._node_label()  # the name, or the support scikit-bio writes there
+        if label:
+            handle.write(newick_label(label))
+        if current.length is not None:
+            handle.write(f":{current.length}")
+        if pending and pending[-1][1] == depth:
+            handle.write(",")
+    handle.write(";\n")
     return handle.getvalue()
 
 

@@ -11,7 +11,7 @@ Front doors
 
 HMM Viterbi decoding, which runs on the same engine, is its own capability: ``bioplug.hmm``.
 
-Reading order: ``matmul`` / ``paths`` (front doors) -> ``device`` (tilings and launches) ->
+Reading order: ``product`` / ``paths`` (front doors) -> ``device`` (tilings and launches) ->
 ``kernels/tropical_matmul.cl``, ``kernels/tropical_fw.cl``.
 """
 
@@ -20,12 +20,14 @@ from __future__ import annotations
 from bioplug._front_doors import front_doors
 
 _FRONT_DOORS = {
-    "matmul": "matmul",
+    "matmul": "product",
     "shortest_paths": "paths",
     "NegativeCycleError": "paths",
 }
 
 __all__ = sorted(_FRONT_DOORS)
+# No module may be named as a front door: importing it would bind the module to that name
+# here, hiding the function (``matmul`` lives in product.py).
 
 
 __getattr__, __dir__ = front_doors(__name__, _FRONT_DOORS)

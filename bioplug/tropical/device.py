@@ -2,7 +2,7 @@
 
 :class:`TropicalEngine` (one per runtime, :func:`engine`) holds the launch code that the
 front doors share: the batched tiled product (``tropical_mm``), used by :func:`matmul
-<bioplug.tropical.matmul.matmul>`, by both shortest-path methods and by the Viterbi product
+<bioplug.tropical.product.matmul>`, by both shortest-path methods and by the Viterbi product
 chain, and the panel kernel of blocked Floyd-Warshall (``fw_panel``).
 """
 
