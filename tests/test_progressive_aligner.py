@@ -362,6 +362,19 @@ def test_align_profiles_of_plain_strings(aligner) -> None:
     assert len(bigger.sequences) == 3
 
 
+def test_align_profiles_refuses_a_nucleotide_beside_a_protein_alignment() -> None:
+    dna = ["ACGT-ACGTTGCA", "ACGTTACG-TGCA"]
+    protein = ["MKVLATGHWEEIL", "MKILAS-HWEEIL"]
+    auto = ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0)
+    for first, second in ((dna, protein), (protein, dna)):
+        with pytest.raises(InputError, match="first alignment is .*, the second"):
+            auto.align_profiles(first, second)
+    assert len(rows_of(auto.align_profiles(dna, ["ACGTACGTTGCA"]))) == 3
+    forced = ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0,
+                                seqtype="protein")   # the user's choice: no detection
+    assert len(rows_of(forced.align_profiles(protein, ["ACGTACGTTGCA"]))) == 3
+
+
 # -- (d) adding sequences -------------------------------------------------------------------------
 def test_add_keeps_the_alignment(aligner, groups) -> None:
     a, _, names, texts = groups

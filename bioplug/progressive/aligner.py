@@ -416,6 +416,7 @@ class ProgressiveAligner:
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
         plain = ungapped(a + b)
         texts = [str(r.seq) for r in plain]
+        self._check_one_alphabet(texts[:len(a)], texts[len(a):])
         matrix, gaps, nucleotide = self.scoring(texts)
         from bioplug.runtime import get_runtime
 
@@ -433,6 +434,17 @@ class ProgressiveAligner:
         out[len(a):, np.flatnonzero(moves != 1)] = rows_b
         alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
         return alignment
+
+    def _check_one_alphabet(self, first: list[str], second: list[str]) -> None:
+        """Refuse, with ``seqtype="auto"``, a nucleotide side beside a protein one: one
+        scoring cannot fit both (the detected alphabet would be the mixture's)."""
+        if self.seqtype != "auto":
+            return
+        kinds = ["nucleotide" if is_nucleotide(side) else "protein" for side in (first, second)]
+        if kinds[0] != kinds[1]:
+            raise InputError(f"the first alignment is {kinds[0]}, the second {kinds[1]}: "
+                             "profiles of one alphabet only (seqtype= / --seqtype overrides "
+                             "the detection)")
 
     @device_guard
     def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:
