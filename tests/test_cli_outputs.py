@@ -297,3 +297,15 @@ def test_msa_help_says_what_auto_does(capsys):
     assert f"protein families of more than {protein} sequences, for any family of more " \
            f"than {every}" in help_text
     assert f"protein families above {protein} sequences, any above {every}" in help_text
+
+
+@pytest.mark.parametrize("argv", [["--method", "progressive", "--accurate"],
+                                  ["--method", "progressive", "--consistency", "1"],
+                                  ["--tree-out", "{tree}", "--accurate"]])
+def test_quickprobs_options_are_refused_by_the_progressive_method(files, capsys, argv):
+    out = files / "q.fa"
+    argv = [a.format(tree=files / "q.nwk") for a in argv]
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(out), *argv,
+                 "--device", "cpu"]) == 2
+    assert "QuickProbs options" in capsys.readouterr().err
+    assert not out.exists() and not (files / "q.nwk").exists()

@@ -75,7 +75,10 @@ def run_msa(args, bar) -> int:
     if args.guide_tree or args.tree_out:
         raise InputError("--guide-tree and --tree-out name one family's tree: not with "
                          "--cluster")
-    quickprobs = {"consistency": args.consistency, "accurate": args.accurate,
+    from bioplug.msa.cli import QUICKPROBS_CONSISTENCY
+
+    consistency = QUICKPROBS_CONSISTENCY if args.consistency is None else args.consistency
+    quickprobs = {"consistency": consistency, "accurate": args.accurate,
                   "refinement": 10 if args.refinement is None else args.refinement,
                   "seed": args.seed}
     progressive = {"matrix": args.matrix, "gap_open": args.gap_open,

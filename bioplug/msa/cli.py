@@ -59,7 +59,7 @@ def add_parser(sub) -> None:
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
     p.add_argument("--seed", type=int, default=0,
                    help="refinement RNG seed (0 or more; default 0)")
-    p.add_argument("--consistency", type=int, default=2, metavar="C",
+    p.add_argument("--consistency", type=int, default=None, metavar="C",
                    help="consistency passes (default 2)")
     p.add_argument("--refinement", type=int, default=None, metavar="R",
                    help="refinement passes (default 10; progressive: 16 rounds below 100 "
@@ -111,22 +111,29 @@ AUTO_PROGRESSIVE_PROTEIN_K = 300
 
 
 def method_for_options(args) -> str:
-    """``args.method`` as the progressive-only options given decide it, before any work.
+    """``args.method`` as the options given decide it, before any work.
 
     The QuickProbs pipeline reads none of the options of the progressive group (--tree-out,
     --guide-tree, --matrix, --gap-open, ...): with ``--method auto`` they choose the
     progressive pipeline, said on stderr (a WARNING, as :func:`auto_method` says its
-    switches); ``--method quickprobs`` refuses them rather than ignore them.
+    switches); ``--method quickprobs`` refuses them rather than ignore them. The progressive
+    pipeline reads neither --accurate nor --consistency: refused with ``--method
+    progressive`` or beside a progressive option.
 
     Raises
     ------
     InputError
-        ``--method quickprobs`` with an option of the progressive method.
+        An option of one method with the other, or options of both.
     """
     from bioplug.errors import InputError
     from bioplug.progressive.cli import given_progressive_options
 
     given = given_progressive_options(args)
+    theirs = given_quickprobs_options(args)
+    if theirs and (given or args.method == "progressive"):
+        why = ", ".join(given) if given else "--method progressive"
+        raise InputError(f"{', '.join(theirs)}: QuickProbs options; the progressive method "
+                         f"({why}) does not read them")
     if not given or args.method == "progressive":
         return args.method
     flags = ", ".join(given)
@@ -138,6 +145,16 @@ def method_for_options(args) -> str:
     log.warning("%s given: aligning with --method progressive (ClustalW-style), the method "
                 "that reads %s, instead of QuickProbs", flags, it)
     return "progressive"
+
+
+#: The number of consistency passes when --consistency is not given.
+QUICKPROBS_CONSISTENCY = 2
+
+
+def given_quickprobs_options(args: argparse.Namespace) -> list[str]:
+    """The options only the QuickProbs pipeline reads that ``args`` gives."""
+    given = ["--accurate"] if getattr(args, "accurate", False) else []
+    return given + (["--consistency"] if getattr(args, "consistency", None) is not None else [])
 
 
 def choose_method(args, source) -> tuple[str, object]:
@@ -212,7 +229,7 @@ def _quickprobs(args: argparse.Namespace):
     from bioplug.msa.aligner import MultipleSequenceAligner
 
     return MultipleSequenceAligner(
-        consistency=args.consistency,
+        consistency=QUICKPROBS_CONSISTENCY if args.consistency is None else args.consistency,
         refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
         seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
     )
@@ -256,6 +273,9 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
     method = args.method
     if method == "auto":
         method = auto_method(records, getattr(args, "seqtype", "auto"))
+        unread = given_quickprobs_options(args)
+        if method == "progressive" and unread:
+            log.warning("%s: not read by the progressive method", ", ".join(unread))
     try:
         with naming_input({input_name(source): records}):
             if method == "progressive":
