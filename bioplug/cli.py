@@ -239,6 +239,11 @@ def _run(argv: list[str] | None) -> int:
         print(f"bioplug {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - a runtime failure: one line, exit code 1
+        if isinstance(exc, BrokenPipeError) and str(getattr(args, "output", "-")) == "-":
+            # the reader of standard output took what it wanted (| head), as with cat:
+            # nothing failed (the exit's flush of the rest meets the closed pipe, dropped)
+            log.debug("standard output was closed by its reader")
+            return EXIT_OK
         from bioplug.faults import device_error
 
         lost = device_error(exc)  # an OpenCL call failed outside a guarded front door

@@ -224,6 +224,10 @@ def observation_error(records, symbols: list[str], ignore_case: bool):
         for pos, ch in enumerate(seq, 1):
             if ch not in allowed:
                 return [f"record {k} ({rid})", f"position {pos}", repr(ch)]
+    ids = [rid for rid, _ in records]
+    repeated = sorted({rid for k, rid in enumerate(ids) if rid in ids[:k]})
+    if repeated:
+        return ["duplicate sequence ids", ", ".join(repeated)]
     return None
 
 

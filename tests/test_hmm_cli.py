@@ -128,3 +128,14 @@ def test_model_zero_probabilities_give_minus_inf(tmp_path):
     assert _table(out.read_text())[0][1] == "-inf"
     parsed = HMMModel.from_dict(data)
     assert np.isneginf(parsed.log_parameters()[1][0, 1])
+
+
+def test_duplicate_ids_refused_naming_the_file(tmp_path, model_file, capsys):
+    """Rows are named by id: two records of one id are refused, as the other commands do."""
+    seqs = tmp_path / "s.fa"
+    seqs.write_text(">r1\n123\n>r2\n66\n>r1\n456\n")
+    out = tmp_path / "o.tsv"
+    assert _run([model_file, seqs, "-o", out]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and f"{seqs}: duplicate sequence ids: r1" in err[0]
+    assert not out.exists()

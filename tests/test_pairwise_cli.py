@@ -114,7 +114,8 @@ def test_genbank_input(tmp_path):
     "content, extra, message",
     [
         (">a\nMKJA\n>b\nMKA\n", ["--matrix", "BLOSUM62"], "'J' at position 3"),
-        (">a\n\n>b\nMKA\n", [], "empty sequence"),
+        (">a\n\n>b\nMKA\n", [], "a: the sequence is empty (record 1)"),
+        (">a\nM-K\n>b\n-.-\n", [], "b: the sequence is only gaps (record 2)"),
         ("", [], "empty"),
         ("LOCUS nothing\nhello\n", [], "fasta"),
         (">a\nMKA\n>b\nMKA\n", ["--matrix", "NOPE"], "unknown substitution matrix"),
@@ -183,3 +184,79 @@ def test_alignment_headers_are_the_input_titles(tmp_path):
     assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"]) == 0
     assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
         ">sp|P1|A_HUMAN Kinase OS=Homo sapiens", ">b"]
+
+
+def _rows(path):
+    return [(r.id, str(r.seq)) for r in SeqIO.parse(str(path), "fasta")]
+
+
+@pytest.mark.parametrize("extra", [[], ["--matrix", "BLOSUM62"]])
+def test_gaps_in_the_input_are_removed(tmp_path, extra):
+    """Aligned input (here FASTA with - and .) is realigned from its residues, as msa reads
+    it: the gaps are not letters, with or without a matrix."""
+    gapped = _fasta(tmp_path / "gapped.fa", [("a", "MKV-LAQW"), ("b", "MK.VLAQ")])
+    plain = _fasta(tmp_path / "plain.fa", [("a", "MKVLAQW"), ("b", "MKVLAQ")])
+    base = ["-q", "pairwise", "--device", "cpu", *extra]
+    outputs = {}
+    for src in (gapped, plain):
+        out, matrix = tmp_path / f"{src.stem}.out.fa", tmp_path / f"{src.stem}.tsv"
+        assert main(base + [str(src), "-o", str(out)]) == 0
+        assert main(base + [str(src), "-o", str(matrix), "--all-vs-all"]) == 0
+        outputs[src.stem] = (out.read_text(), matrix.read_text())
+    assert outputs["gapped"] == outputs["plain"]
+    assert [row.replace("-", "") for _, row in _rows(tmp_path / "gapped.out.fa")] == [
+        "MKVLAQW", "MKVLAQ"]
+
+
+def test_clustal_input_self_scores_count_residues_only(tmp_path):
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    src = tmp_path / "in.aln"
+    rows = [SeqRecord(Seq("MKV--LAQW"), id="a"), SeqRecord(Seq("MKVIILAQ-"), id="b")]
+    Align.write(Align.Alignment(rows), str(src), "clustal")
+    out = tmp_path / "m.tsv"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--all-vs-all",
+                 "--device", "cpu"]) == 0
+    lines = [line.split("\t") for line in out.read_text().splitlines()]
+    assert [lines[1][1], lines[2][2]] == ["7", "8"]   # match 1 per residue, not per column
+
+
+@pytest.mark.parametrize("extra", [["--mode", "local"], ["--matrix", "BLOSUM62"]])
+def test_letters_compared_without_case_and_written_as_given(tmp_path, extra):
+    """Soft-masked (lower-case) residues score as upper case, as in msa and search; the
+    output keeps the letters of the input."""
+    src = _fasta(tmp_path / "in.fa", [("a", "mkvLAQWtr"), ("b", "MKVlaqwTR")])
+    out = tmp_path / "out.fa"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu", *extra]) == 0
+    assert _rows(out) == [("a", "mkvLAQWtr"), ("b", "MKVlaqwTR")]
+    matrix = tmp_path / "m.tsv"
+    assert main(["-q", "pairwise", str(src), "-o", str(matrix), "--all-vs-all",
+                 "--device", "cpu", *extra]) == 0
+    rows = [line.split("\t")[1:] for line in matrix.read_text().splitlines()[1:]]
+    assert rows[0][1] == rows[0][0] == rows[1][1]   # a vs b scores as a vs a
+
+
+class _ClosedPipe:
+    """Standard output whose reader has gone (``bioplug pairwise ... -o - | head -1``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_reader_closing_standard_output_ends_quietly(tmp_path, capsys, monkeypatch):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    monkeypatch.setattr("sys.stdout", _ClosedPipe())
+    assert main(["-q", "pairwise", str(src), "-o", "-", "--device", "cpu"]) == 0
+    assert capsys.readouterr().err == ""
+    # a file cannot close on bioplug: a broken pipe there is still an error
+    def broken(*args, **kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("bioplug.io.write_alignment", broken)
+    assert main(["-q", "pairwise", str(src), "-o", str(tmp_path / "o.fa"),
+                 "--device", "cpu"]) != 0
+    assert "Broken pipe" in capsys.readouterr().err

@@ -548,3 +548,103 @@ def test_several_devices_share_a_search():
     with pytest.raises(Cancelled):
         search(queries, db, top=6, device=devices, chunk_residues=2000,
                progress=lambda stage, done, total: done < 30)
+
+
+def test_duplicate_ids_refused_naming_them_and_their_records(tmp_path, capsys):
+    """Tabular and SAM lines name hits by id: two queries (or two database sequences) of one
+    id would be one, so both are refused before the scan, naming the id and the records."""
+    unique = write_fasta(tmp_path / "q.fa", ["MKVLAQW", "PPGGSTRK"], "q")
+    qdup = tmp_path / "qdup.fa"
+    qdup.write_text(">q1\nMKVLAQW\n>q2\nPPGG\n>q1 again\nPPGGSTRK\n")
+    dbdup = tmp_path / "dbdup.fa"
+    dbdup.write_text(">s1\nMKVLAQWE\n>s2\nAAAA\n>s3\nGGPPGG\n>s2\nKVLAQ\n>s3\nPPG\n")
+    db = write_fasta(tmp_path / "db.fa", ["MKVLAQWE", "GGPPGGSTRKGG"])
+    for qf, dbf, message in [
+        (qdup, db, f"{qdup}: duplicate query id 'q1' (records 1 and 3)"),
+        (unique, dbdup, f"{dbdup}: duplicate database ids 's2' (records 2 and 4); 's3' "
+                        "(records 3 and 5)"),
+    ]:
+        out = tmp_path / "hits.sam"
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device",
+                     DEVICE]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and message in err[0]
+        assert not out.exists()
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    twins = [SeqRecord(Seq("MKV"), id="x"), SeqRecord(Seq("MKW"), id="x")]
+    with pytest.raises(InputError, match=r"duplicate query id 'x' \(records 1 and 2\)"):
+        search(twins, ["MKVW"], device=DEVICE)
+    with pytest.raises(InputError, match=r"duplicate database id 'x' \(records 1 and 2\)"):
+        search(["MKVW"], twins, device=DEVICE)
+
+
+def test_repeated_ids_in_order_of_their_second_record():
+    assert search_module._repeated_ids(["a", "b", "a", "c", "b", "a", "c"]) == {
+        "a": (0, 2), "b": (1, 4), "c": (3, 6)}
+    assert search_module._repeated_ids(["a", "b", "c"]) == {}
+    assert search_module._repeated_ids([]) == {}
+
+
+def _sam_lines(path):
+    lines = path.read_text().splitlines()
+    return ([line.split("\t") for line in lines if line.startswith("@")],
+            [line.split("\t") for line in lines if not line.startswith("@")])
+
+
+def _cigar_query_length(cigar):
+    import re
+
+    return sum(int(n) for n, op in re.findall(r"(\d+)([MIS=X])", cigar))
+
+
+def test_sam_hits_carry_their_own_query_even_under_one_id(tmp_path, monkeypatch):
+    """The SAM writer pairs a hit with its query and subject by record number, never by id
+    (the id check switched off here to show it)."""
+    monkeypatch.setattr(search_module, "_check_unique_ids", lambda *args: None,
+                        raising=False)
+    texts = ["MKVLAQWERTYHHKLL", "PPGGSTRKLMNQ"]
+    qf = tmp_path / "q.fa"
+    qf.write_text("".join(f">q1\n{t}\n" for t in texts))
+    dbf = tmp_path / "db.fa"
+    dbf.write_text(">s1\nMKVLAQWERTYHHKLL\n>s1\nGGPPGGSTRKLMNQGG\n>s3\nAAAAKVLAQ\n")
+    out = tmp_path / "hits.sam"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device",
+                 DEVICE]) == 0
+    _, rows = _sam_lines(out)
+    primaries = [r for r in rows if not int(r[1]) & 0x100]
+    assert [r[9] for r in primaries] == texts   # each query's best hit: its own letters
+    for r in primaries:
+        assert _cigar_query_length(r[5]) == len(r[9])
+
+
+def test_sam_follows_the_spec_and_reads_back(tmp_path):
+    """@HD, one @SQ per database sequence with a hit, @PG; a query's hits after its best are
+    secondary (FLAG 256, SEQ *); Bio.Align reads the file back with the hits' paths."""
+    queries, db = random_set(11, nq=3, nd=30)
+    queries[2] = queries[2].lower()   # soft-masked: the SAM keeps the file's letters
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    out = tmp_path / "hits.sam"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "3",
+                 "--device", DEVICE]) == 0
+    header, rows = _sam_lines(out)
+    ref = search(str(qf), str(dbf), top=3, device=DEVICE)
+    subjects = sorted({h.subject for hits in ref.hits for h in hits})
+    assert header[0] == ["@HD", "VN:1.6", "SO:unsorted", "GO:query"]
+    assert header[1:-1] == [["@SQ", f"SN:s{k}", f"LN:{len(db[k])}"] for k in subjects]
+    assert header[-1][:3] == ["@PG", "ID:bioplug", "PN:bioplug"]
+    hits = [h for hits in ref.hits for h in hits]
+    flags = [0 if n == 0 else 256 for hits in ref.hits for n in range(len(hits))]
+    assert [int(r[1]) for r in rows] == flags
+    assert all(r[9] == r[10] == "*" for r in rows if r[1] == "256")
+    alignments = list(Align.parse(str(out), "sam"))
+    assert len(alignments) == len(hits) == len(rows)
+    for alignment, hit, flag in zip(alignments, hits, flags, strict=True):
+        target, query = alignment.sequences
+        assert (query.id, target.id, alignment.flag) == (hit.query_id, hit.subject_id, flag)
+        assert len(target) == len(db[hit.subject]) and len(query) == len(queries[hit.query])
+        np.testing.assert_array_equal(alignment.coordinates, hit.coordinates[::-1])
+        if flag == 0:
+            assert str(query.seq) == queries[hit.query]

@@ -86,3 +86,39 @@ def test_gapped_input_is_aligned_without_its_gaps(tmp_path):
     assert main(["-q", "align3", str(src), "-o", str(out), "--device", DEVICE]) == 0
     aln = Align.read(str(out), "fasta")
     assert [aln[i].replace("-", "") for i in range(3)] == ["ACGT", "ACGT", "ACG"]
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_gap_values_are_penalties_of_either_sign(tmp_path, capsys, sign):
+    """As in ``bioplug pairwise``, 3 and -3 both mean a gap score of -3 (a positive value was
+    a bonus: an all-gap alignment)."""
+    src = _fasta(tmp_path / "in.fa", [("a", "MKVLAQW"), ("b", "MKVLAQ"), ("c", "MKVIAQ")])
+    for gaps in (["--gap", str(3 * sign)], ["--open", str(4 * sign), "--extend", str(sign)]):
+        out = tmp_path / "out.fa"
+        assert main(["-q", "align3", str(src), "-o", str(out), *gaps, "--device",
+                     DEVICE]) == 0
+        assert [Align.read(str(out), "fasta")[i] for i in range(3)] == [
+            "MKVLAQW", "MKVLAQ-", "MKVIAQ-"]
+    assert main(["-q", "align3", str(src), "-o", "-", "--score-only", "--gap", str(3 * sign),
+                 "--device", DEVICE]) == 0
+    want = bioplug.score_three("MKVLAQW", "MKVLAQ", "MKVIAQ", gap_score=-3, device=DEVICE)
+    assert capsys.readouterr().out.strip() == str(want)
+
+
+@pytest.mark.parametrize("extra", [[], ["--matrix", "BLOSUM62"]])
+def test_letters_compared_without_case_and_written_as_given(tmp_path, capsys, extra):
+    """Soft-masked (lower-case) residues score as upper case; the rows keep the input's
+    letters."""
+    items = [("a", "mkvLAQW"), ("b", "MKVlaq"), ("c", "MKVIAQ")]
+    src = _fasta(tmp_path / "in.fa", items)
+    out = tmp_path / "out.fa"
+    assert main(["-q", "align3", str(src), "-o", str(out), *extra, "--device", DEVICE]) == 0
+    assert [Align.read(str(out), "fasta")[i] for i in range(3)] == [
+        "mkvLAQW", "MKVlaq-", "MKVIAQ-"]
+    assert main(["-q", "align3", str(src), "-o", "-", "--score-only", *extra,
+                 "--device", DEVICE]) == 0
+    upper = _fasta(tmp_path / "upper.fa", [(k, v.upper()) for k, v in items])
+    assert main(["-q", "align3", str(upper), "-o", "-", "--score-only", *extra,
+                 "--device", DEVICE]) == 0
+    lower_score, upper_score = capsys.readouterr().out.split()
+    assert lower_score == upper_score

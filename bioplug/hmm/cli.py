@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if not text:
             raise InputError(f"{name}: the sequence is empty")
         seqs.append(model.encode(text, name))
+    _check_unique(records, source)   # after each record's own check, as align3 does
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     try:
         logp, paths = viterbi(*model.log_parameters(), seqs, method=args.method,
@@ -72,3 +73,14 @@ def run(args: argparse.Namespace) -> int:
             handle.write(f"{record.id}\t{value!r}\t{model.path_text(path)}\n")
     log.info("decoded %d sequence(s) into %s", len(records), args.output)
     return 0
+
+
+def _check_unique(records, source: str) -> None:
+    """Refuse two records with one id: the table names its rows by id, as the other commands
+    refuse them (:func:`bioplug.io.check_unique_ids`), here naming the file."""
+    from bioplug.io import check_unique_ids
+
+    try:
+        check_unique_ids(records)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from exc

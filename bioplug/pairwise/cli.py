@@ -5,6 +5,11 @@ every record of ``IN2``. Alignments are written as ``Bio.Align.write`` writes th
 ``--format`` or the output extension); ``--all-vs-all`` writes a score matrix as TSV, or as a
 NumPy ``.npy`` file when the output name ends in ``.npy``. ``-o -`` writes to standard output.
 
+Input: gap characters (``-`` and ``.``) are removed, as ``bioplug msa`` does, so aligned
+files (FASTA, Clustal, Stockholm, ...) are realigned from their residues. Letters are compared
+without regard to case (soft-masked lower case scores as upper case, as in ``msa`` and
+``search``); the alignments show the letters as the input has them.
+
 Gap scores: ``--gap-open`` and ``--gap-extend`` accept Biopython's sign convention (negative
 scores added to the alignment score, ``-10``) or positive penalties (``10``); both mean the
 same. A gap of length k scores ``open + (k - 1) * extend`` as in Biopython.
@@ -44,7 +49,8 @@ def add_parser(sub) -> None:
         description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("input", metavar="IN", help="sequence file (any Bio.SeqIO format)")
+    p.add_argument("input", metavar="IN", help="sequence file (any Bio.SeqIO format; - for "
+                   "standard input); gaps - and . in it are removed")
     p.add_argument("input2", metavar="IN2", nargs="?", help="second file: align IN x IN2")
     p.add_argument("-o", "--output", required=True,
                    help="output file (- for standard output)")
@@ -75,9 +81,10 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _penalty(value: float) -> float:
-    """Biopython's convention: gap scores are <= 0 (a positive number is a penalty)."""
-    return -abs(float(value))
+def gap_penalty(value: float | None) -> float | None:
+    """A gap score in Biopython's convention (<= 0) from a value of either sign: ``10`` and
+    ``-10`` both mean a penalty of 10 (``pairwise`` and ``align3``); None stays None."""
+    return None if value is None else -abs(float(value))
 
 
 def build_aligner(args):
@@ -94,8 +101,8 @@ def build_aligner(args):
     else:
         aligner.match_score = 1.0 if args.match is None else args.match
         aligner.mismatch_score = -1.0 if args.mismatch is None else args.mismatch
-    aligner.open_gap_score = _penalty(args.gap_open)
-    aligner.extend_gap_score = _penalty(args.gap_extend)
+    aligner.open_gap_score = gap_penalty(args.gap_open)
+    aligner.extend_gap_score = gap_penalty(args.gap_extend)
     if args.mode == "semiglobal":
         aligner.end_gap_score = 0.0
     return aligner
@@ -134,9 +141,9 @@ def _matrix_text(scores: np.ndarray):
 
 
 def _read(path: str, fmt: str | None):
-    """Records of a file, descriptions without the id (:func:`bioplug.io.description_after_id`);
-    parser errors (often several lines long) shortened to one line."""
-    from bioplug.io import description_after_id, read_records
+    """Records of a file as Bio.SeqIO reads them; parser errors (often several lines long)
+    shortened to one line."""
+    from bioplug.io import read_records
 
     try:
         records = read_records(path, fmt)
@@ -146,12 +153,11 @@ def _read(path: str, fmt: str | None):
             cut = text.find(". ", len(str(path)))
             text = text[: cut + 1] if cut > 0 else text[:160]
         raise InputError(text) from exc
-    for rec in records:  # alignments print ">{id} {description}"
-        rec.description = description_after_id(rec)
     return records
 
 
 def run(args) -> int:
+    """Run ``bioplug pairwise``."""
     from bioplug.io import check_one_stdin, check_output
 
     inputs = [args.input] + ([args.input2] if args.input2 else [])
@@ -159,41 +165,56 @@ def run(args) -> int:
     check_output(args.output, inputs)  # before any work is done
     aligner = build_aligner(args)
     records, records2 = _read_inputs(args)
+    # the aligner scores upper-case copies (soft-masked lower case scores as its residue,
+    # as in msa and search); the output shows the input's own letters
+    folded, folded2 = case_folded(records), case_folded(records2) if records2 else None
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     if getattr(args, "cluster", None) is not None:
         from bioplug.distributed.cli import run_pairwise
 
-        return run_pairwise(args, aligner, records, records2, bar)
+        return run_pairwise(args, aligner, folded, folded2, bar)
     try:
         if args.all_vs_all:
-            scores, cols = _score_matrix(aligner, records, records2, bar)
+            scores, cols = _score_matrix(aligner, folded, folded2, bar)
             bar.close()
             _write_matrix(args.output, inputs, [r.id for r in records],
                           [r.id for r in cols], scores)
             log.info("wrote a %d x %d score matrix to %s", *scores.shape, args.output)
             return 0
-        targets, queries = _pairs(args, records, records2)
-        alignments = aligner.align_many(targets, queries, progress=bar)
+        alignments = aligner.align_many(*_pairs(args, folded, folded2), progress=bar)
     finally:
         bar.close()
+    targets, queries = _pairs(args, records, records2)
+    for alignment, target, query in zip(alignments, targets, queries, strict=True):
+        alignment.sequences = [target, query]   # same lengths: the coordinates still hold
     _write_pairs(args, inputs, targets, queries, alignments)
     return 0
 
 
 def _read_inputs(args) -> tuple[list, list | None]:
-    """The records of IN (and IN2), each non-empty and made of letters."""
-    from bioplug.alphabet import check_sequence_letters
-
-    records = _read(args.input, args.in_format)
-    records2 = _read(args.input2, args.in_format) if args.input2 else None
-    for path, group in [(args.input, records)] + ([(args.input2, records2)] if records2 else []):
-        for r in group:
-            if len(r.seq) == 0:
-                raise InputError(f"record {r.id!r}: empty sequence")
-            # Biopython's match/mismatch scoring takes any letter; a file's '#' or digit is
-            # a mistake in every mode (--matrix refuses it later, by its alphabet).
-            check_sequence_letters(str(r.seq), f"{path}: {r.id}")
+    """The records of IN (and IN2) without gap characters, each made of sequence letters
+    and not empty or only gaps."""
+    records = _ungapped_records(args.input, args.in_format)
+    records2 = _ungapped_records(args.input2, args.in_format) if args.input2 else None
     return records, records2
+
+
+def _ungapped_records(path: str, fmt: str | None) -> list:
+    """A file's records checked, then without ``-`` and ``.`` (as ``bioplug msa`` reads
+    aligned input), descriptions without the id (:func:`bioplug.io.ungapped`)."""
+    from bioplug.io import STDIO, check_letters, ungapped
+
+    records = _read(path, fmt)
+    # Biopython's match/mismatch scoring takes any letter; a file's '#' or digit is a
+    # mistake in every mode. Positions in messages count the file's characters, gaps too.
+    check_letters(records, "standard input" if path == STDIO else path)
+    return ungapped(records)
+
+
+def case_folded(records: list) -> list:
+    """The records as the commands score them: upper case (a copy only where needed), so
+    that soft-masked lower case scores as its residue (``pairwise`` and ``align3``)."""
+    return [r if str(r.seq).isupper() else r.upper() for r in records]
 
 
 def _score_matrix(aligner, records: list, records2: list | None, bar):
@@ -239,7 +260,7 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
         kept.append(alignment)
     try:
         write_alignment(kept, args.output, fmt, inputs=inputs)
-    except InputError:
+    except (InputError, BrokenPipeError):   # the path's own message; a reader gone (run)
         raise
     except Exception as exc:  # Biopython's writers raise many kinds
         raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc

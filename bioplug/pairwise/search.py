@@ -93,6 +93,8 @@ class Hit:
     sstart: int = 0
     send: int = 0
     coverage: float = 0.0
+    #: Residues of the whole database sequence (SAM's ``@SQ LN``).
+    subject_length: int = 0
     coordinates: np.ndarray | None = field(default=None, repr=False)
 
     def tabular(self) -> str:
@@ -199,6 +201,13 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     Returns
     -------
     SearchResults
+
+    Raises
+    ------
+    InputError
+        Bad letters or empty records (naming the record, position and letter), two queries
+        or two database sequences with the same id (naming it and both record numbers),
+        ``top`` below 1 or scores the device cannot reproduce exactly.
     """
     if top < 1:
         raise InputError(f"top must be at least 1, not {top}")
@@ -206,8 +215,11 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
-    db = _as_database(database, scoring)
     qids, qcodes = _as_queries(queries, scoring)
+    # tabular and SAM lines name hits by id: a repeated id would make two records one
+    _check_unique_ids(qids, "query", _source(queries, "the queries"))
+    db = _as_database(database, scoring)
+    _check_unique_ids(db.ids, "database", _source(database, "the database sequences"))
     clock["index"] = time.perf_counter() - start
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
@@ -302,6 +314,66 @@ def _encode_items(items, scoring: Scoring, what: str):
     return ids, codes
 
 
+def _source(given, default: str) -> str:
+    """How an error names where the sequences came from: the file, else ``default``."""
+    if isinstance(given, Database):
+        return given.source
+    return str(given) if isinstance(given, (str, os.PathLike)) else default
+
+
+def _check_unique_ids(ids: list[str], what: str, source: str) -> None:
+    """Refuse ids used by more than one record.
+
+    Parameters
+    ----------
+    ids : list of str
+        Identifiers in record order.
+    what : str
+        ``"query"`` or ``"database"``, for the message.
+    source : str
+        The file (or a description of the sequences), for the message.
+
+    Raises
+    ------
+    InputError
+        Naming the first repeated ids and the numbers (1-based) of their first two records.
+    """
+    repeats = _repeated_ids(ids)
+    if repeats:
+        shown = "; ".join(f"{name!r} (records {a + 1} and {b + 1})"
+                          for name, (a, b) in list(repeats.items())[:3])
+        more = f"; and {len(repeats) - 3} more" if len(repeats) > 3 else ""
+        raise InputError(f"{source}: duplicate {what} id{'s' if len(repeats) > 1 else ''} "
+                         f"{shown}{more}: search output names hits by id, so ids must be "
+                         "unique")
+
+
+def _repeated_ids(ids: list[str]) -> dict[str, tuple[int, int]]:
+    """Each repeated id with the 0-based numbers of its first two records, in the order of
+    their second records.
+
+    A database may hold hundreds of millions of ids: a set or dict of them all would cost
+    as much again as the list. Their 64-bit hashes are sorted instead (16 bytes per id for
+    a moment); only ids whose hash repeats are compared as strings.
+    """
+    if len(ids) < 2:
+        return {}
+    hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+    ordered = np.sort(hashes)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeated.size:
+        return {}
+    first: dict[str, int] = {}
+    found: dict[str, tuple[int, int]] = {}
+    for k in np.flatnonzero(np.isin(hashes, repeated)).tolist():   # equal hashes, in order
+        name = ids[k]
+        if name not in first:
+            first[name] = k
+        elif name not in found:
+            found[name] = (first[name], k)
+    return dict(sorted(found.items(), key=lambda item: item[1][1]))
+
+
 # -- hits -------------------------------------------------------------------------------------
 def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats):
     """Trace back the hits and fill in their statistics."""
@@ -333,9 +405,10 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
     e = evalues(bits, qlen, db.residues) if stats else np.full(len(pairs), math.nan)
     hits: list[list[Hit]] = [[] for _ in qcodes]
     for n, (q, k, _) in enumerate(pairs):
-        hit = Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]), float(e[n]))
-        _fill_alignment(hit, traces.coordinates(n), qcodes[q],
-                        seqs[len(qcodes) + int(np.searchsorted(subjects, k))])
+        subject = seqs[len(qcodes) + int(np.searchsorted(subjects, k))]
+        hit = Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]), float(e[n]),
+                  subject_length=len(subject))
+        _fill_alignment(hit, traces.coordinates(n), qcodes[q], subject)
         hits[q].append(hit)
     return hits
 
@@ -361,14 +434,32 @@ def _fill_alignment(hit: Hit, coords: np.ndarray, query: np.ndarray, subject: np
     hit.coverage = 100.0 * (hit.qend - hit.qstart + 1) / len(query)
 
 
-def as_alignment(hit: Hit, query_seq: str, subject_seq: str):
-    """A hit as a ``Bio.Align.Alignment`` (subject first: the SAM reference)."""
+def as_alignment(hit: Hit, query_seq, subject_seq=None):
+    """A hit as a ``Bio.Align.Alignment`` (subject first: the SAM reference).
+
+    Parameters
+    ----------
+    hit : Hit
+        A hit of :func:`search`.
+    query_seq : str or Bio.Seq.Seq
+        The whole query (a ``Seq(None, length=...)`` for a row printed without letters).
+    subject_seq : str or Bio.Seq.Seq, optional
+        The whole database sequence; default its length only (``hit.subject_length``):
+        SAM does not print the reference's letters.
+
+    Returns
+    -------
+    Bio.Align.Alignment
+        With ``.score``.
+    """
     from Bio.Align import Alignment
     from Bio.Seq import Seq
     from Bio.SeqRecord import SeqRecord
 
-    coords = hit.coordinates[::-1].copy()
-    aln = Alignment([SeqRecord(Seq(subject_seq), id=hit.subject_id, description=""),
-                     SeqRecord(Seq(query_seq), id=hit.query_id, description="")], coords)
+    if subject_seq is None:
+        subject_seq = Seq(None, length=hit.subject_length)
+    rows = [SeqRecord(seq if isinstance(seq, Seq) else Seq(seq), id=name, description="")
+            for seq, name in ((subject_seq, hit.subject_id), (query_seq, hit.query_id))]
+    aln = Alignment(rows, hit.coordinates[::-1].copy())
     aln.score = hit.score
     return aln

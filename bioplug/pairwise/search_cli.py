@@ -6,6 +6,10 @@ hits per query (score descending, then database order) are written as BLAST tabu
 bitscore) or as SAM. Gap costs follow BLAST: a gap of length k costs ``open + k * extend``.
 The database is indexed beside its file (``DB.fa.bioplug-idx/``) on first use; ``-o -``
 writes to standard output.
+
+Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
+follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
+query's best hit is its primary line, the others are secondary (FLAG 256, SEQ ``*``).
 """
 
 from __future__ import annotations
@@ -87,19 +91,57 @@ def _run(args) -> int:
 
 
 def _write_sam(results, args, out) -> None:
-    """SAM through ``Bio.Align.write`` (the database sequences are the references)."""
+    """SAM v1.6 through ``Bio.Align.write``: the database sequences that have hits are the
+    references (``@SQ``); a query's hits after its best are secondary (FLAG 256), printed
+    without their letters (SEQ ``*``) as the spec allows."""
     from Bio import Align
+    from Bio.Seq import Seq
 
     from bioplug.pairwise.fasta import fasta_records
     from bioplug.pairwise.search import as_alignment
 
-    # texts come straight from the files: the output keeps the input's letters
-    queries = {name: raw.decode("ascii", "replace")
-               for name, raw, _ in fasta_records(args.queries)}
-    wanted = {h.subject_id for hits in results.hits for h in hits}
-    subjects = {name: raw.decode("ascii", "replace")
-                for name, raw, _ in fasta_records(args.database) if name in wanted}
-    alignments = [as_alignment(h, queries[h.query_id], subjects[h.subject_id])
-                  for hits in results.hits for h in hits]
-    if alignments:
-        Align.write(alignments, out, "sam")
+    # letters straight from the file (the output keeps the input's letters), by record
+    # number as the hits name their query: ids can never pair a hit with another record
+    texts = [raw.decode("ascii", "replace") for _, raw, _ in fasta_records(args.queries)]
+    alignments = Align.Alignments()
+    for hits in results.hits:
+        for rank, hit in enumerate(hits):
+            text = texts[hit.query]
+            alignment = as_alignment(hit, text if rank == 0 else Seq(None, length=len(text)))
+            if rank:
+                alignment.flag = SECONDARY
+            alignments.append(alignment)
+    alignments.metadata = sam_metadata()
+    alignments.targets = _references(results)
+    Align.write(alignments, out, "sam")
+
+
+#: SAM FLAG of a secondary alignment (the spec's 0x100).
+SECONDARY = 0x100
+
+
+def sam_metadata() -> dict:
+    """The ``@HD`` and ``@PG`` header lines as ``Bio.Align``'s SAM writer takes them.
+
+    Lines come per query, best hit first, not sorted by reference position (``SO:unsorted``,
+    ``GO:query``).
+    """
+    from bioplug import __version__
+
+    return {"HD": {"VN": "1.6", "SO": "unsorted", "GO": "query"},
+            "PG": [{"ID": "bioplug", "PN": "bioplug", "VN": __version__}]}
+
+
+def _references(results) -> list:
+    """One ``@SQ`` record per database sequence with a hit, in database order: its id and
+    length (SAM does not print the reference's letters, so none are read)."""
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    first = {}
+    for hits in results.hits:
+        for hit in hits:
+            first.setdefault(hit.subject, hit)
+    # no description: Bio.Align would print an empty DS: field for ""
+    return [SeqRecord(Seq(None, length=first[k].subject_length), id=first[k].subject_id)
+            for k in sorted(first)]

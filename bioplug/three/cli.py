@@ -17,7 +17,10 @@ def add_parser(sub) -> None:
         description="Align exactly three sequences optimally (sum-of-pairs, the full "
         "three-dimensional DP on the OpenCL device). Linear gaps score --gap per "
         "residue-gap pair; --open/--extend select affine gaps (a pair's gap of n columns "
-        "scores open + (n - 1) * extend).")
+        "scores open + (n - 1) * extend). Gap values are penalties of either sign, as in "
+        "bioplug pairwise: 2 and -2 both mean a score of -2. Letters are compared without "
+        "regard to case (soft-masked lower case scores as upper case); the alignment shows "
+        "them as the input has them.")
     p.add_argument("input", metavar="IN",
                    help="exactly three sequences (FASTA or any Bio.SeqIO format; - for "
                    "standard input); gaps in them are removed")
@@ -34,11 +37,12 @@ def add_parser(sub) -> None:
     g.add_argument("--match", type=float, default=1.0, help="match score (default 1)")
     g.add_argument("--mismatch", type=float, default=0.0, help="mismatch score (default 0)")
     g.add_argument("--gap", type=float, default=-1.0,
-                   help="linear gap score per residue-gap pair (default -1)")
+                   help="linear gap penalty per residue-gap pair; -1 and 1 both mean a "
+                   "score of -1 (default -1)")
     g.add_argument("--open", type=float, default=None, dest="open_gap",
-                   help="affine: gap open score (negative)")
+                   help="affine: gap open penalty (either sign, as --gap)")
     g.add_argument("--extend", type=float, default=None, dest="extend_gap",
-                   help="affine: gap extension score (negative)")
+                   help="affine: gap extension penalty (either sign, as --gap)")
     p.add_argument("--score-only", action="store_true",
                    help="print the optimal score instead of writing an alignment (less memory)")
     add_device_option(p)
@@ -64,27 +68,33 @@ def _records(path: str, fmt: str | None):
 
 def run(args: argparse.Namespace) -> int:
     from bioplug.io import check_output
+    from bioplug.pairwise.cli import case_folded, gap_penalty
     from bioplug.progress import TerminalBar
     from bioplug.three.aligner import align_three, score_three
 
     check_output(args.output, [args.input])
     records = _records(args.input, args.in_format)
+    # a positive gap would be a bonus and give an all-gap alignment: either sign is the
+    # penalty, as in `bioplug pairwise`
     options = dict(substitution_matrix=args.matrix, match_score=args.match,
-                   mismatch_score=args.mismatch, gap_score=args.gap,
-                   open_gap_score=args.open_gap, extend_gap_score=args.extend_gap,
-                   device=args.device)
+                   mismatch_score=args.mismatch, gap_score=gap_penalty(args.gap),
+                   open_gap_score=gap_penalty(args.open_gap),
+                   extend_gap_score=gap_penalty(args.extend_gap), device=args.device)
+    # upper-case copies are scored (lower case as its residue, as in msa and search)
+    folded = case_folded(records)
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     try:
         if args.score_only:
-            score = score_three(*records, progress=bar, **options)
+            score = score_three(*folded, progress=bar, **options)
             bar.close()
             _print_score(score, args.output, args.input)
             return 0
-        alignment = align_three(*records, progress=bar, **options)
+        alignment = align_three(*folded, progress=bar, **options)
     finally:
         bar.close()
     from bioplug.io import write_alignment
 
+    alignment.sequences = records   # the input's own letters; same lengths as the copies
     log.info("score %s, %d columns", alignment.score, alignment.length)
     write_alignment(alignment, args.output, args.format, inputs=[args.input])
     return 0
