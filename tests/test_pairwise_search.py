@@ -581,10 +581,27 @@ def test_duplicate_ids_refused_naming_them_and_their_records(tmp_path, capsys):
 
 
 def test_repeated_ids_in_order_of_their_second_record():
-    assert search_module._repeated_ids(["a", "b", "a", "c", "b", "a", "c"]) == {
+    from bioplug.pairwise.database import repeated_ids
+
+    assert repeated_ids(["a", "b", "a", "c", "b", "a", "c"]) == {
         "a": (0, 2), "b": (1, 4), "c": (3, 6)}
-    assert search_module._repeated_ids(["a", "b", "c"]) == {}
-    assert search_module._repeated_ids([]) == {}
+    assert repeated_ids(["a", "b", "c"]) == {}
+    assert repeated_ids([]) == {}
+
+
+def test_a_database_file_is_checked_once_when_its_index_is_built(tmp_path, monkeypatch):
+    from bioplug.pairwise import database as database_module
+
+    db = write_fasta(tmp_path / "db.fa", ["MKVLAQWE", "GGPPGGSTRKGG"])
+    search(["MKVLAQ"], db, device=DEVICE)   # builds the index
+    checked = []
+    real = database_module.check_unique_ids
+    for module in (search_module, database_module):
+        monkeypatch.setattr(module, "check_unique_ids",
+                            lambda ids, what, source: checked.append(what) or real(ids, what,
+                                                                                   source))
+    search(["MKVLAQ"], db, device=DEVICE)   # the index: only the queries are checked
+    assert checked == ["query"]
 
 
 def _sam_lines(path):
@@ -602,8 +619,10 @@ def _cigar_query_length(cigar):
 def test_sam_hits_carry_their_own_query_even_under_one_id(tmp_path, monkeypatch):
     """The SAM writer pairs a hit with its query and subject by record number, never by id
     (the id check switched off here to show it)."""
-    monkeypatch.setattr(search_module, "_check_unique_ids", lambda *args: None,
-                        raising=False)
+    from bioplug.pairwise import database as database_module
+
+    for module in (search_module, database_module):
+        monkeypatch.setattr(module, "check_unique_ids", lambda *args: None)
     texts = ["MKVLAQWERTYHHKLL", "PPGGSTRKLMNQ"]
     qf = tmp_path / "q.fa"
     qf.write_text("".join(f">q1\n{t}\n" for t in texts))

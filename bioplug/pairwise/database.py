@@ -35,7 +35,7 @@ from bioplug.pairwise.fasta import encode_fasta
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the files of an index change meaning.
-INDEX_VERSION = 1
+INDEX_VERSION = 2   # 2: built only from FASTA files whose ids are unique
 SUFFIX = ".bioplug-idx"
 
 
@@ -193,6 +193,7 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
                 ids.extend(names)
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
+        check_unique_ids(ids, "database", str(fasta))   # once per index, not per search
         lengths = np.concatenate(sizes)
         _sort_codes(tmp, lengths)
         (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
@@ -233,3 +234,56 @@ def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 24) -> None:
     os.remove(tmp / "unsorted.u8")
     offsets.tofile(tmp / "offsets.i64")
     order.astype(np.int64).tofile(tmp / "order.i64")
+
+
+def check_unique_ids(ids: list[str], what: str, source: str) -> None:
+    """Refuse ids used by more than one record.
+
+    Parameters
+    ----------
+    ids : list of str
+        Identifiers in record order.
+    what : str
+        ``"query"`` or ``"database"``, for the message.
+    source : str
+        The file (or a description of the sequences), for the message.
+
+    Raises
+    ------
+    InputError
+        Naming the first repeated ids and the numbers (1-based) of their first two records.
+    """
+    repeats = repeated_ids(ids)
+    if repeats:
+        shown = "; ".join(f"{name!r} (records {a + 1} and {b + 1})"
+                          for name, (a, b) in list(repeats.items())[:3])
+        more = f"; and {len(repeats) - 3} more" if len(repeats) > 3 else ""
+        raise InputError(f"{source}: duplicate {what} id{'s' if len(repeats) > 1 else ''} "
+                         f"{shown}{more}: search output names hits by id, so ids must be "
+                         "unique")
+
+
+def repeated_ids(ids: list[str]) -> dict[str, tuple[int, int]]:
+    """Each repeated id with the 0-based numbers of its first two records, in the order of
+    their second records.
+
+    A database may hold hundreds of millions of ids: a set or dict of them all would cost
+    as much again as the list. Their 64-bit hashes are sorted instead (16 bytes per id for
+    a moment); only ids whose hash repeats are compared as strings.
+    """
+    if len(ids) < 2:
+        return {}
+    hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+    ordered = np.sort(hashes)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeated.size:
+        return {}
+    first: dict[str, int] = {}
+    found: dict[str, tuple[int, int]] = {}
+    for k in np.flatnonzero(np.isin(hashes, repeated)).tolist():   # equal hashes, in order
+        name = ids[k]
+        if name not in first:
+            first[name] = k
+        elif name not in found:
+            found[name] = (first[name], k)
+    return dict(sorted(found.items(), key=lambda item: item[1][1]))

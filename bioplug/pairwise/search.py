@@ -42,7 +42,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise.database import Database, open_database
+from bioplug.pairwise.database import Database, check_unique_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
 from bioplug.pairwise.scan import Scanner, scan_devices
@@ -217,9 +217,10 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     clock = {}
     qids, qcodes = _as_queries(queries, scoring)
     # tabular and SAM lines name hits by id: a repeated id would make two records one
-    _check_unique_ids(qids, "query", _source(queries, "the queries"))
+    check_unique_ids(qids, "query", _source(queries, "the queries"))
     db = _as_database(database, scoring)
-    _check_unique_ids(db.ids, "database", _source(database, "the database sequences"))
+    if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
+        check_unique_ids(db.ids, "database", _source(database, "the database sequences"))
     clock["index"] = time.perf_counter() - start
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
@@ -319,59 +320,6 @@ def _source(given, default: str) -> str:
     if isinstance(given, Database):
         return given.source
     return str(given) if isinstance(given, (str, os.PathLike)) else default
-
-
-def _check_unique_ids(ids: list[str], what: str, source: str) -> None:
-    """Refuse ids used by more than one record.
-
-    Parameters
-    ----------
-    ids : list of str
-        Identifiers in record order.
-    what : str
-        ``"query"`` or ``"database"``, for the message.
-    source : str
-        The file (or a description of the sequences), for the message.
-
-    Raises
-    ------
-    InputError
-        Naming the first repeated ids and the numbers (1-based) of their first two records.
-    """
-    repeats = _repeated_ids(ids)
-    if repeats:
-        shown = "; ".join(f"{name!r} (records {a + 1} and {b + 1})"
-                          for name, (a, b) in list(repeats.items())[:3])
-        more = f"; and {len(repeats) - 3} more" if len(repeats) > 3 else ""
-        raise InputError(f"{source}: duplicate {what} id{'s' if len(repeats) > 1 else ''} "
-                         f"{shown}{more}: search output names hits by id, so ids must be "
-                         "unique")
-
-
-def _repeated_ids(ids: list[str]) -> dict[str, tuple[int, int]]:
-    """Each repeated id with the 0-based numbers of its first two records, in the order of
-    their second records.
-
-    A database may hold hundreds of millions of ids: a set or dict of them all would cost
-    as much again as the list. Their 64-bit hashes are sorted instead (16 bytes per id for
-    a moment); only ids whose hash repeats are compared as strings.
-    """
-    if len(ids) < 2:
-        return {}
-    hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
-    ordered = np.sort(hashes)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    if not repeated.size:
-        return {}
-    first: dict[str, int] = {}
-    found: dict[str, tuple[int, int]] = {}
-    for k in np.flatnonzero(np.isin(hashes, repeated)).tolist():   # equal hashes, in order
-        name = ids[k]
-        if name not in first:
-            first[name] = k
-        elif name not in found:
-            found[name] = (first[name], k)
-    return dict(sorted(found.items(), key=lambda item: item[1][1]))
 
 
 # -- hits -------------------------------------------------------------------------------------
