@@ -628,3 +628,26 @@ def test_long_pairs_take_a_larger_share_only_to_fill_the_device(rt, monkeypatch)
         plan = post._plan(rt, codes, pairs, keep, keep)
         expect = max(min(budget // post.SCRATCH_BUFFERS, rt.max_alloc), one)
         assert abs(plan.bin_bytes - expect) <= 8, (share, share_max)
+
+
+def test_stage_one_reports_between_batches_cut_for_progress(rt, monkeypatch):
+    """A call is cut into PROGRESS_BATCHES batches where the device has pairs to fill each,
+    reporting after every one (a cancel is taken there), with the bits of one batch."""
+    import bioplug.msa.posterior as post
+
+    codes, pairs, keep = _every_cell_family(monkeypatch, 5, 20, 160, 9)
+    monkeypatch.setattr(post, "PROGRESS_BATCHES", 1)
+    monkeypatch.setattr(post, "MIN_BATCH_PAIRS", {"gpu": 1, "cpu": 1})
+    assert len(post._plan(rt, codes, pairs, keep, keep).batches) == 1   # memory allows one
+    want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep)
+    monkeypatch.setattr(post, "PROGRESS_BATCHES", 16)
+    reports = []
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep,
+                                     report=lambda done, total: reports.append((done, total)))
+    per_batch = max(-(-len(pairs) // 16), rt.compute_units)
+    assert len(reports) == -(-len(pairs) // per_batch) > 1
+    assert reports[-1] == (len(pairs), len(pairs))
+    assert [done for done, _ in reports] == sorted({done for done, _ in reports})
+    assert np.array_equal(dist, want_dist)
+    for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
+        assert np.array_equal(getattr(store, field), getattr(want, field)), field
