@@ -50,8 +50,8 @@ def is_device_failure(exc: BaseException) -> bool:
     return cl is not None and isinstance(exc, cl.Error)
 
 
-def describe(runtimes: Iterable[Runtime] | None = None) -> str:
-    """The device(s) to name: ``'NAME' [PLATFORM]``, or a list of them."""
+def _chosen(runtimes: Iterable[Runtime] | None) -> list:
+    """The runtimes given, else this thread's last device, else every started one."""
     chosen = list(runtimes) if runtimes is not None else []
     if not chosen:
         last = getattr(_last, "runtime", None)
@@ -61,7 +61,12 @@ def describe(runtimes: Iterable[Runtime] | None = None) -> str:
         from bioplug.runtime.runtime import started_runtimes
 
         chosen = started_runtimes()
-    names = [f"{rt.info.name!r} [{rt.info.platform}]" for rt in chosen]
+    return chosen
+
+
+def describe(runtimes: Iterable[Runtime] | None = None) -> str:
+    """The device(s) to name: ``'NAME' [PLATFORM]``, or a list of them."""
+    names = [f"{rt.info.name!r} [{rt.info.platform}]" for rt in _chosen(runtimes)]
     if not names:
         return "the OpenCL device"
     if len(names) == 1:
@@ -94,8 +99,16 @@ def device_error(exc: BaseException, runtimes: Iterable[Runtime] | None = None
     return DeviceError(
         f"{describe(runtimes)} failed during the run ({type(exc).__name__}: {detail}); the "
         "device may have been lost, reset or run out of resources, and nothing was kept. Run "
-        "it again, or use another device, e.g. --device cpu (device='cpu')"
+        f"it again, or use another device, {_another(runtimes)}"
     )
+
+
+def _another(runtimes: Iterable[Runtime] | None) -> str:
+    """How to choose a device of the other kind than the one that failed: the CPU after a
+    GPU, a GPU after the CPU (the command line's option and the Python argument)."""
+    failed_cpu = [rt.info.kind == "CPU" for rt in _chosen(runtimes)]
+    kind = "gpu" if failed_cpu and all(failed_cpu) else "cpu"
+    return f"e.g. --device {kind} (device='{kind}'; in the app: the Devices panel)"
 
 
 def device_guard(fn: F) -> F:

@@ -135,3 +135,16 @@ def test_two_threads_give_sequential_results(kind):
     sequential = [work(0), work(1)]
     for _ in range(3):
         assert _in_threads(work) == sequential
+
+
+def test_a_lost_device_message_suggests_the_other_kind():
+    from types import SimpleNamespace
+
+    from bioplug.faults import device_error
+
+    def fake(kind):
+        return SimpleNamespace(info=SimpleNamespace(name=f"a {kind}", platform="P", kind=kind))
+
+    for kind, other in (("GPU", "--device cpu"), ("CPU", "--device gpu")):
+        message = str(device_error(cl.RuntimeError("clFinish failed: injected"), [fake(kind)]))
+        assert f"'a {kind}' [P]" in message and other in message

@@ -5,7 +5,7 @@ them, and from a chosen call on every one raises what a driver raises for a lost
 device (``pyopencl.RuntimeError``, ``MemoryError`` or ``LogicError``; a lost device stays
 lost). Each command is run once untouched to count its calls, then with the failure injected
 halfway through (some work done, some not): it must exit with code 1, one line on standard
-error naming the device and suggesting ``--device cpu``, no traceback and no file. The Python
+error naming the device and suggesting another kind (``--device cpu`` after a GPU), no traceback and no file. The Python
 front doors raise :class:`bioplug.errors.DeviceError` (a :class:`BioplugError`). Afterwards
 the same process runs the job again and gets the untouched result: nothing cached on the
 device was left half-written.
@@ -79,6 +79,11 @@ def device_name():
     return get_runtime(DEVICE).info.name
 
 
+def suggestion() -> str:
+    """The other kind of device the message suggests: a GPU after the CPU, else the CPU."""
+    return "--device gpu" if get_runtime(DEVICE).info.kind == "CPU" else "--device cpu"
+
+
 def _inputs(tmp_path):
     (tmp_path / "six.fa").write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(SEQS)))
     (tmp_path / "three.fa").write_text("".join(f">t{k}\n{s}\n" for k, s in enumerate(SEQS[:3])))
@@ -126,7 +131,7 @@ def test_command_fails_cleanly_when_the_device_is_lost(command, error, tmp_path,
     lines = [x for x in err.splitlines() if x.strip()]
     assert code == 1, err
     assert len(lines) == 1 and lines[0].startswith(f"bioplug {words[0]}: error: "), err
-    assert device_name in err and "--device cpu" in err and error in err, err
+    assert device_name in err and suggestion() in err and error in err, err
     assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no file, no temporary
 
@@ -229,7 +234,7 @@ def test_front_door_raises_device_error(name, lost, device_name):
     assert isinstance(info.value, BioplugError)
     assert isinstance(info.value.__cause__, cl.MemoryError)  # the driver's error is kept
     text = str(info.value)
-    assert device_name in text and "--device cpu" in text and "MemoryError" in text
+    assert device_name in text and suggestion() in text and "MemoryError" in text
     lost.disarm()
     assert work() == expected
 
@@ -266,7 +271,7 @@ def test_other_errors_are_not_device_errors():
 
 
 def test_gui_job_reports_the_device(qtbot, device_name):
-    """A GUI job whose device fails shows the same message (device, --device cpu)."""
+    """A GUI job whose device fails shows the same message (device, another device)."""
     pytest.importorskip("PySide6")
     from bioplug.gui.jobs import Job
 
@@ -279,4 +284,4 @@ def test_gui_job_reports_the_device(qtbot, device_name):
     failed = []
     job.signals.failed.connect(failed.append)
     job.run()
-    assert len(failed) == 1 and device_name in failed[0] and "--device cpu" in failed[0]
+    assert len(failed) == 1 and device_name in failed[0] and suggestion() in failed[0]
