@@ -667,3 +667,10 @@ def test_sam_follows_the_spec_and_reads_back(tmp_path):
         np.testing.assert_array_equal(alignment.coordinates, hit.coordinates[::-1])
         if flag == 0:
             assert str(query.seq) == queries[hit.query]
+
+
+@pytest.mark.parametrize("option, value", [("top", 0), ("chunk_residues", 0),
+                                           ("chunk_residues", -5)])
+def test_values_below_one_are_refused(option, value):
+    with pytest.raises(InputError, match=f"{option} must be at least 1, not {value}"):
+        search(["MKVLAQ"], ["MKVLAQWE"], device=DEVICE, **{option: value})

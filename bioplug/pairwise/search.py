@@ -211,6 +211,8 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     """
     if top < 1:
         raise InputError(f"top must be at least 1, not {top}")
+    if chunk_residues is not None and chunk_residues < 1:
+        raise InputError(f"chunk_residues must be at least 1, not {chunk_residues}")
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
     runtimes = get_runtimes(device)
     start = time.perf_counter()
