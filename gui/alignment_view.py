@@ -5,17 +5,23 @@ the visible rows and columns. Every (residue, colour class) glyph is rendered on
 atlas (one small ARGB tile per glyph, rebuilt on zoom or scheme change); a repaint looks the
 visible cells' glyph ids up, gathers their tiles with one numpy fancy-index into a single
 image and draws it with one ``drawImage`` call.
+
+Colouring and the per-column tracks do not block on wide inputs either: alignments of more
+than :data:`EAGER_CELLS` cells are coloured a block of columns at a time
+(:class:`colors.LazyColumns`), the visible columns before they are painted and the rest in
+idle time; unaligned sequences of different lengths get no consensus or conservation.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -58,6 +64,11 @@ SELECTION = QColor(40, 90, 220, 70)
 SELECTION_EDGE = QColor(40, 90, 220)
 MARK = QColor(220, 0, 0)
 RULER_STEPS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+#: Alignments up to this many cells are coloured whole when shown (a few tens of ms); larger
+#: ones a block of columns at a time (the visible ones first, the rest in idle time).
+EAGER_CELLS = 4_000_000
+#: Seconds of idle-time colouring per event-loop turn (keeps scrolling and typing smooth).
+FILL_SLICE = 0.015
 
 
 def _text_colour(rgb: tuple[int, int, int]) -> QColor:
@@ -152,6 +163,10 @@ class AlignmentCanvas(QAbstractScrollArea):
         self.codes = np.zeros((0, 0), dtype=np.uint8)
         self.classes = np.zeros((0, 0), dtype=np.uint8)
         self.glyph_ids = np.zeros((0, 0), dtype=np.uint16)
+        self._lazy = colors.lazy_classes(self.codes, colors.no_classes)
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setInterval(0)
+        self._fill_timer.timeout.connect(self._fill_some)
         self.palette_rgb: list[tuple[int, int, int]] = [colors.WHITE]
         self.highlighted = np.zeros(0, dtype=bool)
         self.marked_column: int | None = None
@@ -167,21 +182,57 @@ class AlignmentCanvas(QAbstractScrollArea):
         self._set_font()
 
     # -- data ---------------------------------------------------------------------------
-    def set_rows(self, codes: np.ndarray, classes: np.ndarray, palette) -> None:
-        """Show ``codes`` coloured by ``classes`` (indices into ``palette``)."""
+    def set_rows(self, codes: np.ndarray, classify, palette) -> None:
+        """Show ``codes`` coloured by ``classify(codes)`` (indices into ``palette``)."""
         self.codes = np.asarray(codes, dtype=np.uint8)
         self.highlighted = np.zeros(self.codes.shape[0], dtype=bool)
-        self.set_classes(classes, palette)
+        self.set_classes(classify, palette)
 
-    def set_classes(self, classes: np.ndarray, palette) -> None:
-        """Change the colouring only."""
-        self.classes = np.asarray(classes, dtype=np.uint8)
+    def set_classes(self, classify, palette) -> None:
+        """Change the colouring only.
+
+        Parameters
+        ----------
+        classify : callable
+            A scheme's ``classify(codes) -> classes`` (:data:`colors.SCHEMES`); it is called
+            on blocks of columns, all at once up to :data:`EAGER_CELLS` cells.
+        palette : list of (int, int, int)
+        """
+        self._fill_timer.stop()
+        self._lazy = colors.lazy_classes(self.codes, classify)
+        self.classes = self._lazy.outputs[0]
         self.palette_rgb = list(palette)
-        self.glyph_ids = self.classes.astype(np.uint16) * NSYM + _SYM_LUT[self.codes]
+        self.glyph_ids = _SYM_LUT[self.codes]  # class 0 until a block is coloured
+        if self.codes.size <= EAGER_CELLS:
+            self.ensure_columns(0, self.codes.shape[1])
+        else:
+            self._fill_timer.start()
         self._atlas = None
         self._update_scrollbars()
         self.viewport().update()
         self.viewChanged.emit()
+
+    def ensure_columns(self, first: int, end: int) -> None:
+        """Colour the columns ``first .. end - 1`` now if they are not yet."""
+        for start, stop in self._lazy.ensure(first, end):
+            self._glyphs(start, stop)
+
+    def _glyphs(self, start: int, stop: int) -> None:
+        self.glyph_ids[:, start:stop] = (self.classes[:, start:stop].astype(np.uint16) * NSYM
+                                         + _SYM_LUT[self.codes[:, start:stop]])
+
+    def _fill_some(self) -> None:
+        """Idle time: colour blocks of columns for :data:`FILL_SLICE` seconds."""
+        end = time.perf_counter() + FILL_SLICE
+        while time.perf_counter() < end:
+            span = self._lazy.fill_next()
+            if span is None:
+                self._fill_timer.stop()
+                # a new array: views that cache by the array's identity (the overview) redraw
+                self.classes = self.classes.copy()
+                self.viewChanged.emit()
+                return
+            self._glyphs(*span)
 
     # -- geometry -----------------------------------------------------------------------
     def _set_font(self) -> None:
@@ -289,6 +340,7 @@ class AlignmentCanvas(QAbstractScrollArea):
         painter.fillRect(self.viewport().rect(), QColor(255, 255, 255))
         r0, r1, c0, c1 = self.visible_cells()
         if r1 > r0 and c1 > c0:
+            self.ensure_columns(c0, c1)
             w, h = self.cell.width(), self.cell.height()
             x0, y0 = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
             buf = self.atlas().compose(self.glyph_ids[r0:r1, c0:c1])
@@ -544,17 +596,28 @@ class ConsensusRow(_Strip):
 
     def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
         super().__init__(canvas, parent)
-        self.letters = np.zeros(0, np.uint8)
-        self.share = np.zeros(0, np.float32)
+        self.tracks: colors.LazyColumns | None = None
         self.setFixedHeight(18)
 
-    def set_consensus(self, letters: np.ndarray, share: np.ndarray) -> None:
-        """Consensus letters and their shares (from :func:`colors.consensus`)."""
-        self.letters, self.share = letters, share
+    @property
+    def letters(self) -> np.ndarray:
+        """Consensus letter per column, as far as computed (empty without tracks)."""
+        return self.tracks.outputs[0] if self.tracks is not None else np.zeros(0, np.uint8)
+
+    @property
+    def share(self) -> np.ndarray:
+        """Share of the rows holding the consensus letter, per column."""
+        return self.tracks.outputs[1] if self.tracks is not None else np.zeros(0, np.float32)
+
+    def set_tracks(self, tracks: colors.LazyColumns | None) -> None:
+        """The per-column tracks (:func:`colors.lazy_tracks`), or None for none."""
+        self.tracks = tracks
         self.update()
 
     def text(self) -> str:
         """The whole consensus line: upper case above 50 %, lower case above 30 %, else ``.``."""
+        if self.tracks is not None:
+            self.tracks.ensure(0, self.canvas.codes.shape[1])
         out = []
         for code, s in zip(self.letters.tolist(), self.share.tolist(), strict=True):
             ch = chr(code)
@@ -568,6 +631,8 @@ class ConsensusRow(_Strip):
         _, _, c0, c1 = c.visible_cells()
         w = c.cell.width()
         x0 = c.horizontalScrollBar().value()
+        if self.tracks is not None:
+            self.tracks.ensure(c0, c1)
         if w >= 6 and c1 <= len(self.letters):
             painter.setFont(c.residue_font)
             painter.setPen(QColor(0, 0, 80))
@@ -601,26 +666,48 @@ class ConservationTrack(pg.PlotWidget):
             pen=pg.mkPen(60, 80, 170),
         )
         self.addItem(self.curve)
-        self.values = np.zeros(0, np.float32)
+        self.tracks: colors.LazyColumns | None = None
         canvas.viewChanged.connect(self.follow)
 
-    def set_values(self, values: np.ndarray) -> None:
-        """Conservation per column (0 .. 1)."""
-        self.values = np.asarray(values, dtype=np.float32)
-        if self.values.size:
-            x = np.arange(self.values.size + 1, dtype=np.float64)
-            self.curve.setData(x, self.values)
-        else:
-            self.curve.setData([], [])
+    @property
+    def values(self) -> np.ndarray:
+        """Conservation per column (0 .. 1), as far as computed (empty without tracks)."""
+        return self.tracks.outputs[2] if self.tracks is not None else np.zeros(0, np.float32)
+
+    def set_tracks(self, tracks: colors.LazyColumns | None) -> None:
+        """The per-column tracks (:func:`colors.lazy_tracks`), or None for none."""
+        self.tracks = tracks
         self.follow()
 
     def follow(self) -> None:
-        """Match the x range to the canvas's visible columns (pixel-exact)."""
+        """Match the x range to the canvas's visible columns (pixel-exact) and plot those
+        columns only (a curve of millions of steps took seconds to draw)."""
         c = self.canvas
         w = c.cell.width()
         x0 = c.horizontalScrollBar().value() / w
         span = max(self.getPlotItem().vb.width(), 1.0) / w
+        first = int(x0)
+        end = min(int(math.ceil(x0 + span)) + 1, self.values.size)
+        if self.tracks is not None and end > first:
+            self.tracks.ensure(first, end)
+            x = np.arange(first, end + 1, dtype=np.float64)
+            self.curve.setData(x, self.values[first:end])
+        else:
+            self.curve.setData([], [])
         self.getPlotItem().setXRange(x0, x0 + span, padding=0)
+
+
+def _warning_label() -> QLabel:
+    """The (hidden) note above the residues for input the jobs will refuse.
+
+    A note rather than a dialog: the file stays open to be looked at, but its characters that
+    are no sequence letters are drawn as "?" and every job refuses them.
+    """
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setStyleSheet("background: rgb(255,243,205); color: rgb(102,77,3); padding: 2px")
+    label.hide()
+    return label
 
 
 class AlignmentView(QWidget):
@@ -630,13 +717,18 @@ class AlignmentView(QWidget):
     -------
     rowsHighlighted(list)
         Names of the highlighted rows after a find, a click or a tree selection.
+    warningShown(str)
+        A newly shown document has a character that is no sequence letter: the message
+        names the record, the position and the character (also shown above the residues).
     """
 
     rowsHighlighted = Signal(list)
+    warningShown = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.data: AlignmentData | None = None
+        self._warned = ""
         self.scheme = colors.DEFAULT_SCHEME
         self.canvas = AlignmentCanvas(self)
         self.names = NamesColumn(self.canvas, self)
@@ -662,6 +754,7 @@ class AlignmentView(QWidget):
         zin.clicked.connect(self.canvas.zoom_in)
         zout.clicked.connect(self.canvas.zoom_out)
         self.status = QLabel()
+        self.warning = _warning_label()
 
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Colours:"))
@@ -694,6 +787,7 @@ class AlignmentView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         outer.addLayout(bar)
+        outer.addWidget(self.warning)
         outer.addLayout(grid, 1)
         self.names.rowClicked.connect(self._row_clicked)
         self.names.rowDoubleClicked.connect(self.ask_rename)
@@ -732,12 +826,24 @@ class AlignmentView(QWidget):
     def _show(self, data: AlignmentData) -> None:
         self.data = data
         palette, classify = colors.SCHEMES[self.scheme]
-        self.canvas.set_rows(data.codes, classify(data.codes), palette)
+        self.canvas.set_rows(data.codes, classify, palette)
         self.names.set_names(data.names)
-        letters, share = colors.consensus(data.codes)
-        self.consensus_row.set_consensus(letters, share)
-        self.track.set_values(colors.conservation(data.codes))
+        # a column of unaligned sequences of different lengths means nothing: no tracks
+        tracks = colors.lazy_tracks(data.codes) if data.has_columns else None
+        self.consensus_row.set_tracks(tracks)
+        self.track.set_tracks(tracks)
         self.column_box.setRange(1, max(1, data.shape[1]))
+        self._show_warning(data)
+
+    def _show_warning(self, data: AlignmentData) -> None:
+        """The note above the residues when a character is no sequence letter."""
+        problem = data.letter_problem()
+        self.warning.setText(f"{problem}. It is shown as '?'; jobs refuse it until it is "
+                             "fixed." if problem else "")
+        self.warning.setVisible(bool(problem))
+        if problem and problem != self._warned:
+            self.warningShown.emit(problem)
+        self._warned = problem
 
     def set_scheme(self, name: str) -> None:
         """Colour with one of :data:`colors.SCHEMES`."""
@@ -751,7 +857,7 @@ class AlignmentView(QWidget):
             self.scheme_box.setCurrentText(name)
         if self.data is not None:
             palette, classify = colors.SCHEMES[name]
-            self.canvas.set_classes(classify(self.data.codes), palette)
+            self.canvas.set_classes(classify, palette)
 
     # -- navigation ---------------------------------------------------------------------
     def find(self, text: str) -> int:
@@ -1011,6 +1117,7 @@ class AlignmentView(QWidget):
         names_w += 16
         ruler_h = h + 4
         size = QSize(names_w + (c1 - c0) * w + 8, ruler_h + (r1 - r0) * h + 8)
+        self.canvas.ensure_columns(c0, c1)
         classes = self.canvas.classes
         palette = [QColor(*rgb) for rgb in self.canvas.palette_rgb]
         text_pens = [_text_colour(rgb) for rgb in self.canvas.palette_rgb]

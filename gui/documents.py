@@ -8,6 +8,7 @@ viewer paints), the ungapped records (what jobs take) and, for an alignment, the
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from bioplug.errors import InputError
 from bioplug.io import (
     EXTENSION_FORMATS,
     atomic_output,
+    check_letters,
     description_after_id,
     guess_format,
     open_input,
@@ -31,6 +33,9 @@ from bioplug.io import write_alignment as write_alignment_file
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
 ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
+#: PHYLIP dialects and their Bio.AlignIO names, in the order :func:`read_phylip` tries them.
+PHYLIP_DIALECTS = {"strict": "phylip", "relaxed": "phylip-relaxed",
+                   "sequential": "phylip-sequential"}
 #: Export formats offered for an alignment (``Bio.Align.write`` names).
 EXPORT_FORMATS = {"fasta": ".fasta", "clustal": ".aln", "stockholm": ".sto"}
 GAPS = b"-."
@@ -67,9 +72,31 @@ class AlignmentData:
         return self.alignment is not None
 
     @property
+    def has_columns(self) -> bool:
+        """Whether a column means something: an alignment, or sequences of one length (not
+        unaligned sequences of different lengths, whose per-column tracks are noise)."""
+        return self.aligned or len({len(r.seq) for r in self.records}) <= 1
+
+    @property
+    def descriptions(self) -> list[str]:
+        """Each row's title words after its id (``""`` when the title is only the id)."""
+        return [r.description for r in self.records]
+
+    @property
     def shape(self) -> tuple[int, int]:
         """``(rows, columns)``."""
         return (int(self.codes.shape[0]), int(self.codes.shape[1]))
+
+    def letter_problem(self) -> str:
+        """The first character that is no sequence letter, as the command-line tools report
+        it (:func:`bioplug.io.check_letters`: record, 1-based position in the ungapped
+        sequence, character), or ``""``. The viewer warns with it; the jobs refuse it.
+        """
+        try:
+            check_letters(self.records, self.title or "sequences", empty_ok=True)
+        except InputError as exc:
+            return str(exc)
+        return ""
 
     def row_text(self, i: int) -> str:
         """Row ``i`` as text (padding removed)."""
@@ -136,6 +163,32 @@ class AlignmentData:
         return self.alignment
 
 
+def titled_records(data: AlignmentData, gapped: bool = False) -> list[SeqRecord]:
+    """The rows as records whose description is the whole title line, ``"id words"``.
+
+    Bio.SeqIO's FASTA writer prints a description whose first word is the id as it is, so
+    a bare description that happens to start with the id (``>X X-ray ...``) would lose that
+    word; the whole title is always printed exactly, and read back by
+    :meth:`AlignmentData.from_records` (which strips the id once).
+
+    Parameters
+    ----------
+    data : AlignmentData
+    gapped : bool
+        The rows as shown (gapped), else the ungapped sequences.
+
+    Returns
+    -------
+    list of Bio.SeqRecord.SeqRecord
+    """
+    out = []
+    for i, (name, rec) in enumerate(zip(data.names, data.records, strict=True)):
+        seq = Seq(data.row_text(i)) if gapped else rec.seq
+        title = f"{name} {rec.description}" if rec.description else name
+        out.append(SeqRecord(seq, id=name, name=rec.name, description=title))
+    return out
+
+
 def _title(source: Path | None) -> str:
     return source.name if source is not None else ""
 
@@ -199,6 +252,65 @@ def sniff_format(path: Path) -> str | None:
     return None
 
 
+def read_phylip(text: str, path: Path, fmt: str = "phylip") -> Alignment:
+    """A PHYLIP alignment in whichever dialect reads: strict, then relaxed, then sequential.
+
+    Strict PHYLIP (10-character names, Bio.Align's reader) comes first: its names may hold
+    spaces, which the relaxed reader would split. Relaxed PHYLIP (names of any length ended by
+    white space, interleaved or not) is what Bio.AlignIO's ``phylip-relaxed``, IQ-TREE and
+    RAxML write; sequential is strict names with each sequence on consecutive lines.
+
+    Parameters
+    ----------
+    text : str
+        The file's contents.
+    path : pathlib.Path
+        For messages.
+    fmt : str
+        ``"phylip"`` (try every dialect) or one dialect's Bio.AlignIO name
+        (``"phylip-relaxed"``, ``"phylip-sequential"``).
+
+    Returns
+    -------
+    Bio.Align.Alignment
+
+    Raises
+    ------
+    InputError
+        No dialect reads the file: each one's reason is given.
+    """
+    from Bio import AlignIO
+
+    tried = []
+    for dialect, name in PHYLIP_DIALECTS.items():
+        if fmt not in ("phylip", name):
+            continue
+        try:
+            if dialect == "strict":
+                alignment = Align.read(io.StringIO(text), "phylip")
+            else:
+                alignment = AlignIO.read(io.StringIO(text), name).alignment
+            _check_phylip_header(text, alignment)
+        except (ValueError, AssertionError, IndexError) as exc:
+            tried.append(f"{dialect}: {' '.join(str(exc).split())}")  # one line
+            continue
+        for record in alignment.sequences:  # AlignIO repeats the id as the description
+            if record.description == record.id:
+                record.description = ""
+        return alignment
+    raise InputError(f"{path}: not readable as PHYLIP (tried {'; '.join(tried)})")
+
+
+def _check_phylip_header(text: str, alignment: Alignment) -> None:
+    """Raise ValueError unless ``alignment`` has the rows and columns the first line gives
+    (Bio.Align's strict reader returns a truncated file's rows cut short, without a word)."""
+    rows, columns = (int(x) for x in text.split(None, 2)[:2])
+    got = (len(alignment.sequences), int(alignment.length) if alignment.sequences else 0)
+    if got != (rows, columns):
+        raise ValueError(f"the first line gives {rows} sequences of {columns} columns, "
+                         f"but {got[0]} of {got[1]} were read")
+
+
 def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
     """Read a sequence or alignment file (any Bio.SeqIO / Bio.Align format).
 
@@ -223,16 +335,19 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
             and path.stat().st_size > 0:
         fmt = sniff_format(path)
     fmt = fmt or guess_format(path)
-    if fmt in ALIGNMENT_FORMATS:
+    if fmt in ALIGNMENT_FORMATS or fmt in PHYLIP_DIALECTS.values():
         if not path.exists():
             raise InputError(f"{path}: no such file")
         if path.stat().st_size == 0:
             raise InputError(f"{path}: the file is empty")
         with open_input(path, "rt") as handle:
-            try:
-                alignment = Align.read(handle, fmt)
-            except (ValueError, AssertionError, IndexError) as exc:
-                raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
+            if fmt == "phylip" or fmt in PHYLIP_DIALECTS.values():
+                alignment = read_phylip(handle.read(), path, fmt)
+            else:
+                try:
+                    alignment = Align.read(handle, fmt)
+                except (ValueError, AssertionError, IndexError) as exc:
+                    raise InputError(f"{path}: not readable as {fmt}: {exc}") from exc
         if len(alignment.sequences) == 0:
             raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
         return AlignmentData.from_alignment(alignment, path)
@@ -293,7 +408,7 @@ def write_alignment(
         from Bio import SeqIO
 
         with atomic_output(path, inputs) as handle:
-            SeqIO.write(data.records, handle, "fasta")
+            SeqIO.write(titled_records(data), handle, "fasta")
         return path
     # Same text as Bio.Align.write, without its per-row walk over every coordinate block
     # (minutes on a 1,000 x 5,000 alignment with scattered gaps).

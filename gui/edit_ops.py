@@ -68,21 +68,50 @@ def delete_gaps(codes: np.ndarray, rows: Sequence[int], column: int, count: int 
     return out
 
 
-def delete_rows(names: list[str], codes: np.ndarray, rows: Sequence[int]):
-    """Names and codes without ``rows``."""
+def kept_rows(count: int, rows: Sequence[int]) -> list[int]:
+    """The indices of ``range(count)`` that remain when ``rows`` are deleted.
+
+    Raises
+    ------
+    InputError
+        When ``rows`` names every row.
+    """
     drop = set(int(r) for r in rows)
-    keep = [i for i in range(len(names)) if i not in drop]
+    keep = [i for i in range(count) if i not in drop]
     if not keep:
         raise InputError("cannot delete every sequence")
+    return keep
+
+
+def delete_rows(names: list[str], codes: np.ndarray, rows: Sequence[int]):
+    """Names and codes without ``rows``."""
+    keep = kept_rows(len(names), rows)
     return [names[i] for i in keep], codes[keep]
+
+
+def checked_order(count: int, order: Sequence[int]) -> list[int]:
+    """``order`` as a list of ints, checked to be a permutation of ``range(count)``."""
+    order = [int(i) for i in order]
+    if sorted(order) != list(range(count)):
+        raise InputError("the new row order must name every row once")
+    return order
 
 
 def reorder(names: list[str], codes: np.ndarray, order: Sequence[int]):
     """Rows in ``order`` (a permutation of ``range(n)``)."""
-    order = [int(i) for i in order]
-    if sorted(order) != list(range(len(names))):
-        raise InputError("the new row order must name every row once")
+    order = checked_order(len(names), order)
     return [names[i] for i in order], codes[order]
+
+
+def moved_order(count: int, rows: Sequence[int], delta: int) -> tuple[list[int], list[int]]:
+    """The row order that moves ``rows`` by ``delta`` as a block, and their new indices."""
+    chosen = sorted(set(int(r) for r in rows))
+    rest = [i for i in range(count) if i not in set(chosen)]
+    first = chosen[0] if chosen else 0
+    # where the block goes among the other rows, clamped to the ends
+    slot = sum(1 for i in rest if i < first) + int(delta)
+    slot = min(max(slot, 0), len(rest))
+    return rest[:slot] + chosen + rest[slot:], list(range(slot, slot + len(chosen)))
 
 
 def move_rows(names: list[str], codes: np.ndarray, rows: Sequence[int], delta: int):
@@ -90,15 +119,9 @@ def move_rows(names: list[str], codes: np.ndarray, rows: Sequence[int], delta: i
 
     Returns names, codes and the rows' new indices.
     """
-    chosen = sorted(set(int(r) for r in rows))
-    rest = [i for i in range(len(names)) if i not in set(chosen)]
-    first = chosen[0] if chosen else 0
-    # where the block goes among the other rows, clamped to the ends
-    slot = sum(1 for i in rest if i < first) + int(delta)
-    slot = min(max(slot, 0), len(rest))
-    order = rest[:slot] + chosen + rest[slot:]
+    order, now = moved_order(len(names), rows, delta)
     new_names, new_codes = reorder(names, codes, order)
-    return new_names, new_codes, list(range(slot, slot + len(chosen)))
+    return new_names, new_codes, now
 
 
 def rename(names: list[str], row: int, name: str) -> list[str]:

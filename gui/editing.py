@@ -25,11 +25,35 @@ from .documents import AlignmentData
 UNDO_LIMIT = 100
 
 
-def rebuild(data: AlignmentData, names: list[str], codes: np.ndarray) -> AlignmentData:
-    """An :class:`AlignmentData` like ``data`` with new names and rows."""
+def rebuild(data: AlignmentData, names: list[str], codes: np.ndarray,
+            descriptions: list[str] | None = None) -> AlignmentData:
+    """An :class:`AlignmentData` like ``data`` with new names and rows.
+
+    Parameters
+    ----------
+    data : AlignmentData
+        The data before the edit (source and title are kept).
+    names : list of str
+        Row ids after the edit.
+    codes : numpy.ndarray
+        ``(n, L)`` rows after the edit.
+    descriptions : list of str, optional
+        Each new row's title words after its id; default: ``data``'s, row for row (for edits
+        that keep every row in its place: gaps, columns, a rename).
+
+    Returns
+    -------
+    AlignmentData
+    """
+    if descriptions is None:
+        descriptions = data.descriptions
+    if len(descriptions) != len(names):
+        raise ValueError(f"{len(names)} rows but {len(descriptions)} descriptions")
     texts = [codes[i].tobytes().decode("ascii").rstrip(" ") for i in range(codes.shape[0])]
-    records = [SeqRecord(Seq(t), id=name, description="") for t, name in
-               zip(texts, names, strict=True)]
+    # from_records takes titles as Bio.SeqIO reads them ("id words") and strips the id once;
+    # a bare description that happened to start with the id would lose its first word.
+    records = [SeqRecord(Seq(t), id=name, description=f"{name} {desc}" if desc else name)
+               for t, name, desc in zip(texts, names, descriptions, strict=True)]
     out = AlignmentData.from_records(records, data.source, aligned=data.aligned)
     out.title = data.title
     return out
@@ -77,15 +101,40 @@ class AlignmentEditor(QObject):
         self.view.show_edited(data)
         self.edited.emit(data)
 
-    def _push(self, text: str, names: list[str], codes: np.ndarray) -> AlignmentData:
+    def _push(self, text: str, names: list[str], codes: np.ndarray,
+              descriptions: list[str] | None = None) -> AlignmentData:
         before = self.view.data
-        after = rebuild(before, names, codes)
+        after = rebuild(before, names, codes, descriptions)
         self.stack.push(SnapshotCommand(text, before, after, self._apply))
         return after
 
-    def apply_edit(self, text: str, names: list[str], codes: np.ndarray) -> AlignmentData:
-        """Show new rows as one undoable step called ``text`` (a realignment, added rows)."""
-        return self._push(text, names, codes)
+    def _push_rows(self, text: str, order: list[int]) -> AlignmentData:
+        """The rows ``order`` (old indices, new order) as one step; each keeps its title."""
+        data = self.view.data
+        descriptions = data.descriptions
+        return self._push(text, [data.names[i] for i in order], data.codes[order],
+                          [descriptions[i] for i in order])
+
+    def apply_edit(self, text: str, names: list[str], codes: np.ndarray,
+                   descriptions: list[str] | None = None) -> AlignmentData:
+        """Show new rows as one undoable step called ``text`` (a realignment, added rows).
+
+        Parameters
+        ----------
+        text : str
+            The undo step's name.
+        names : list of str
+            Row ids.
+        codes : numpy.ndarray
+            ``(n, L)`` rows.
+        descriptions : list of str, optional
+            Title words after each id; default: the current rows', row for row.
+
+        Returns
+        -------
+        AlignmentData
+        """
+        return self._push(text, names, codes, descriptions)
 
     def _need(self, aligned: bool = True) -> AlignmentData:
         data = self.view.data
@@ -134,8 +183,8 @@ class AlignmentEditor(QObject):
         rows = self.view.selected_rows()
         if not rows:
             raise InputError("select the sequences to delete")
-        names, codes = edit_ops.delete_rows(data.names, data.codes, rows)
-        self._push(f"delete {len(rows)} sequence(s)", names, codes)
+        self._push_rows(f"delete {len(rows)} sequence(s)",
+                        edit_ops.kept_rows(len(data.names), rows))
         self.view.highlight_rows([])
 
     def move_sequences(self, delta: int) -> None:
@@ -144,16 +193,16 @@ class AlignmentEditor(QObject):
         rows = self.view.selected_rows()
         if not rows:
             raise InputError("select the sequences to move")
-        names, codes, now = edit_ops.move_rows(data.names, data.codes, rows, delta)
-        self._push("move sequences", names, codes)
+        order, now = edit_ops.moved_order(len(data.names), rows, delta)
+        self._push_rows("move sequences", order)
         self.view.highlight_rows(now)
 
     def reorder(self, order: list[int], text: str = "reorder sequences") -> None:
         """Rows in a new order (a permutation); the selection follows its rows."""
         data = self._need(aligned=False)
         chosen = set(self.view.selected_rows())
-        names, codes = edit_ops.reorder(data.names, data.codes, order)
-        self._push(text, names, codes)
+        order = edit_ops.checked_order(len(data.names), order)
+        self._push_rows(text, order)
         self.view.highlight_rows([k for k, old in enumerate(order) if old in chosen])
 
     def rename(self, row: int, name: str) -> None:

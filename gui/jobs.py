@@ -174,6 +174,62 @@ def msa_task(records, device: str | None, seed: int = 0, method: str = "quickpro
     return fn
 
 
+def default_matrix(records) -> str:
+    """The substitution matrix a pairwise or all-vs-all job uses unless one is chosen:
+    NUC.4.4 for nucleotides (as the three-way job), else BLOSUM62.
+
+    Parameters
+    ----------
+    records : iterable of Bio.SeqRecord.SeqRecord
+        The sequences (all of the open ones, so a dialog's default does not change with
+        the pair picked).
+
+    Returns
+    -------
+    str
+        A name from :data:`PAIRWISE_MATRICES`.
+    """
+    from bioplug.alphabet import is_nucleotide
+
+    return "NUC.4.4" if is_nucleotide([str(r.seq) for r in records]) else "BLOSUM62"
+
+
+def check_pair(records, source: str, alphabet, matrix: str) -> None:
+    """The checks of the other jobs for the two records of a pairwise job: sequence letters
+    (:func:`bioplug.io.check_letters`), no empty record, and every letter in ``matrix``.
+
+    Parameters
+    ----------
+    records : sequence of Bio.SeqRecord.SeqRecord
+        Target and query.
+    source : str
+        Where they come from (the file's name), first in the messages.
+    alphabet : str or sequence of str
+        The substitution matrix's letters.
+    matrix : str
+        Its name, for the message.
+
+    Raises
+    ------
+    InputError
+        Naming the record, the 1-based position and the character.
+    """
+    from bioplug.alphabet import check_codes
+    from bioplug.io import check_letters
+
+    check_letters(records, source, empty_ok=True)
+    table = np.full(256, 255, dtype=np.uint8)
+    table[[ord(c) for c in alphabet if len(c) == 1 and c.isascii()]] = 0
+    for record, role in zip(records, ("target", "query"), strict=False):
+        text = str(record.seq)
+        if not text:
+            raise InputError(f"{source}: {record.id} (the {role}): the sequence is empty")
+        # ASCII here: check_letters refuses every other character
+        codes = table[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+        check_codes(codes, text, f"{source}: {record.id}",
+                    f"in the {matrix} alphabet ({''.join(map(str, alphabet))})")
+
+
 def make_pairwise_aligner(device: str | None, mode: str = "global", matrix: str = "BLOSUM62",
                           open_gap: float = PAIRWISE_GAPS[0],
                           extend_gap: float = PAIRWISE_GAPS[1]):
@@ -204,26 +260,42 @@ class PairResult:
     text: str
     alignment: object
     stats: PairStats | None = None
+    matrix: str = ""
 
 
 def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
-                  matrix: str = "BLOSUM62") -> TaskFn:
-    """One pair: score and one optimal alignment -> :class:`PairResult`."""
+                  matrix: str | None = None, source: str = "pairwise alignment") -> TaskFn:
+    """One pair: score and one optimal alignment -> :class:`PairResult`.
+
+    Parameters
+    ----------
+    rec_a, rec_b : Bio.SeqRecord.SeqRecord
+        Target and query (ungapped).
+    device : str or None
+    mode : {"global", "local"}
+    matrix : str, optional
+        Substitution matrix; default :func:`default_matrix` of the pair (NUC.4.4 for
+        nucleotides, else BLOSUM62).
+    source : str
+        Where the records come from, first in error messages (the file's name).
+    """
+    matrix = matrix or default_matrix([rec_a, rec_b])
 
     def fn(progress: ProgressFn):
         progress("align pair", 0, 1)
         aligner = make_pairwise_aligner(device, mode, matrix)
+        check_pair([rec_a, rec_b], source, aligner.substitution_matrix.alphabet, matrix)
         alignments = aligner.align(rec_a, rec_b)
         first = next(iter(alignments), None)
         score = float(alignments.score)
         progress("align pair", 1, 1)
         if first is None:
             return PairResult((rec_a.id, rec_b.id), score,
-                              "(no alignment with a positive score)", None)
+                              "(no alignment with a positive score)", None, matrix=matrix)
         # the rows of the aligned region only (all of it for global, the local part for
         # local): what needle / water count their numbers over
         stats = pair_stats((first[0], first[1]), aligner.substitution_matrix, score)
-        return PairResult((rec_a.id, rec_b.id), score, format(first), first, stats)
+        return PairResult((rec_a.id, rec_b.id), score, format(first), first, stats, matrix)
 
     return fn
 
@@ -235,11 +307,10 @@ def three_task(records, device: str | None) -> TaskFn:
 
     def fn(progress: ProgressFn):
         from bioplug import align_three
-        from bioplug.alphabet import is_nucleotide
 
         if len(records) != 3:
             raise InputError(f"a three-sequence alignment needs 3 sequences, not {len(records)}")
-        matrix = "NUC.4.4" if is_nucleotide([str(r.seq) for r in records]) else "BLOSUM62"
+        matrix = default_matrix(records)
         return align_three(*records, substitution_matrix=matrix, open_gap_score=-10.0,
                            extend_gap_score=-0.5, device=device, progress=progress)
 
@@ -257,8 +328,10 @@ class MatrixResult:
 
 
 def all_vs_all_task(records, device: str | None, mode: str = "global",
-                    matrix: str = "BLOSUM62") -> TaskFn:
-    """All-vs-all scores -> :class:`MatrixResult`."""
+                    matrix: str | None = None) -> TaskFn:
+    """All-vs-all scores -> :class:`MatrixResult` (``matrix``: default
+    :func:`default_matrix`, NUC.4.4 for nucleotides, else BLOSUM62)."""
+    matrix = matrix or default_matrix(records)
 
     def fn(progress: ProgressFn):
         if len(records) < 2:

@@ -31,15 +31,13 @@ from pathlib import Path
 
 import numpy as np
 from Bio import SeqIO
-from Bio.Seq import Seq
-from Bio.SeqRecord import SeqRecord
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
 from bioplug.errors import InputError
 from bioplug.io import atomic_output
 
-from .documents import AlignmentData
+from .documents import AlignmentData, titled_records
 
 FORMAT = "bioplug-project"
 VERSION = 1
@@ -77,9 +75,7 @@ def save_project(window, path: str | os.PathLike) -> Path:
         raise InputError("nothing to save: open sequences first")
     state = project_state(window)
     fasta = io.StringIO()
-    records = [SeqRecord(Seq(data.row_text(i)), id=name, description="")
-               for i, name in enumerate(data.names)]
-    SeqIO.write(records, fasta, "fasta")
+    SeqIO.write(titled_records(data, gapped=True), fasta, "fasta")  # titles too
     with atomic_output(path, window.inputs, mode="wb") as handle, \
             zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("project.json", json.dumps(state, indent=1))

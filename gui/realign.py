@@ -25,6 +25,7 @@ from Bio.SeqRecord import SeqRecord
 from PySide6.QtWidgets import QFileDialog
 
 from bioplug.errors import InputError
+from bioplug.io import description_after_id
 
 from .edit_ops import GAP, is_gap, remove_gap_columns
 
@@ -117,7 +118,13 @@ class Realigner:
         self.window = window
         self.view = window.alignment_view
 
-    def _start(self, name: str, fn, text: str, after) -> object:
+    def _start(self, name: str, fn, text: str, after,
+               descriptions: list[str] | None = None) -> object:
+        """Run ``fn`` as a job; its rows replace the shown ones as one undo step.
+
+        ``descriptions`` are the titles of the result's rows in its order (default: the
+        shown rows', row for row).
+        """
         data = self.view.data
 
         def done(result) -> None:
@@ -125,7 +132,7 @@ class Realigner:
                 raise InputError(f"{name}: the alignment changed while the job ran; "
                                  "run it again")
             names, codes = result if isinstance(result, tuple) else (data.names, result)
-            self.view.editor.apply_edit(text, names, codes)
+            self.view.editor.apply_edit(text, names, codes, descriptions)
             after(names)
 
         return self.window._start_job(name, fn, done)
@@ -160,18 +167,22 @@ class Realigner:
                            remove_gap_columns_or_keep(data.codes[rest]), picked,
                            self.window.device)
         moved = [r.id for r in picked]
+        titles = data.descriptions
         return self._start("Realign sequences", fn, "realign sequences",
-                           lambda names: self.view.highlight_names(moved))
+                           lambda names: self.view.highlight_names(moved),
+                           [titles[i] for i in rest + rows])  # the job's row order
 
     def add_sequences(self, records: list[SeqRecord]):
         """Align ``records`` (unaligned) to the open alignment and append them."""
         data = self._aligned()
+        # the words after the id (Bio.SeqIO keeps the id in front of them)
         records = [SeqRecord(Seq(str(r.seq).replace("-", "").replace(".", "")), id=r.id,
-                             description=r.description) for r in records]
+                             description=description_after_id(r)) for r in records]
         fn = add_rows_task(list(data.names), data.codes, records, self.window.device)
         added = [r.id for r in records]
         return self._start("Add sequences", fn, f"add {len(records)} sequence(s)",
-                           lambda names: self.view.highlight_names(added))
+                           lambda names: self.view.highlight_names(added),
+                           data.descriptions + [r.description for r in records])
 
     def ask_add(self) -> None:
         """Choose a sequence file, then :meth:`add_sequences`."""

@@ -8,6 +8,9 @@ the leaf / row selection (the main window already links the tree tab and the ali
 
 from __future__ import annotations
 
+import logging
+import traceback
+
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +27,8 @@ from bioplug.errors import InputError
 from . import jobs
 from .row_tree import RowTree
 from .tree_ops import leaf_order
+
+log = logging.getLogger(__name__)
 
 
 class BootstrapDialog(QDialog):
@@ -99,10 +104,22 @@ class TreeFeatures:
         return menu
 
     def _guarded(self, fn, *args) -> None:
+        """Run a menu action; any failure becomes a message, none is lost in the event loop.
+
+        Parameters
+        ----------
+        fn : callable
+            The action.
+        *args
+            Its arguments.
+        """
         try:
             fn(*args)
         except InputError as exc:
             self.window.show_error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a slot's exception would vanish silently
+            log.error("tree action failed:\n%s", traceback.format_exc())
+            self.window.show_error(f"the tree action failed: {type(exc).__name__}: {exc}")
 
     # -- tree beside the alignment ------------------------------------------------------
     def show_beside(self, on: bool = True) -> None:

@@ -45,7 +45,7 @@ def root_on_branch(tree, leaves: Iterable[str]):
     Returns
     -------
     skbio.TreeNode
-        A rerooted copy.
+        A rerooted copy; support values stay on their branches.
 
     Raises
     ------
@@ -58,9 +58,10 @@ def root_on_branch(tree, leaves: Iterable[str]):
     path = _path_from_root(node)
     copy = tree.copy()
     target = _follow(copy, path)
-    length = target.length
-    above = 0.5 if length else True
-    return copy.root_at(target, above=above, branch_attrs=BRANCH_ATTRS, reset=True)
+    # skbio >= 0.6.2 reads a number ``above`` as a distance from the node (0.5 raised on
+    # branches shorter than that and missed the middle of longer ones); True is the midpoint,
+    # and also works for branches without a length.
+    return copy.root_at(target, above=True, branch_attrs=BRANCH_ATTRS, reset=True)
 
 
 def clade_of(tree, leaves: Iterable[str]):

@@ -410,10 +410,15 @@ class TreeView(QGraphicsView):
         return menu
 
     def _guarded(self, fn) -> None:
+        """Run a right-click action; any failure becomes a message (a slot's exception would
+        vanish in the event loop), as the Tree menu's actions do."""
         try:
             fn()
         except InputError as exc:
             self.errorShown.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001
+            log.error("tree action failed", exc_info=True)
+            self.errorShown.emit(f"the tree action failed: {type(exc).__name__}: {exc}")
 
     def _context_menu(self, pos) -> None:
         self.tree_menu().exec(self.mapToGlobal(pos))

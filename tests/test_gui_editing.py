@@ -212,3 +212,77 @@ def test_ops_pure_functions():
 def test_key_event_not_an_edit_passes(view):
     ev = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier)
     assert view.editor.handle_key(ev) is False
+
+
+# -- FASTA descriptions ---------------------------------------------------------------------
+TITLED = (">seqA Homo sapiens histone H1\nMKV-LAAG\n>seqB Mus musculus histone\nMKVLSA-G\n"
+          ">X X ray repair protein\nMKILAAG-\n>seqD\nMRVLAA-G\n")
+
+
+def titles(view):
+    return dict(zip(view.data.names, view.data.descriptions, strict=True))
+
+
+def headers(path):
+    return sorted(ln for ln in path.read_text().splitlines() if ln.startswith(">"))
+
+
+@pytest.fixture
+def titled_view(qtbot, tmp_path):
+    from bioplug.gui.documents import load_file
+
+    src = tmp_path / "titled.fasta"
+    src.write_text(TITLED)
+    v = AlignmentView()
+    qtbot.addWidget(v)
+    v.set_data(load_file(src))
+    return v
+
+
+def test_every_edit_keeps_the_descriptions(titled_view, tmp_path):
+    """A gap, a move, sorts, a rename and a deletion keep each row's title on its row,
+    through undo and redo, and the export writes them (they were once all dropped)."""
+    v = titled_view
+    first = {"seqA": "Homo sapiens histone H1", "seqB": "Mus musculus histone",
+             "X": "X ray repair protein", "seqD": ""}
+    assert titles(v) == first
+    v.select_block([0], 1, 1)
+    v.editor.insert_gap()
+    assert titles(v) == first
+    v.highlight_rows([0])
+    v.editor.move_sequences(2)
+    v.sort_rows("identity", reference=1)
+    v.sort_rows("name")
+    assert titles(v) == first and v.data.names != list(first)
+    v.editor.rename(v.data.names.index("seqA"), "human")
+    v.highlight_rows([v.data.names.index("seqB")])
+    v.editor.delete_sequences()
+    last = titles(v)
+    assert last == {"human": "Homo sapiens histone H1", "X": "X ray repair protein",
+                    "seqD": ""}
+    out = write_alignment(v.data, tmp_path / "edited.fasta")
+    assert headers(out) == [">X X ray repair protein", ">human Homo sapiens histone H1",
+                            ">seqD"]
+    stack = v.editor.stack
+    steps = stack.count()
+    for _ in range(steps):
+        stack.undo()
+    assert titles(v) == first and list(titles(v)) == ["seqA", "seqB", "X", "seqD"]
+    for _ in range(steps):
+        stack.redo()
+    assert titles(v) == last
+
+
+def test_unaligned_export_keeps_titles(qtbot, tmp_path):
+    """Unaligned sequences (written by Bio.SeqIO) keep a title whose first word is the id."""
+    from bioplug.gui.documents import load_file
+
+    src = tmp_path / "u.fasta"
+    src.write_text(">X X ray repair\nMKV\n>seqB Mus musculus\nMKVLSA\n")
+    v = AlignmentView()
+    qtbot.addWidget(v)
+    v.set_data(load_file(src))
+    v.highlight_rows([1])
+    v.editor.move_sequences(-1)
+    out = write_alignment(v.data, tmp_path / "u_out.fasta")
+    assert out.read_text().splitlines()[::2] == [">seqB Mus musculus", ">X X ray repair"]

@@ -132,3 +132,27 @@ def test_fasta_titles_survive_load_and_save(tmp_path):
     out = write_alignment(load_file(src), tmp_path / "out.fa")
     assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
         ">sp|P1|A_HUMAN Kinase 1", ">b"]
+
+
+def test_descriptions_survive_an_edit_save_and_open(qtbot, tmp_path):
+    """FASTA titles (including one whose first word is the id) are saved in the project and
+    come back on open, after an edit, and the reopened alignment exports them."""
+    from bioplug.gui.documents import write_alignment
+
+    src = tmp_path / "titled.fasta"
+    src.write_text(">seqA Homo sapiens histone H1\nMKV-LA\n>X X ray repair\nMKVQLA\n"
+                   ">c\nMR-VLA\n")
+    w = make_window(qtbot, tmp_path)
+    assert w.open_file(src)
+    w.alignment_view.select_block([1], 0, 0)
+    w.alignment_view.editor.insert_gap()
+    path = w.save_project(tmp_path / "titled.bioplug")
+    _, data, _, _ = project.read_project(path)
+    expect = ["Homo sapiens histone H1", "X ray repair", ""]
+    assert data.names == ["seqA", "X", "c"] and data.descriptions == expect
+    other = make_window(qtbot, tmp_path, "other.ini")
+    assert other.open_file(path)
+    assert other.data.descriptions == expect
+    out = write_alignment(other.data, tmp_path / "reopened.fasta")
+    assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
+        ">seqA Homo sapiens histone H1", ">X X ray repair", ">c"]

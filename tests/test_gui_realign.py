@@ -113,3 +113,26 @@ def test_realign_selected_sequences_and_errors(window, qtbot):
         window.edit_menu.actions()[-3].trigger()  # Realign selected block, nothing selected
     with pytest.raises(Exception, match="already in the alignment"):
         window.realigner.add_sequences([SeqRecord(Seq("MKV"), id="a")])
+
+
+def test_realign_and_add_keep_fasta_titles(window, qtbot, tmp_path):
+    """Added sequences keep their title (without the id repeated in front) and realigned
+    rows keep theirs, although the job puts them last."""
+    from bioplug.gui.documents import write_alignment
+
+    from bioplug.io import read_records
+
+    window.alignment_view.set_data(AlignmentData.from_records(
+        [SeqRecord(Seq(t), id=k, description=f"protein {k}") for k, t in ROWS.items()],
+        aligned=True))
+    src = tmp_path / "add.fasta"
+    src.write_text(">e Homo sapiens histone\nMKVALAGHWELQR\n")
+    finish(qtbot, window, lambda: window.realigner.add_sequences(read_records(src)))
+    window.alignment_view.highlight_rows([0])
+    finish(qtbot, window, window.realigner.realign_sequences)
+    data = window.alignment_view.data
+    assert data.names == ["b", "c", "d", "e", "a"]
+    assert data.descriptions == ["protein b", "protein c", "protein d",
+                                 "Homo sapiens histone", "protein a"]
+    out = write_alignment(data, tmp_path / "out.fasta")
+    assert ">e Homo sapiens histone" in out.read_text().splitlines()

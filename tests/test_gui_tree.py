@@ -51,6 +51,34 @@ def test_root_on_branch_and_errors():
         tree_ops.root_on_branch(tree(), ["zz"])
 
 
+def splits(t) -> dict[frozenset, float]:
+    """Support per bipartition, each named by its side without leaf "a" (root-independent)."""
+    everything = frozenset(x.name for x in t.tips())
+    out = {}
+    for node in t.non_tips():
+        if getattr(node, "support", None) is not None:
+            side = frozenset(x.name for x in node.tips())
+            out["a" in side and everything - side or side] = float(node.support)
+    return out
+
+
+@pytest.mark.parametrize(("leaf", "length"), [("a", 0.25), ("b", 2.0)])
+def test_root_on_branch_puts_the_root_at_the_midpoint(leaf, length):
+    """Short branches (< 0.5) once raised skbio's "Distance cannot exceed branch length"; long
+    ones got the root 0.5 from the node instead of halfway."""
+    original = TreeNode.read([NEWICK.replace("a:1", "a:0.25")])
+    for node in original.non_tips():
+        node.support, node.name = float(node.name), None
+    rooted = tree_ops.root_on_branch(original, [leaf])
+    node = rooted.find(leaf)
+    assert node.parent is rooted and len(rooted.children) == 2
+    other = next(c for c in rooted.children if c is not node)
+    assert node.length == pytest.approx(length / 2)
+    assert other.length == pytest.approx(length / 2)
+    assert splits(rooted) == splits(original)  # support stays on its branch
+    assert original.find(leaf).length == length  # the argument is left alone
+
+
 def test_ladderize_orders_by_clade_size():
     lad = tree_ops.ladderize(tree())
     assert tree_ops.leaf_order(lad) == ["e", "a", "b", "c", "d", "f"]
@@ -100,6 +128,38 @@ def test_branch_click_selects_clade_then_reroot_and_ladderize(window):
     assert tree_ops.leaf_order(tv.tree)[:2] in (["a", "b"], ["b", "a"])
     tv.reroot_midpoint()
     assert tv.tree.count(tips=True) == 6
+
+
+def test_tree_menu_reroot_on_a_short_branch(window):
+    """Tree ▸ Reroot on the selected branch on a leaf whose branch is shorter than 0.5."""
+    errors = []
+    window.errorShown.connect(errors.append)
+    tv = window.tree_view
+    short = TreeNode.read([NEWICK.replace("a:1", "a:0.25")])
+    tv.set_tree(short)
+    tv.select_leaves(["a"])
+    action = next(a for a in window.tree_features.menu.actions()
+                  if a.text().startswith("&Reroot"))
+    action.trigger()
+    assert errors == []
+    assert tv.tree.find("a").parent is tv.tree
+    assert tv.tree.find("a").length == pytest.approx(0.125)
+
+
+def test_tree_menu_shows_any_failure_as_a_message(window):
+    """An exception other than InputError in a Tree menu action reaches the user."""
+    errors = []
+    window.errorShown.connect(errors.append)
+
+    def broken() -> None:
+        raise ValueError("Distance cannot exceed branch length.")
+
+    window.tree_features._guarded(broken)
+    assert len(errors) == 1 and "Distance cannot exceed branch length" in errors[0]
+    shown = []   # the tree's own right-click menu, too
+    window.tree_view.errorShown.connect(shown.append)
+    window.tree_view._guarded(broken)
+    assert len(shown) == 1 and "ValueError" in shown[0]
 
 
 def test_tree_beside_alignment_same_order_linked_both_ways(window, qtbot):

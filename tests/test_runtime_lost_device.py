@@ -5,10 +5,10 @@ them, and from a chosen call on every one raises what a driver raises for a lost
 device (``pyopencl.RuntimeError``, ``MemoryError`` or ``LogicError``; a lost device stays
 lost). Each command is run once untouched to count its calls, then with the failure injected
 halfway through (some work done, some not): it must exit with code 1, one line on standard
-error naming the device and suggesting another kind (``--device cpu`` after a GPU), no traceback and no file. The Python
-front doors raise :class:`bioplug.errors.DeviceError` (a :class:`BioplugError`). Afterwards
-the same process runs the job again and gets the untouched result: nothing cached on the
-device was left half-written.
+error naming the device and suggesting another kind (``--device cpu`` after a GPU), no
+traceback and no file. The Python front doors raise :class:`bioplug.errors.DeviceError` (a
+:class:`BioplugError`). Afterwards the same process runs the job again and gets the
+untouched result: nothing cached on the device was left half-written.
 """
 
 from __future__ import annotations

@@ -1,0 +1,68 @@
+"""The GUI's pairwise and all-vs-all jobs: the input checks of the other jobs (record,
+position and character named) and a nucleotide matrix for nucleotides (on the CPU device)."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+
+from Bio import Align  # noqa: E402
+from Bio.Align import substitution_matrices  # noqa: E402
+from Bio.Seq import Seq  # noqa: E402
+from Bio.SeqRecord import SeqRecord  # noqa: E402
+from bioplug.gui import jobs  # noqa: E402
+
+from bioplug.errors import InputError  # noqa: E402
+
+DNA = {"d1": "ACGTACGTTAGCATCGATCGACTAGCTAGCATCG", "d2": "ACGTACGATAGCATCGTTCGACTAGCAAGCATCG",
+       "d3": "ACGTTCGTTAGCATCGATCGACTGGCTAGCATCC"}
+
+
+def rec(name, text):
+    return SeqRecord(Seq(text), id=name)
+
+
+@pytest.fixture(scope="module")
+def device():
+    from bioplug.runtime import list_devices
+
+    if not any(d.kind == "CPU" for d in list_devices()):
+        pytest.skip("no CPU (PoCL) OpenCL device")
+    return "cpu"
+
+
+def run(task):
+    return task(lambda stage, done, total: True)
+
+
+@pytest.mark.parametrize(("a", "b", "message"), [
+    ("ACDEFGHIKL", "ACDE1FGH#IKL", r"invalid\.fasta: b: letter '1' at position 5 "),
+    ("ACDEFGHIKL", "ACDEFJGHIKL", r"invalid\.fasta: b: letter 'J' at position 6 is not in "
+                                  r"the BLOSUM62 alphabet"),
+    ("ACDEFGHIKL", "", r"invalid\.fasta: b \(the query\): the sequence is empty"),
+    ("", "ACDEF", r"invalid\.fasta: a \(the target\): the sequence is empty"),
+])
+def test_pairwise_errors_name_record_position_and_character(device, a, b, message):
+    task = jobs.pairwise_task(rec("a", a), rec("b", b), device, "local", "BLOSUM62",
+                              source="invalid.fasta")
+    with pytest.raises(InputError, match=message):
+        run(task)
+
+
+def test_nucleotides_default_to_nuc44(device):
+    records = [rec(k, t) for k, t in DNA.items()]
+    assert jobs.default_matrix(records) == "NUC.4.4"
+    assert jobs.default_matrix([rec("p", "MKVLAAGIVGLL")]) == "BLOSUM62"
+    pair = run(jobs.pairwise_task(records[0], records[1], device))
+    nuc = substitution_matrices.load("NUC.4.4")
+    theirs = Align.PairwiseAligner(mode="global", substitution_matrix=nuc,
+                                   open_gap_score=-10, extend_gap_score=-0.5)
+    assert pair.matrix == "NUC.4.4" and pair.score == theirs.score(DNA["d1"], DNA["d2"])
+    scores = run(jobs.all_vs_all_task(records, device))
+    assert scores.matrix == "NUC.4.4"
+    assert scores.scores[0, 1] == theirs.score(DNA["d1"], DNA["d2"])
+    chosen = run(jobs.pairwise_task(records[0], records[1], device, matrix="BLOSUM62"))
+    assert chosen.matrix == "BLOSUM62"  # a chosen matrix is kept
