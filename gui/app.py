@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         from PySide6.QtWidgets import QApplication
 
         from . import MainWindow
+        from .main_window import wait_for_jobs
     except ImportError as exc:
         print(f"bioplug-gui: error: {exc}", file=sys.stderr)
         return 2
@@ -52,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.files:
         window.open_file(path)
     window.show()
-    return int(app.exec())
+    code = int(app.exec())
+    wait_for_jobs(code)  # a job cancelled by closing the window may still be running
+    return code
 
 
 def _platform_ready(requested: str | None) -> bool:

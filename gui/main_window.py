@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import sys
+import weakref
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QThreadPool, Signal
+import numpy as np
+from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,15 +27,18 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
 )
+from shiboken6 import isValid
 
 from bioplug.errors import BioplugError, InputError
+from bioplug.io import OUTPUT_FORMATS
 
-from . import jobs
+from . import export, jobs
 from .alignment_view import AlignmentView
 from .benchmark_page import BenchmarkPage, BenchSizes, benchmark_task
 from .devices_panel import DevicesPanel
-from .documents import AlignmentData, load_file, write_alignment
+from .documents import AlignmentData, load_file
 from .edit_menu import build_edit_menu
+from .editing import SnapshotCommand
 from .heatmap_view import HeatMapView
 from .overview import install_overview
 from .progress_view import ProgressView
@@ -66,6 +73,44 @@ OPEN_FILTER = ";;".join(
 )
 #: Alignments larger than this are exported on a worker thread.
 EXPORT_JOB_CELLS = 1_000_000
+#: How long a window closed during a job shows "cancelling…" before it goes anyway (the job
+#: then ends unseen; the application waits for it after its last window, see app.py).
+CLOSE_GRACE_MS = 1500
+#: How long the process waits at exit for a job cancelled by closing its window.
+EXIT_WAIT_MS = 60_000
+#: Every window's job pool (see :func:`wait_for_jobs`).
+_POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+def wait_for_jobs(code: int = 0, timeout_ms: int = EXIT_WAIT_MS, pools=None) -> None:
+    """Let the jobs still running after their window closed end before Python shuts down.
+
+    Closing a window cancels its job without waiting for it (a kernel can take seconds to
+    reach its next progress report). A worker thread running on while the interpreter tears
+    down could crash the process, so the (window-less) process waits for it; a job that
+    does not stop within ``timeout_ms`` ends the process at once, without that teardown.
+    ``bioplug-gui`` calls this when its event loop ends; it also runs at interpreter exit
+    for scripts that use :class:`MainWindow`.
+
+    Parameters
+    ----------
+    code : int
+        Exit code of the process when it has to be ended.
+    timeout_ms : int
+    pools : iterable of QThreadPool, optional
+        Default: every window's.
+    """
+    for pool in list(_POOLS if pools is None else pools):
+        if not pool.waitForDone(timeout_ms):
+            log.warning("a cancelled job did not stop within %.0f s; exiting without waiting",
+                        timeout_ms / 1000)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+
+
+atexit.register(wait_for_jobs)
+HEATMAP_EMPTY = "Run Jobs ▸ All-vs-all scores to fill the heat map."
 THREE_WAY_TIP = ("Exact alignment of three sequences: the three highlighted rows, else the "
                  "first three")
 
@@ -206,10 +251,19 @@ class MainWindow(QMainWindow):
         self.data: AlignmentData | None = None
         self.inputs: list[Path] = []  # every file opened: never written
         self.job: jobs.Job | None = None
-        self.pool = QThreadPool(self)
+        # Not a child of the window: deleting the window (WA_DeleteOnClose) would run the
+        # pool's destructor, which waits for a running job on the UI thread.
+        self.pool = QThreadPool()
         self.pool.setMaxThreadCount(1)
+        _POOLS.add(self.pool)
         self.last_error: str | None = None
         self.last_error_box: QMessageBox | None = None
+        self.last_result_box: QMessageBox | None = None
+        #: A job's alignment not shown because the document changed while it ran:
+        #: ``(text, AlignmentData)`` until :meth:`open_pending_result` or discarded.
+        self.pending_result: tuple[str, AlignmentData] | None = None
+        self._document = 0  # counts the documents opened (tells a job's results apart)
+        self._closing = False
         self._syncing = False
 
         self.alignment_view = AlignmentView()
@@ -283,7 +337,8 @@ class MainWindow(QMainWindow):
         self.act_open = a("&Open…", self._ask_open, QKeySequence.StandardKey.Open,
                           "Open sequences or an alignment")
         self.act_export_aln = a("Export &alignment…", self._ask_export_alignment,
-                                QKeySequence("Ctrl+E"), "FASTA, Clustal or Stockholm")
+                                QKeySequence("Ctrl+E"),
+                                "FASTA, Clustal, Stockholm, PHYLIP or NEXUS")
         self.act_export_img = a("Export &image of this view…", self._ask_export_image,
                                 QKeySequence("Ctrl+Shift+E"), "PNG or SVG")
         self.act_export_tree = a("Export &tree (Newick)…", self._ask_export_newick)
@@ -354,6 +409,7 @@ class MainWindow(QMainWindow):
         self.act_three.setEnabled(not busy and n >= 3)
         self.act_cancel.setEnabled(busy)
         self.act_export_aln.setEnabled(has)
+        self.act_copy.setEnabled(has)
         self.act_open.setEnabled(True)
         self.benchmark_page.run_button.setEnabled(not busy)
 
@@ -423,15 +479,59 @@ class MainWindow(QMainWindow):
             self.inputs = saved
 
     def set_data(self, data: AlignmentData) -> None:
-        """Show sequences or an alignment (from a file or a job)."""
+        """Show sequences or an alignment as a new document (a file or a project).
+
+        The previous document's tree, heat map and pairwise report go with it: they name
+        sequences that are no longer open. The undo history starts afresh.
+        """
+        self._document += 1
+        self._clear_results()
         self.data = data
         self.alignment_view.set_data(data)
-        kind = "alignment" if data.aligned else "sequences"
-        title = data.title or "untitled"
-        self.setWindowTitle(f"bioplug — {title} ({data.shape[0]} {kind})")
+        self._update_title()
         self.tabs.setCurrentWidget(self.alignment_view)
         self._update_actions()
         self.dataLoaded.emit(data)
+
+    def document_edited(self, data: AlignmentData) -> None:
+        """The open document after an edit, an undo or a redo: what exports write, the
+        title's row count and which jobs can run follow it."""
+        self.data = data
+        self._update_title()
+        self._update_actions()
+
+    def _update_title(self) -> None:
+        data = self.data
+        if data is None:
+            self.setWindowTitle("bioplug")
+            return
+        kind = "alignment" if data.aligned else "sequences"
+        self.setWindowTitle(f"bioplug — {data.title or 'untitled'} ({data.shape[0]} {kind})")
+
+    def _clear_results(self) -> None:
+        """Forget the tree, heat map, pairwise report and offered job result of the
+        previous document."""
+        self.pending_result = None
+        if self.last_result_box is not None and self.last_result_box.isVisible():
+            self.last_result_box.close()
+        if self.tree_features.act_beside.isChecked():
+            self.tree_features.show_beside(False)
+        if self.tree_view.tree is not None:
+            self.tree_view.set_tree(None)
+        if self.heatmap.names:
+            self._clear_heatmap()
+        self.pair_text.clear()
+
+    def _clear_heatmap(self) -> None:
+        # HeatMapView has no way to show nothing (pyqtgraph refuses an empty image)
+        heat = self.heatmap
+        heat.names, heat.scores = [], np.zeros((0, 0))
+        heat.order = np.zeros(0, dtype=np.int64)
+        heat.title = ""
+        heat.image.clear()
+        for axis in ("left", "bottom"):  # the old names would stay on the axes
+            heat.plot.getAxis(axis).setTicks([[], []])
+        heat.info.setText(HEATMAP_EMPTY)
 
     def _add_recent(self, path: str) -> None:
         recent = [p for p in self.recent_files() if p != path]
@@ -486,16 +586,19 @@ class MainWindow(QMainWindow):
 
     def export_alignment(self, path: str | os.PathLike, fmt: str | None = None,
                          background: bool | None = None) -> Path | None:
-        """Write the alignment (FASTA / Clustal / Stockholm), never over an opened file.
+        """Write the alignment (FASTA, Clustal, Stockholm, PHYLIP or NEXUS), never over an
+        opened file.
 
         Parameters
         ----------
         path : path-like
         fmt : str, optional
-            Guessed from the extension.
+            A key of :data:`export.ALIGNMENT_EXPORTS`; default: from the extension, as the
+            command line's ``-o`` (FASTA for an unknown one).
         background : bool, optional
-            Write on a worker thread (as a job, with progress); default: for alignments of
-            more than :data:`EXPORT_JOB_CELLS` cells, which Biopython takes seconds to write.
+            Write on a worker thread (as a job, with progress and Cancel); default: for
+            alignments of more than :data:`EXPORT_JOB_CELLS` cells. A cancelled write leaves
+            no file.
 
         Returns
         -------
@@ -510,24 +613,31 @@ class MainWindow(QMainWindow):
         if background is None:
             background = n * length > EXPORT_JOB_CELLS
         if not background:
-            return self._guarded(self._write_alignment, path, fmt)
+            out = self._guarded(self._write_alignment, path, fmt)
+            note = export.export_note(self.data, export.alignment_format(out, fmt)) \
+                if out is not None else ""
+            if note:
+                self.statusBar().showMessage(f"wrote {out} ({note})", 8000)
+            return out
         data = self.data
+        written: list[Path] = []
 
         def task(progress):
-            progress(f"write {Path(path).name}", 0, 1)
-            out = self._write_alignment(path, fmt, data)
-            progress(f"write {Path(path).name}", 1, 1)
-            return out
+            written.append(self._write_alignment(path, fmt, data, progress))
+            return written[0]
 
         self._start_job("Export", task,
-                        lambda out: self.statusBar().showMessage(f"wrote {out}", 5000))
+                        lambda out: self.statusBar().showMessage(f"wrote {out}", 5000),
+                        uses_device=False, committed=lambda: written[0] if written else None)
         return None
 
-    def _write_alignment(self, path, fmt, data: AlignmentData | None = None):
+    def _write_alignment(self, path, fmt, data: AlignmentData | None = None,
+                         progress=None) -> Path:
         for src in self.inputs:
             if Path(path).resolve() == src:
                 raise InputError(f"{path}: refusing to overwrite an input file")
-        return write_alignment(data or self.data, path, fmt)
+        return export.write_alignment_file(data or self.data, path, fmt, self.inputs,
+                                           progress)
 
     def export_view_image(self, path: str | os.PathLike) -> Path | None:
         """PNG or SVG of the current tab (alignment, heat map, tree or benchmark charts)."""
@@ -550,30 +660,70 @@ class MainWindow(QMainWindow):
         """Write the tree as Newick."""
         return self._guarded(self.tree_view.export_newick, path, self.inputs)
 
-    def _ask_save(self, title: str, filters: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, title, "", filters)
-        return path
+    # -- save dialogs -------------------------------------------------------------------
+    def _export_folder(self) -> Path:
+        """Where save dialogs start: the open document's folder, else the last input's."""
+        source = self.data.source if self.data is not None else None
+        if source is None and self.inputs:
+            source = self.inputs[-1]
+        return Path(source).resolve().parent if source is not None else Path.home()
+
+    def _export_stem(self, what: str = "") -> str:
+        """A file name from the open document's (``BB11001``, ``BB11001_tree``)."""
+        source = self.data.source if self.data is not None else None
+        stem = Path(source).stem if source is not None else "bioplug"
+        return f"{stem}_{what}" if what else stem
+
+    def _ask_save(self, title: str, formats: dict, stem: str, fmt: str | None = None,
+                  known: dict | None = None) -> tuple[Path, str] | None:
+        """A save dialog for ``formats`` (see :mod:`.export`), starting at ``stem`` in the
+        document's folder (``fmt`` chosen); returns the file and the format its filter or
+        extension (one of ``formats`` or ``known``) chose."""
+        fmt = fmt if fmt in formats else next(iter(formats))
+        start = export.default_name(stem, formats, fmt, self._export_folder(), self.inputs)
+        filters = export.name_filters(formats)
+        dialog = QFileDialog(self, title, str(start.parent))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters(filters)
+        dialog.selectNameFilter(filters[list(formats).index(fmt)])
+        dialog.selectFile(str(start))
+        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        typed = Path(dialog.selectedFiles()[0])
+        path, chosen = export.resolve_save(typed, dialog.selectedNameFilter(), formats,
+                                           known)
+        if path != typed and path.exists() and QMessageBox.question(
+                self, title, f"{path.name} already exists. Replace it?") \
+                != QMessageBox.StandardButton.Yes:
+            return None  # the dialog asked about the name typed, not this one
+        return path, chosen
 
     def _ask_export_alignment(self) -> None:
-        path = self._ask_save("Export alignment",
-                              "FASTA (*.fasta);;Clustal (*.aln);;Stockholm (*.sto)")
-        if path:
-            self.export_alignment(path)
+        key = "export/alignmentFormat"
+        picked = self._ask_save("Export alignment", export.ALIGNMENT_EXPORTS,
+                                self._export_stem(), str(self.settings.value(key, "fasta")),
+                                OUTPUT_FORMATS)
+        if picked:
+            self.settings.setValue(key, picked[1])
+            self.export_alignment(*picked)
 
     def _ask_export_image(self) -> None:
-        path = self._ask_save("Export image", "PNG image (*.png);;SVG image (*.svg)")
-        if path:
-            self.export_view_image(path)
+        tab = {self.alignment_view: "alignment", self.tree_view: "tree",
+               self.heatmap: "heatmap", self.benchmark_page: "benchmarks"}
+        what = tab.get(self.tabs.currentWidget(), "view")
+        picked = self._ask_save("Export image", export.IMAGE_EXPORTS, self._export_stem(what))
+        if picked:
+            self.export_view_image(picked[0])
 
     def _ask_export_newick(self) -> None:
-        path = self._ask_save("Export tree", "Newick (*.nwk *.newick *.tree)")
-        if path:
-            self.export_newick(path)
+        picked = self._ask_save("Export tree", export.NEWICK_EXPORTS, self._export_stem())
+        if picked:
+            self.export_newick(picked[0])
 
     def _ask_export_csv(self) -> None:
-        path = self._ask_save("Export benchmark history", "CSV (*.csv)")
-        if path:
-            self._guarded(self.benchmark_page.export_csv, path)
+        picked = self._ask_save("Export benchmark history", export.CSV_EXPORTS, "benchmarks")
+        if picked:
+            self._guarded(self.benchmark_page.export_csv, picked[0])
 
     # -- jobs ---------------------------------------------------------------------------
     @property
@@ -593,7 +743,19 @@ class MainWindow(QMainWindow):
             return None
         return self.data
 
-    def _start_job(self, name: str, fn, on_result) -> jobs.Job | None:
+    def _start_job(self, name: str, fn, on_result, uses_device: bool = True,
+                   committed=None) -> jobs.Job | None:
+        """Run ``fn`` as a job; ``on_result(result)`` on the GUI thread when it is done.
+
+        Parameters
+        ----------
+        uses_device : bool
+            Whether the job runs on the chosen OpenCL device (named in its title).
+        committed : callable, optional
+            For a job whose effect cannot be taken back once made (a file renamed into
+            place): returns its result once made, else None, so that a cancel that came too
+            late is not reported as "cancelled".
+        """
         if self.job is not None:
             self.show_error(f"{self.job.name} is still running; wait or cancel it first")
             return None
@@ -602,18 +764,32 @@ class MainWindow(QMainWindow):
         job.signals.finished.connect(lambda result: self._job_done(job, "done", result,
                                                                    on_result))
         job.signals.failed.connect(lambda msg: self._job_done(job, "failed", msg, None))
-        job.signals.cancelled.connect(lambda: self._job_done(job, "cancelled", None, None))
+        job.signals.cancelled.connect(lambda: self._job_cancelled(job, committed, on_result))
         self.job = job
-        self.progress_view.start(f"{name} on {self.device or 'the default device'}")
+        where = f" on {self.device or 'the default device'}" if uses_device else ""
+        self.progress_view.start(f"{name}{where}")
         self.progress_dock.show()
         self._update_actions()
-        self.statusBar().showMessage(f"{name} running on {self.device or 'default device'}")
+        self.statusBar().showMessage(f"{name} running{where}")
         self.jobStarted.emit(job)
         job.start(self.pool)
         return job
 
+    def _job_cancelled(self, job: jobs.Job, committed, on_result) -> None:
+        made = committed() if committed is not None else None
+        if made is None:
+            self._job_done(job, "cancelled", None, None)
+        else:  # finished before the cancel was seen: say what was made
+            self._job_done(job, "done", made, on_result)
+
     def _job_done(self, job: jobs.Job, status: str, payload, on_result) -> None:
         self.job = None
+        if self._closing:  # the window is going: no results, no message boxes
+            if isValid(self):  # else deleted on close; the job outlived it
+                self.jobFinished.emit(job.name, status)
+                if self.isVisible():
+                    QTimer.singleShot(0, self, self.close)
+            return
         self.progress_view.finish(status)
         self._update_actions()
         self.statusBar().showMessage(f"{job.name}: {status} ({job.elapsed:.1f} s)", 8000)
@@ -631,7 +807,75 @@ class MainWindow(QMainWindow):
         """Stop the running job at its next progress report (between kernel launches)."""
         if self.job is not None:
             self.job.cancel()
+            self.progress_view.show_cancelling()
             self.statusBar().showMessage(f"cancelling {self.job.name}…")
+
+    # -- results that replace the document ---------------------------------------------
+    def _document_gone(self, document: int, job_name: str) -> bool:
+        """Whether another document was opened since a job of ``document`` started (its
+        result names sequences that are no longer open: it is dropped, with a message)."""
+        if document == self._document:
+            return False
+        self.statusBar().showMessage(f"{job_name}: its sequences were closed while it ran; "
+                                     "the result was dropped", 15000)
+        return True
+
+    def _load_result(self, job_name: str, started_from: AlignmentData,
+                     result: AlignmentData, text: str) -> None:
+        """Show a job's alignment as one undoable step, if the document is still the one
+        the job started from (as the realign jobs check); else keep the user's document and
+        offer the result (:attr:`pending_result`)."""
+        if self.alignment_view.data is started_from:
+            self._push_document(text, result)
+            return
+        self.pending_result = (text, result)
+        message = (f"{job_name}: the document changed while the job ran (another file was "
+                   "opened, or it was edited), so it was left as it is.")
+        self.statusBar().showMessage(message, 15000)
+        log.info("%s", message)
+        if not self.show_dialogs:
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, job_name,
+                          f"{message}\n\nShow the result instead? Edit ▸ Undo brings your "
+                          "document back.", QMessageBox.StandardButton.NoButton, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        show = box.addButton("Show the result", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Discard it", QMessageBox.ButtonRole.RejectRole)
+        box.buttonClicked.connect(lambda button: self.open_pending_result()
+                                  if button is show else self._drop_pending_result())
+        self.last_result_box = box
+        box.open()
+
+    def open_pending_result(self) -> bool:
+        """Show :attr:`pending_result` (one undoable step over the document as it is now).
+
+        Returns
+        -------
+        bool
+            Whether there was one.
+        """
+        pending, self.pending_result = self.pending_result, None
+        if pending is None or self.data is None:
+            return False
+        self._push_document(*pending)
+        return True
+
+    def _drop_pending_result(self) -> None:
+        self.pending_result = None
+
+    def _push_document(self, text: str, result: AlignmentData) -> None:
+        """Replace the rows by ``result`` as an undo step: Undo brings the rows back."""
+        self.pending_result = None
+        self.alignment_view.editor.stack.push(
+            SnapshotCommand(text, self.alignment_view.data, result, self._show_document))
+        self.tabs.setCurrentWidget(self.alignment_view)
+
+    def _show_document(self, data: AlignmentData) -> None:
+        """Apply (or undo) a result: the selection's columns belong to the other rows."""
+        view = self.alignment_view
+        view.clear_selection()
+        view.show_edited(data)
+        view.editor.edited.emit(data)  # as an edit: the window, tree menu and title follow
 
     def run_msa(self, seed: int = 0, **options) -> jobs.Job | None:
         """Multiple alignment of the open sequences; the result replaces the view.
@@ -649,11 +893,12 @@ class MainWindow(QMainWindow):
         if data is None:
             return None
         source = data.source
+        shown = self.alignment_view.data
 
         def done(alignment) -> None:
             result = AlignmentData.from_alignment(alignment, source)
             result.title = f"MSA of {data.title or 'sequences'}"
-            self.set_data(result)
+            self._load_result("Multiple alignment", shown, result, "multiple alignment")
 
         return self._start_job("Multiple alignment",
                                jobs.msa_task(data.records, self.device, seed, **options), done)
@@ -728,11 +973,13 @@ class MainWindow(QMainWindow):
             rows = picked if len(picked) == 3 else [0, 1, 2]
         records = [data.records[i] for i in rows]
         source = data.source
+        shown = self.alignment_view.data
 
         def done(alignment) -> None:
             result = AlignmentData.from_alignment(alignment, source)
             result.title = f"three-way alignment (score {alignment.score:g})"
-            self.set_data(result)
+            self._load_result("Three-sequence alignment", shown, result,
+                              "three-sequence alignment")
 
         return self._start_job("Three-sequence alignment",
                                jobs.three_task(records, self.device), done)
@@ -743,7 +990,11 @@ class MainWindow(QMainWindow):
         if data is None:
             return None
 
+        document = self._document
+
         def done(result: jobs.MatrixResult) -> None:
+            if self._document_gone(document, "All-vs-all scores"):
+                return
             self.heatmap.set_matrix(result.names, result.scores,
                                     f"{len(result.names)} sequences, {mode} {matrix} scores")
             self.tabs.setCurrentWidget(self.heatmap)
@@ -758,7 +1009,11 @@ class MainWindow(QMainWindow):
         if data is None:
             return None
 
+        document = self._document
+
         def done(result: jobs.TreeResult) -> None:
+            if self._document_gone(document, "Tree"):
+                return
             self.tree_view.set_tree(result.tree)
             self.tabs.setCurrentWidget(self.tree_view)
             self.tree_view.fit()
@@ -806,10 +1061,26 @@ class MainWindow(QMainWindow):
             self._syncing = False
 
     def closeEvent(self, event) -> None:  # noqa: N802
-        if self.job is not None:
-            self.job.cancel()
-        self.pool.waitForDone(10_000)
+        """Close at once when idle. During a job: cancel it and show "cancelling…" for up
+        to :data:`CLOSE_GRACE_MS` (closing as soon as it stops), then close anyway; a
+        second close closes at once. Never waits for the job on the UI thread: a job in a
+        long kernel ends unseen (:func:`wait_for_jobs`)."""
+        if self.job is not None and not self._closing:
+            self._closing = True
+            self.cancel_job()
+            self.statusBar().showMessage(f"cancelling {self.job.name}… the window closes "
+                                         "when it stops")
+            QTimer.singleShot(CLOSE_GRACE_MS, self, self.close)  # not after deletion
+            event.ignore()
+            return
+        self._closing = True  # a job that ends from now on touches no widget
+        if self.last_result_box is not None:
+            self.last_result_box.close()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
         super().closeEvent(event)
+
+    def jobs_running(self) -> bool:
+        """Whether a job (perhaps one cancelled by closing the window) is still running."""
+        return self.pool.activeThreadCount() > 0

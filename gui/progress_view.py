@@ -23,6 +23,9 @@ class ProgressView(QWidget):
 
     A stage's row appears at its first event; when the next stage starts, or the job
     finishes, the previous rows are shown complete. Elapsed time ticks for the current stage.
+    A stage's time runs from the end of the one before it (the first stage's from the start
+    of the job): the work before a stage's first event, such as building its kernels, is its
+    own.
 
     Signals
     -------
@@ -86,8 +89,10 @@ class ProgressView(QWidget):
         self.events.append((stage, done, total))
         now = time.perf_counter()
         if stage not in self._rows:
+            begun = self._job_start
             if self._current is not None:
                 self._complete(self._current, now)
+                begun = self._ended[self._current]
             row = self.table.rowCount()
             self.table.insertRow(row)
             self.table.setItem(row, 0, QTableWidgetItem(stage))
@@ -99,7 +104,7 @@ class ProgressView(QWidget):
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, 2, item)
             self._rows[stage] = row
-            self._started[stage] = now
+            self._started[stage] = begun
         self._current = stage
         frac = done / total if total > 0 else 1.0
         self._bar(stage).setValue(int(round(1000 * min(max(frac, 0.0), 1.0))))
@@ -143,7 +148,12 @@ class ProgressView(QWidget):
             end = self._ended.get(stage, now if self.running else self._started[stage])
             self.table.item(row, 2).setText(f"{end - self._started[stage]:.1f} s")
 
+    def show_cancelling(self) -> None:
+        """Show that the running job was asked to stop (it ends at its next report)."""
+        if self.running:
+            self.cancel_button.setEnabled(False)
+            self.title.setText(f"{getattr(self, '_name', 'job')}: cancelling…")
+
     def _cancel_clicked(self) -> None:
-        self.cancel_button.setEnabled(False)
-        self.title.setText(f"{getattr(self, '_name', 'job')}: cancelling…")
+        self.show_cancelling()
         self.cancelRequested.emit()

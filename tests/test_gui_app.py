@@ -202,7 +202,8 @@ def test_exports_and_input_protection(window, fasta, tmp_path, qtbot):
     status, events = run_job(
         qtbot, window, lambda: window.export_alignment(tmp_path / "bg.aln", background=True)
         or window.job)
-    assert status == "done" and events[-1] == ("write bg.aln", 1, 1)
+    assert status == "done" and events[-1][0] == "write bg.aln"
+    assert events[-1][1] == events[-1][2]  # complete
     assert (tmp_path / "bg.aln").read_text() == (tmp_path / "out.aln").read_text()
     window.tabs.setCurrentWidget(window.alignment_view)
     assert window.export_view_image(tmp_path / "aln.svg").read_text().count("<svg") == 1
@@ -467,3 +468,25 @@ def test_entry_point_without_pyqtgraph_explains():
                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 2
     assert "bioplug-gui: error:" in out.stderr and "pip install 'bioplug[gui]'" in out.stderr
+
+
+def test_stage_elapsed_counts_from_job_start_and_previous_stage(qtbot, monkeypatch):
+    """The first stage's time includes what came before its first event (building its
+    kernels); the next one's runs from the end of the one before."""
+    import types
+
+    from bioplug.gui import progress_view
+
+    now = [0.0]
+    monkeypatch.setattr(progress_view, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    view = progress_view.ProgressView()
+    qtbot.addWidget(view)
+    view.start("Tree (NJ)")
+    for t, event in [(0.9, ("p-distances", 0, 6)), (1.0, ("p-distances", 6, 6)),
+                     (1.25, ("tree", 0, 4)), (1.3, ("tree", 4, 4))]:
+        now[0] = t
+        view.on_stage(*event)
+    now[0] = 1.3
+    view.finish("done")
+    elapsed = [view.table.item(row, 2).text() for row in range(view.table.rowCount())]
+    assert elapsed == ["1.0 s", "0.3 s"]

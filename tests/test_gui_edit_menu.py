@@ -64,3 +64,60 @@ def test_menu_holds_editing_actions(window):
     texts = list(actions(window))
     assert any(t.startswith("Redo") for t in texts)
     assert "Remove gap-only columns" in texts and "Trim to selected columns" in texts
+
+
+def test_edits_update_title_and_actions(window):
+    window.show_dialogs = False
+    assert "(4 alignment)" in window.windowTitle()
+    assert window.act_three.isEnabled()
+    window.alignment_view.highlight_rows([0, 1])
+    window.alignment_view.editor.delete_sequences()
+    assert "(2 alignment)" in window.windowTitle()
+    assert not window.act_three.isEnabled()  # it needs three sequences
+    assert window.act_msa.isEnabled()
+    window.alignment_view.highlight_rows([0])
+    window.alignment_view.editor.delete_sequences()
+    assert "(1 alignment)" in window.windowTitle() and not window.act_msa.isEnabled()
+    undo = next(a for text, a in actions(window).items() if text.startswith("Undo"))
+    undo.trigger()
+    undo.trigger()
+    assert "(4 alignment)" in window.windowTitle() and window.act_three.isEnabled()
+
+
+def copy_action(window):
+    return next(a for text, a in actions(window).items() if text == "Copy")
+
+
+def test_copy_without_selection_copies_everything_as_fasta(window):
+    from PySide6.QtGui import QGuiApplication, QKeySequence
+
+    act = copy_action(window)
+    assert act.shortcut() == QKeySequence(QKeySequence.StandardKey.Copy)
+    act.trigger()
+    text = QGuiApplication.clipboard().text()
+    assert text == "".join(f">{k}\n{v}\n" for k, v in ROWS.items())
+
+
+def test_copy_selected_rows_and_block(window):
+    from PySide6.QtGui import QGuiApplication
+
+    view = window.alignment_view
+    view.highlight_rows([1, 3])
+    copy_action(window).trigger()
+    assert QGuiApplication.clipboard().text() == ">b\nACGGTA\n>d\nTCCGAA\n"
+    view.select_block([0, 1], 2, 4)  # columns 3-5: "-GT" and "GGT"
+    copy_action(window).trigger()
+    assert QGuiApplication.clipboard().text() == ">a/3-4\n-GT\n>b/3-5\nGGT\n"
+    view.select_block([0], 2, 2)  # a gap only: no residue numbers
+    copy_action(window).trigger()
+    assert QGuiApplication.clipboard().text() == ">a\n-\n"
+
+
+def test_copy_keeps_descriptions_and_unaligned_rows(window):
+    from PySide6.QtGui import QGuiApplication
+
+    records = [SeqRecord(Seq("MKVL"), id="p1", description="p1 histone H1"),
+               SeqRecord(Seq("MK"), id="p2", description="p2")]
+    window.set_data(AlignmentData.from_records(records))
+    copy_action(window).trigger()
+    assert QGuiApplication.clipboard().text() == ">p1 histone H1\nMKVL\n>p2\nMK\n"

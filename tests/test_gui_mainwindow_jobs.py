@@ -1,0 +1,328 @@
+"""The main window's jobs against what the user does meanwhile, offscreen on PoCL's CPU.
+
+A result that replaces the document is one undo step and never replaces a different
+document (opened or edited while the job ran); closing the window during a job neither
+blocks the UI thread nor leaves a thread that outlives the application; opening another
+file forgets the previous one's tree, heat map and pairwise report.
+"""
+
+import os
+import threading
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from Bio.SeqRecord import SeqRecord  # noqa: E402
+from bioplug.gui import jobs, main_window  # noqa: E402
+from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer  # noqa: E402
+
+from bioplug.alignio import alignment_from_rows  # noqa: E402
+
+JOB_TIMEOUT_MS = 180_000
+CLOSE_GRACE_MS = getattr(main_window, "CLOSE_GRACE_MS", 1500)
+FOUR = """>1aab_
+GKGDPKKPRGKMSSYAFFVQTSREEHKKKH
+>1j46_A
+MQDRVKRPMNAFIVWSRDQRRKMALENPRM
+>1k99_A
+MKKLKKHPDFPKKPLTPYFRFFMEKRAKYA
+>2lef_A
+MHIKKPLNAFMLYMKEMRANVVAESTLKES
+"""
+OTHER = """>x1
+MKVLAAGIVGLLLA
+>x2
+MKVLSAGIVGLLL
+>x3
+MRVLAAGLVGLL
+"""
+
+
+def cpu_spec():
+    from bioplug.runtime import list_devices
+
+    cpus = [d for d in list_devices() if d.kind == "CPU"]
+    if not cpus:
+        pytest.skip("no CPU (PoCL) OpenCL device")
+    return cpus[0].spec
+
+
+def make_window(tmp_path):
+    from bioplug.gui import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
+    w.resize(1280, 860)
+    w.devices_panel.select_spec(cpu_spec())
+    return w
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = make_window(tmp_path)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.pool.waitForDone(30_000)
+
+
+@pytest.fixture
+def files(tmp_path):
+    four, other = tmp_path / "four.fasta", tmp_path / "other.fasta"
+    four.write_text(FOUR)
+    other.write_text(OTHER)
+    return four, other
+
+
+def gated_msa(monkeypatch):
+    """Make the MSA job wait for the returned event; its result is the rows as given
+    (equal lengths: already an alignment)."""
+    gate = threading.Event()
+
+    def task(records, device, seed=0, **options):
+        records = [SeqRecord(r.seq, id=r.id, description=r.description) for r in records]
+
+        def fn(progress):
+            progress("I posteriors", 0, 1)
+            assert gate.wait(60)
+            return alignment_from_rows(records, [str(r.seq) for r in records])
+
+        return fn
+
+    monkeypatch.setattr(jobs, "msa_task", task)
+    return gate
+
+
+def run_job(qtbot, window, start, *args, **kwargs):
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
+        assert start(*args, **kwargs) is not None
+    return blocker.args[1]
+
+
+# -- #1: results that replace the document ------------------------------------------------
+def test_msa_result_is_one_undo_step(window, files, qtbot):
+    window.open_file(files[0])
+    stack = window.alignment_view.editor.stack
+    assert run_job(qtbot, window, window.run_msa) == "done", window.last_error
+    assert window.data.aligned and window.data.title == "MSA of four.fasta"
+    assert "MSA of four.fasta (4 alignment)" in window.windowTitle()
+    assert stack.canUndo()
+    stack.undo()  # the sequences as they were opened
+    assert not window.data.aligned and window.data.source == files[0]
+    assert "four.fasta (4 sequences)" in window.windowTitle()
+    stack.redo()
+    assert window.data.aligned
+
+
+def test_result_never_replaces_a_document_opened_and_edited_meanwhile(window, files, qtbot,
+                                                                      monkeypatch):
+    gate = gated_msa(monkeypatch)
+    window.open_file(files[0])
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS):
+        assert window.run_msa() is not None
+        window.open_file(files[1])  # Open stays enabled while a job runs
+        view = window.alignment_view
+        view.highlight_rows([0])
+        view.editor.delete_sequences()
+        gate.set()
+    # the user's document and its edit are kept
+    assert window.data.names == ["x2", "x3"] and window.data.source == files[1]
+    assert view.editor.stack.canUndo() and view.editor.stack.undoText().startswith("delete")
+    assert window.pending_result is not None
+    box = window.last_result_box
+    assert box is not None and box.isVisible()
+    assert "changed while the job ran" in box.text()
+    show = next(b for b in box.buttons() if "Show" in b.text())
+    show.click()  # the result, as an undo step over the edited document
+    assert window.data.names == ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
+    assert window.data.aligned and window.pending_result is None
+    view.editor.stack.undo()
+    assert window.data.names == ["x2", "x3"] and window.data.source == files[1]
+
+
+def test_result_offered_not_applied_after_an_edit(window, files, qtbot, monkeypatch):
+    gate = gated_msa(monkeypatch)
+    window.show_dialogs = False
+    window.open_file(files[0])
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS):
+        window.run_msa()
+        window.alignment_view.editor.rename(0, "renamed")
+        gate.set()
+    assert window.data.names[0] == "renamed" and not window.data.aligned
+    assert "changed while the job ran" in window.statusBar().currentMessage()
+    assert window.open_pending_result()
+    assert window.data.aligned and window.data.names[0] == "1aab_"
+
+
+def test_three_way_result_can_be_undone(window, files, qtbot):
+    window.open_file(files[0])
+    assert run_job(qtbot, window, window.run_three, [0, 2, 3]) == "done", window.last_error
+    assert window.data.names == ["1aab_", "1k99_A", "2lef_A"]
+    assert "(3 alignment)" in window.windowTitle()
+    window.alignment_view.editor.stack.undo()
+    assert window.data.names == ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
+    assert window.act_three.isEnabled()
+
+
+def test_tree_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch):
+    from skbio import TreeNode
+
+    gate = threading.Event()
+
+    def task(data, device, method="nj", distance="auto"):
+        def fn(progress):
+            assert gate.wait(60)
+            tree = TreeNode.read(["((1aab_,1j46_A),(1k99_A,2lef_A));"])
+            return jobs.TreeResult(tree, method, "msa", list(data.names))
+        return fn
+
+    monkeypatch.setattr(jobs, "tree_task", task)
+    window.open_file(files[0])
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS):
+        window.run_tree()
+        window.open_file(files[1])
+        gate.set()
+    assert window.tree_view.tree is None
+    assert "closed while it ran" in window.statusBar().currentMessage()
+
+
+# -- #11: another file forgets the previous one's results -----------------------------------
+def test_opening_another_file_clears_tree_heat_map_and_tree_beside(window, files, qtbot,
+                                                                   tmp_path):
+    window.open_file(files[0])
+    assert run_job(qtbot, window, window.run_tree, "nj") == "done", window.last_error
+    window.tree_features.show_beside(True)
+    assert run_job(qtbot, window, window.run_all_vs_all) == "done", window.last_error
+    assert run_job(qtbot, window, window.run_pairwise, 0, 1) == "done", window.last_error
+    assert window.tree_view.tree is not None and window.heatmap.names
+    window.open_file(files[1])
+    assert window.tree_view.tree is None and window.tree_view.labels == {}
+    assert window.heatmap.names == [] and window.heatmap.scores.size == 0
+    assert not window.tree_features.act_beside.isChecked()
+    assert window.tree_features.panel.isHidden()
+    assert window.pair_text.toPlainText() == ""
+    with qtbot.waitSignal(window.errorShown) as blocker:
+        assert window.export_newick(tmp_path / "old.nwk") is None
+    assert "no tree" in blocker.args[0] and not (tmp_path / "old.nwk").exists()
+
+
+# -- #3: closing during a job ----------------------------------------------------------------
+class Heartbeat:
+    """The longest gap between 20 ms timer ticks: how long the UI thread was blocked."""
+
+    def __init__(self):
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.last = time.perf_counter()
+        self.longest = 0.0
+        self.timer.timeout.connect(self._tick)
+        self.timer.start()
+
+    def _tick(self):
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self.last)
+        self.last = now
+
+
+def stubborn_task(release: threading.Event):
+    """A job inside one long kernel: no progress report (so no cancel) until released."""
+    def fn(progress):
+        progress("I posteriors", 0, 1)
+        release.wait(4.0)
+        return None
+    return fn
+
+
+def test_close_during_a_job_shows_cancelling_and_does_not_block(window, qtbot):
+    release = threading.Event()
+    job = window._start_job("Multiple alignment", stubborn_task(release), None)
+    qtbot.wait(50)
+    beat = Heartbeat()
+    t0 = time.perf_counter()
+    window.close()
+    assert time.perf_counter() - t0 < 0.3
+    assert job.cancel_requested
+    assert "cancelling" in window.progress_view.title.text()
+    assert "cancelling" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=CLOSE_GRACE_MS + 2000)
+    assert beat.longest < 0.3
+    assert window.jobs_running()  # it ends unseen; nothing waited for it
+    release.set()
+    assert window.pool.waitForDone(10_000)
+
+
+def test_window_deleted_on_close_during_a_job(qtbot, tmp_path):
+    from shiboken6 import isValid
+
+    window = make_window(tmp_path)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # as bioplug-gui does
+    window.show()
+    release = threading.Event()
+    window._start_job("Multiple alignment", stubborn_task(release), None)
+    beat = Heartbeat()
+    window.close()
+    window.close()  # a second close goes at once
+    qtbot.waitUntil(lambda: not isValid(window), timeout=2000)
+    qtbot.wait(100)
+    assert beat.longest < 0.3  # deleting the window did not wait for the job
+    release.set()
+    assert window.pool.waitForDone(10_000)
+    # the job's end and the grace period's timer reach a deleted window: nothing happens
+    qtbot.wait(CLOSE_GRACE_MS + 200)
+
+
+def test_application_waits_for_a_job_that_outlived_its_window(monkeypatch):
+    pool = QThreadPool()
+    release = threading.Event()
+    jobs.Job("Slow", lambda progress: release.wait(10)).start(pool)
+    ended = []
+    monkeypatch.setattr(os, "_exit", ended.append)
+    main_window.wait_for_jobs(3, timeout_ms=100, pools=[pool])  # too long: ended at once
+    assert ended == [3]
+    release.set()
+    main_window.wait_for_jobs(0, timeout_ms=10_000, pools=[pool])
+    assert ended == [3] and pool.activeThreadCount() == 0
+
+
+SCRIPT = """
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from bioplug.gui import MainWindow
+marker, settings, data = sys.argv[1:4]
+w = MainWindow(settings=QSettings(settings, QSettings.Format.IniFormat), data_dir=data)
+w.show()
+def slow(progress):  # one long kernel: the cancel is seen only after it
+    progress("I posteriors", 0, 1)
+    time.sleep(1.5)
+    progress("I posteriors", 1, 1)
+    open(marker, "w").write("ended")
+w._start_job("Slow", slow, None)
+app.processEvents()
+w.close()
+w.close()
+app.processEvents()
+print("closed", flush=True)
+"""
+
+
+def test_script_exit_waits_for_the_job_of_a_closed_window(tmp_path):
+    """A script that closes its window during a job and ends: the job finishes before the
+    interpreter tears down (no error from a worker thread running on during the teardown)."""
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ended"
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(marker), str(tmp_path / "s.ini"),
+                          str(tmp_path / "data")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "closed" and marker.read_text() == "ended"
+    assert "Traceback" not in out.stderr and "Error calling" not in out.stderr, out.stderr
