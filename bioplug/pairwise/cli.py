@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bioplug.errors import InputError
@@ -30,14 +29,10 @@ if TYPE_CHECKING:   # numpy and Biopython load when a command runs, not for ever
 
 log = logging.getLogger(__name__)
 
-#: Alignment formats by output extension (Bio.Align.write names).
-ALIGNMENT_EXTENSIONS = {
-    ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".aln": "clustal",
-    ".clustal": "clustal", ".sto": "stockholm", ".stockholm": "stockholm",
-    ".phy": "phylip", ".phylip": "phylip", ".sam": "sam", ".bed": "bed", ".psl": "psl",
-    ".maf": "maf", ".chain": "chain", ".exn": "exonerate",
-}
-WRITE_FORMATS = sorted(set(ALIGNMENT_EXTENSIONS.values()))
+#: Formats that hold many pairwise alignments in one file (Bio.Align.write names); without
+#: --format, the output's extension names it (bioplug.io.OUTPUT_FORMATS), else FASTA.
+WRITE_FORMATS = ("bed", "chain", "clustal", "exonerate", "fasta", "maf", "phylip", "psl", "sam",
+                 "stockholm")
 
 
 def add_parser(sub) -> None:
@@ -246,9 +241,9 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
     left out, with a warning each."""
     import numpy as np
 
-    from bioplug.io import write_alignment
+    from bioplug.io import output_format, write_alignment
 
-    fmt = args.format or ALIGNMENT_EXTENSIONS.get(Path(args.output).suffix.lower(), "fasta")
+    fmt = output_format(args.output, args.format)
     kept = []
     for t, q, alignment in zip(targets, queries, alignments, strict=True):
         coords = np.asarray(alignment.coordinates)
