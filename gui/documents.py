@@ -2,8 +2,9 @@
 
 :class:`AlignmentData` keeps the rows as an ``(n, L)`` uint8 array of ASCII codes (what the
 viewer paints), the ungapped records (what jobs take) and, for an alignment, the
-``Bio.Align.Alignment`` (what the exports write). Files are only ever read; exports go through
-:func:`bioplug.io.atomic_output`, which refuses to write over the opened file.
+``Bio.Align.Alignment`` (what the exports write). Files are only ever read; the one writer
+of alignments is :func:`bioplug.gui.export.write_alignment_file` (atomic, cancellable, never
+over the opened file).
 """
 
 from __future__ import annotations
@@ -22,22 +23,18 @@ from Bio.SeqRecord import SeqRecord
 from bioplug.errors import InputError
 from bioplug.io import (
     EXTENSION_FORMATS,
-    atomic_output,
     check_letters,
     description_after_id,
     guess_format,
     open_input,
     read_records,
 )
-from bioplug.io import write_alignment as write_alignment_file
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
 ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
 #: PHYLIP dialects and their Bio.AlignIO names, in the order :func:`read_phylip` tries them.
 PHYLIP_DIALECTS = {"strict": "phylip", "relaxed": "phylip-relaxed",
                    "sequential": "phylip-sequential"}
-#: Export formats offered for an alignment (``Bio.Align.write`` names).
-EXPORT_FORMATS = {"fasta": ".fasta", "clustal": ".aln", "stockholm": ".sto"}
 GAPS = b"-."
 
 
@@ -380,37 +377,3 @@ def printed_alignment(data: AlignmentData) -> Alignment:
     if columns:
         out.column_annotations = columns
     return out
-
-
-def write_alignment(
-    data: AlignmentData, path: str | os.PathLike, fmt: str | None = None
-) -> Path:
-    """Export the alignment as ``Bio.Align.write`` does, atomically, never over the input.
-
-    Parameters
-    ----------
-    data : AlignmentData
-    path : path-like
-        Target file.
-    fmt : str, optional
-        ``fasta``, ``clustal`` or ``stockholm``; guessed from the extension.
-
-    Returns
-    -------
-    pathlib.Path
-    """
-    path = Path(path)
-    fmt = fmt or guess_format(path)
-    if fmt not in EXPORT_FORMATS:
-        raise InputError(f"{path}: cannot export as {fmt} (use FASTA, Clustal or Stockholm)")
-    inputs = [data.source] if data.source is not None else []
-    if data.alignment is None and fmt == "fasta":
-        from Bio import SeqIO
-
-        with atomic_output(path, inputs) as handle:
-            SeqIO.write(titled_records(data), handle, "fasta")
-        return path
-    # Same text as Bio.Align.write, without its per-row walk over every coordinate block
-    # (minutes on a 1,000 x 5,000 alignment with scattered gaps).
-    write_alignment_file(data.to_alignment(), path, fmt, inputs=inputs)
-    return path

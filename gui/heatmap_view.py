@@ -22,6 +22,8 @@ from bioplug.errors import InputError
 
 #: Pixels kept free between two neighbouring labels.
 LABEL_GAP = 3
+#: What the view says while it shows no scores.
+EMPTY_TEXT = "Run Jobs ▸ All-vs-all scores to fill the heat map."
 
 
 def thin_ticks(labels: list[str], cell_px: float, size_px, first: int = 0) -> list[tuple]:
@@ -73,7 +75,7 @@ class HeatMapView(QWidget):
         self.plot.addItem(self.image)
         self.colorbar = pg.ColorBarItem(colorMap=pg.colormap.get("viridis"), interactive=False)
         self.colorbar.setImageItem(self.image, insert_in=self.plot.getPlotItem())
-        self.info = QLabel("Run Jobs ▸ All-vs-all scores to fill the heat map.")
+        self.info = QLabel(EMPTY_TEXT)
         self.normalise = QCheckBox("Normalise (s_ij / √(s_ii·s_jj))")
         self.normalise.setChecked(True)
         self.normalise.toggled.connect(lambda _: self.names and self._show())
@@ -105,6 +107,18 @@ class HeatMapView(QWidget):
         self.scores = np.asarray(scores, dtype=np.float64)
         self.title = title
         self._show()
+
+    def clear(self) -> None:
+        """Show no scores (another document was opened): no image, names, title or
+        tooltip of the previous ones."""
+        self.names, self.scores = [], np.zeros((0, 0))
+        self.order = np.zeros(0, dtype=np.int64)
+        self.title = ""
+        self.image.clear()  # pyqtgraph refuses an empty image: clear the item instead
+        for axis in ("left", "bottom"):  # else the old names stay on the axes
+            self.plot.getAxis(axis).setTicks([[], []])
+        self.plot.setToolTip("")
+        self.info.setText(EMPTY_TEXT)
 
     def shown_values(self) -> np.ndarray:
         """What the image shows: raw scores, or normalised ``s_ij / sqrt(s_ii * s_jj)``."""

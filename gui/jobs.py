@@ -4,7 +4,8 @@ A :class:`Job` runs a function ``fn(progress)`` on a ``QThreadPool`` worker. The
 ``progress(stage, done, total)`` events come back to the GUI thread as the :attr:`JobSignals.stage`
 signal (throttled to a few per second per stage, always keeping the first and last event of a
 stage). :meth:`Job.cancel` makes the next progress call return ``False``, so the engine raises
-:class:`bioplug.progress.Cancelled` between kernel launches and the job ends with ``cancelled``.
+:class:`bioplug.progress.Cancelled` between kernel launches and the job ends with ``cancelled``;
+a task that returns all the same (the cancel came after its last progress report) is ``done``.
 
 The ``*_task`` functions build those ``fn`` from the front-door APIs
 (:class:`bioplug.MultipleSequenceAligner`, :class:`bioplug.PairwiseAligner`,
@@ -125,9 +126,10 @@ class Job(QRunnable):
     def run(self) -> None:  # runs on the worker thread
         self.started_at = time.perf_counter()
         try:
+            # A task that returns has finished: its result is reported even when a cancel
+            # came after its last progress report (the work is done, and may be committed,
+            # e.g. a file renamed into place). Only a Cancelled task is "cancelled".
             result = self.fn(self.progress)
-            if self._cancel.is_set():
-                raise Cancelled(self.name)
         except Cancelled:
             self.elapsed = time.perf_counter() - self.started_at
             self.signals.cancelled.emit()
@@ -282,7 +284,8 @@ def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
     matrix = matrix or default_matrix([rec_a, rec_b])
 
     def fn(progress: ProgressFn):
-        progress("align pair", 0, 1)
+        if progress("align pair", 0, 1) is False:  # cancelled before it started
+            raise Cancelled("align pair")
         aligner = make_pairwise_aligner(device, mode, matrix)
         check_pair([rec_a, rec_b], source, aligner.substitution_matrix.alphabet, matrix)
         alignments = aligner.align(rec_a, rec_b)

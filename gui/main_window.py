@@ -7,9 +7,9 @@ import logging
 import os
 import sys
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -42,6 +42,7 @@ from .editing import SnapshotCommand
 from .heatmap_view import HeatMapView
 from .overview import install_overview
 from .progress_view import ProgressView
+from .project import SAVE_FORMATS as PROJECT_FORMATS
 from .project import SUFFIX as PROJECT_SUFFIX
 from .project import install_project_actions, open_project, save_project
 from .realign import install_realign
@@ -110,17 +111,28 @@ def wait_for_jobs(code: int = 0, timeout_ms: int = EXIT_WAIT_MS, pools=None) -> 
 
 
 atexit.register(wait_for_jobs)
-HEATMAP_EMPTY = "Run Jobs ▸ All-vs-all scores to fill the heat map."
 THREE_WAY_TIP = ("Exact alignment of three sequences: the three highlighted rows, else the "
                  "first three")
 
 
 class PairDialog(QDialog):
-    """Choose two sequences, the mode and the substitution matrix."""
+    """Choose two sequences, the mode and the substitution matrix.
 
-    def __init__(self, names: list[str], first: int, second: int, parent: QWidget | None = None):
+    Parameters
+    ----------
+    records : list of Bio.SeqRecord.SeqRecord
+        The open sequences (offered by id); they choose the preselected matrix
+        (:func:`jobs.default_matrix`: NUC.4.4 for nucleotides, else BLOSUM62).
+    first, second : int
+        The rows preselected as target and query.
+    parent : QWidget, optional
+    """
+
+    def __init__(self, records: list, first: int, second: int,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Pairwise alignment")
+        names = [r.id for r in records]
         self.a, self.b = QComboBox(), QComboBox()
         self.a.addItems(names)
         self.b.addItems(names)
@@ -130,6 +142,7 @@ class PairDialog(QDialog):
         self.mode.addItems(list(jobs.PAIRWISE_MODES))
         self.matrix = QComboBox()
         self.matrix.addItems(list(jobs.PAIRWISE_MATRICES))
+        self.matrix.setCurrentText(jobs.default_matrix(records))
         form = QFormLayout(self)
         form.addRow("Target", self.a)
         form.addRow("Query", self.b)
@@ -238,7 +251,8 @@ class MainWindow(QMainWindow):
     jobStarted = Signal(object)
     jobFinished = Signal(str, str)
 
-    #: Set False to record errors without opening a message box (scripts, tests).
+    #: Set False to record errors without opening a message box (scripts, tests); unsaved
+    #: changes are then discarded without a question, with a logged warning.
     show_dialogs = True
 
     def __init__(self, settings: QSettings | None = None,
@@ -259,11 +273,13 @@ class MainWindow(QMainWindow):
         self.last_error: str | None = None
         self.last_error_box: QMessageBox | None = None
         self.last_result_box: QMessageBox | None = None
+        self.last_unsaved_box: QMessageBox | None = None  # see _ask_unsaved
         #: A job's alignment not shown because the document changed while it ran:
         #: ``(text, AlignmentData)`` until :meth:`open_pending_result` or discarded.
         self.pending_result: tuple[str, AlignmentData] | None = None
         self._document = 0  # counts the documents opened (tells a job's results apart)
         self._closing = False
+        self._unsaved_settled = False  # closing: the changes were saved or discarded
         self._syncing = False
 
         self.alignment_view = AlignmentView()
@@ -313,6 +329,8 @@ class MainWindow(QMainWindow):
         self.overview_dock = install_overview(self)
         install_project_actions(self)
         self.realigner = install_realign(self)
+        # the title's "*" follows the undo stack: an undo back to the saved state clears it
+        self.alignment_view.editor.stack.cleanChanged.connect(self._clean_changed)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
@@ -438,13 +456,21 @@ class MainWindow(QMainWindow):
     def open_file(self, path: str | os.PathLike, fmt: str | None = None) -> bool:
         """Read a sequence or alignment file into the viewer (errors shown as a dialog).
 
+        Unsaved changes to the open document are asked about first (:meth:`maybe_save`);
+        the file is read once they are saved or discarded.
+
         Returns
         -------
         bool
-            Whether it was opened.
+            Whether it was opened (False too while the question waits for an answer).
         """
         if Path(path).suffix.lower() == PROJECT_SUFFIX:
             return self.open_project(path)
+        return self.maybe_save(f"opening {Path(path).name}",
+                               lambda: self._read_file(path, fmt))
+
+    def _read_file(self, path: str | os.PathLike, fmt: str | None) -> bool:
+        """:meth:`open_file` once nothing unsaved is in the way."""
         try:
             data = load_file(path, fmt)
         except BioplugError as exc:
@@ -459,12 +485,19 @@ class MainWindow(QMainWindow):
         return True
 
     def open_project(self, path: str | os.PathLike) -> bool:
-        """Open a saved project (alignment, tree, heat map, colours, selection)."""
+        """Open a saved project (alignment, tree, heat map, colours, selection), once unsaved
+        changes are saved or discarded (see :meth:`open_file`)."""
+        return self.maybe_save(f"opening {Path(path).name}", lambda: self._read_project(path))
+
+    def _read_project(self, path: str | os.PathLike) -> bool:
+        """:meth:`open_project` once nothing unsaved is in the way."""
         try:
             open_project(self, path)
         except (BioplugError, OSError) as exc:
             self.show_error(str(exc), "Cannot open project")
             return False
+        # the project as opened is the saved state, rows re-sorted for its tree included
+        self.alignment_view.editor.stack.setClean()
         self.inputs.append(Path(path).resolve())
         self._add_recent(str(Path(path).resolve()))
         return True
@@ -474,9 +507,105 @@ class MainWindow(QMainWindow):
         inputs = [p for p in self.inputs if p.suffix.lower() != PROJECT_SUFFIX]
         saved, self.inputs = self.inputs, inputs  # a project may be saved over itself
         try:
-            return self._guarded(save_project, self, path)
+            out = self._guarded(save_project, self, path)
         finally:
             self.inputs = saved
+        if out is not None:
+            self.alignment_view.editor.stack.setClean()
+        return out
+
+    def ask_save_project(self) -> bool:
+        """File ▸ Save project…: ask for a file (beside the document), then save.
+
+        Returns
+        -------
+        bool
+            Whether the project was written (False: the dialog was cancelled, or the write
+            failed and its error was shown).
+        """
+        picked = self._ask_save("Save project", PROJECT_FORMATS, self._export_stem())
+        return picked is not None and self.save_project(picked[0]) is not None
+
+    # -- unsaved changes ----------------------------------------------------------------
+    def is_modified(self) -> bool:
+        """Whether the rows have changed (edits, and job results that replace them: every
+        step of the undo stack) since the document was opened or last saved as a project."""
+        return self.data is not None and not self.alignment_view.editor.stack.isClean()
+
+    def maybe_save(self, action: str, proceed: Callable[[], bool]) -> bool:
+        """Run ``proceed`` (which replaces or closes the document) now if nothing is
+        unsaved; else ask Save / Discard / Cancel (:meth:`_ask_unsaved`), as editors do, and
+        run it once the changes are saved as a project or discarded. Cancel, or a save that
+        did not happen, keeps everything as it is.
+
+        Parameters
+        ----------
+        action : str
+            What ``proceed`` does ("closing", "opening x.fasta"), for the question.
+        proceed : callable
+            Returns whether it succeeded.
+
+        Returns
+        -------
+        bool
+            What ``proceed`` returned, if it ran before this returns; else False.
+        """
+        ran: list[bool] = []
+
+        def go() -> None:
+            ran.append(bool(proceed()))
+
+        if not self.is_modified():
+            go()
+        elif self.last_unsaved_box is not None and self.last_unsaved_box.isVisible():
+            self.last_unsaved_box.raise_()  # answer the question already asked first
+        else:
+            self._ask_unsaved(action, lambda answer: self._unsaved_answered(answer, action, go))
+        return bool(ran and ran[0])
+
+    def _unsaved_answered(self, answer: QMessageBox.StandardButton, action: str,
+                          go: Callable[[], None]) -> None:
+        if answer == QMessageBox.StandardButton.Save:
+            if self.ask_save_project():
+                go()
+        elif answer == QMessageBox.StandardButton.Discard:
+            log.info("unsaved changes to %s discarded before %s", self.data.title, action)
+            go()
+        else:
+            self.statusBar().showMessage(f"{action[0].upper()}{action[1:]} cancelled: the "
+                                         "changes are kept", 8000)
+
+    def _ask_unsaved(self, action: str,
+                     answered: Callable[[QMessageBox.StandardButton], None]) -> None:
+        """The one place the unsaved-changes question is asked (tests replace it).
+
+        A window-modal box that does not block (:attr:`last_unsaved_box`); ``answered`` gets
+        ``Save``, ``Discard`` or ``Cancel`` (also Escape and closing the box). Without
+        :attr:`show_dialogs` nobody can answer: ``Discard`` at once, with a logged warning.
+        """
+        if not self.show_dialogs:
+            log.warning("discarding unsaved changes to %s before %s (dialogs are off)",
+                        self.data.title or "the document", action)
+            answered(QMessageBox.StandardButton.Discard)
+            return
+        buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                   | QMessageBox.StandardButton.Cancel)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
+                          f"{self.data.title or 'The document'} has changes that are not "
+                          f"saved.\n\nSave them as a project before {action}?", buttons, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _: answered(box.standardButton(box.clickedButton())
+                                                if box.clickedButton() is not None
+                                                else QMessageBox.StandardButton.Cancel))
+        self.last_unsaved_box = box
+        box.open()
+
+    def _clean_changed(self, clean: bool) -> None:
+        # a method, not a lambda: Qt disconnects it when the window is deleted (the stack
+        # still signals while it goes)
+        self.setWindowModified(not clean)
 
     def set_data(self, data: AlignmentData) -> None:
         """Show sequences or an alignment as a new document (a file or a project).
@@ -506,7 +635,9 @@ class MainWindow(QMainWindow):
             self.setWindowTitle("bioplug")
             return
         kind = "alignment" if data.aligned else "sequences"
-        self.setWindowTitle(f"bioplug — {data.title or 'untitled'} ({data.shape[0]} {kind})")
+        # [*]: Qt shows "*" there while setWindowModified(True) (unsaved changes)
+        self.setWindowTitle(f"bioplug — {data.title or 'untitled'} ({data.shape[0]} {kind})"
+                            "[*]")
 
     def _clear_results(self) -> None:
         """Forget the tree, heat map, pairwise report and offered job result of the
@@ -519,19 +650,8 @@ class MainWindow(QMainWindow):
         if self.tree_view.tree is not None:
             self.tree_view.set_tree(None)
         if self.heatmap.names:
-            self._clear_heatmap()
+            self.heatmap.clear()
         self.pair_text.clear()
-
-    def _clear_heatmap(self) -> None:
-        # HeatMapView has no way to show nothing (pyqtgraph refuses an empty image)
-        heat = self.heatmap
-        heat.names, heat.scores = [], np.zeros((0, 0))
-        heat.order = np.zeros(0, dtype=np.int64)
-        heat.title = ""
-        heat.image.clear()
-        for axis in ("left", "bottom"):  # the old names would stay on the axes
-            heat.plot.getAxis(axis).setTicks([[], []])
-        heat.info.setText(HEATMAP_EMPTY)
 
     def _add_recent(self, path: str) -> None:
         recent = [p for p in self.recent_files() if p != path]
@@ -620,15 +740,10 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"wrote {out} ({note})", 8000)
             return out
         data = self.data
-        written: list[Path] = []
-
-        def task(progress):
-            written.append(self._write_alignment(path, fmt, data, progress))
-            return written[0]
-
-        self._start_job("Export", task,
+        self._start_job("Export", lambda progress: self._write_alignment(path, fmt, data,
+                                                                          progress),
                         lambda out: self.statusBar().showMessage(f"wrote {out}", 5000),
-                        uses_device=False, committed=lambda: written[0] if written else None)
+                        uses_device=False)
         return None
 
     def _write_alignment(self, path, fmt, data: AlignmentData | None = None,
@@ -743,18 +858,19 @@ class MainWindow(QMainWindow):
             return None
         return self.data
 
-    def _start_job(self, name: str, fn, on_result, uses_device: bool = True,
-                   committed=None) -> jobs.Job | None:
+    def _start_job(self, name: str, fn, on_result, uses_device: bool = True) -> jobs.Job | None:
         """Run ``fn`` as a job; ``on_result(result)`` on the GUI thread when it is done.
 
         Parameters
         ----------
+        name : str
+            The job's name in the progress view, the status bar and :attr:`jobFinished`.
+        fn : callable
+            ``fn(progress) -> result`` (see :class:`jobs.Job`); a result is "done" even when
+            a cancel came after its last progress report.
+        on_result : callable or None
         uses_device : bool
             Whether the job runs on the chosen OpenCL device (named in its title).
-        committed : callable, optional
-            For a job whose effect cannot be taken back once made (a file renamed into
-            place): returns its result once made, else None, so that a cancel that came too
-            late is not reported as "cancelled".
         """
         if self.job is not None:
             self.show_error(f"{self.job.name} is still running; wait or cancel it first")
@@ -764,7 +880,7 @@ class MainWindow(QMainWindow):
         job.signals.finished.connect(lambda result: self._job_done(job, "done", result,
                                                                    on_result))
         job.signals.failed.connect(lambda msg: self._job_done(job, "failed", msg, None))
-        job.signals.cancelled.connect(lambda: self._job_cancelled(job, committed, on_result))
+        job.signals.cancelled.connect(lambda: self._job_done(job, "cancelled", None, None))
         self.job = job
         where = f" on {self.device or 'the default device'}" if uses_device else ""
         self.progress_view.start(f"{name}{where}")
@@ -774,13 +890,6 @@ class MainWindow(QMainWindow):
         self.jobStarted.emit(job)
         job.start(self.pool)
         return job
-
-    def _job_cancelled(self, job: jobs.Job, committed, on_result) -> None:
-        made = committed() if committed is not None else None
-        if made is None:
-            self._job_done(job, "cancelled", None, None)
-        else:  # finished before the cancel was seen: say what was made
-            self._job_done(job, "done", made, on_result)
 
     def _job_done(self, job: jobs.Job, status: str, payload, on_result) -> None:
         self.job = None
@@ -928,30 +1037,44 @@ class MainWindow(QMainWindow):
             first, second = rows[0], (1 if rows[0] == 0 else 0)
         else:
             first, second = 0, 1
-        dialog = PairDialog(data.names, first, second, self)
+        dialog = PairDialog(data.records, first, second, self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.run_pairwise(dialog.a.currentIndex(), dialog.b.currentIndex(),
                               dialog.mode.currentText(), dialog.matrix.currentText())
 
     def run_pairwise(self, i: int = 0, j: int = 1, mode: str = "global",
-                     matrix: str = "BLOSUM62") -> jobs.Job | None:
-        """Align sequences ``i`` and ``j``; the result goes to the Pairwise tab."""
+                     matrix: str | None = None) -> jobs.Job | None:
+        """Align sequences ``i`` and ``j``; the result goes to the Pairwise tab.
+
+        Parameters
+        ----------
+        i, j : int
+            Rows of the target and the query.
+        mode : {"global", "local"}
+        matrix : str, optional
+            Substitution matrix; default :func:`jobs.default_matrix` of all the open
+            sequences (as the dialog and the all-vs-all heat map choose it, so a heat map
+            click scores its pair as the map did).
+        """
         data = self._need_data(2)
         if data is None:
             return None
         a, b = data.records[i], data.records[j]
+        matrix = matrix or jobs.default_matrix(data.records)
 
         def done(result: jobs.PairResult) -> None:
             from .pair_stats import emboss_report
 
             # identity, similarity, gaps and score as EMBOSS needle / water print them
             self.pair_text.setPlainText(emboss_report(
-                result.names, result.stats, result.text, mode, matrix,
+                result.names, result.stats, result.text, mode, result.matrix,
                 jobs.PAIRWISE_GAPS[0], jobs.PAIRWISE_GAPS[1]))
             self.tabs.setCurrentWidget(self.pair_text)
 
-        return self._start_job("Pairwise alignment",
-                               jobs.pairwise_task(a, b, self.device, mode, matrix), done)
+        # the file's name first in error messages, as the other jobs' messages
+        task = jobs.pairwise_task(a, b, self.device, mode, matrix,
+                                  source=data.title or "pairwise alignment")
+        return self._start_job("Pairwise alignment", task, done)
 
     def align_pair_by_name(self, first: str, second: str) -> jobs.Job | None:
         """Pairwise alignment of two open sequences named ``first`` and ``second`` (a heat
@@ -984,8 +1107,17 @@ class MainWindow(QMainWindow):
         return self._start_job("Three-sequence alignment",
                                jobs.three_task(records, self.device), done)
 
-    def run_all_vs_all(self, mode: str = "global", matrix: str = "BLOSUM62") -> jobs.Job | None:
-        """Scores of every pair; the result goes to the heat map."""
+    def run_all_vs_all(self, mode: str = "global",
+                       matrix: str | None = None) -> jobs.Job | None:
+        """Scores of every pair; the result goes to the heat map.
+
+        Parameters
+        ----------
+        mode : {"global", "local"}
+        matrix : str, optional
+            Substitution matrix; default :func:`jobs.default_matrix` (NUC.4.4 for
+            nucleotides, else BLOSUM62).
+        """
         data = self._need_data(2)
         if data is None:
             return None
@@ -996,7 +1128,8 @@ class MainWindow(QMainWindow):
             if self._document_gone(document, "All-vs-all scores"):
                 return
             self.heatmap.set_matrix(result.names, result.scores,
-                                    f"{len(result.names)} sequences, {mode} {matrix} scores")
+                                    f"{len(result.names)} sequences, {result.mode} "
+                                    f"{result.matrix} scores")
             self.tabs.setCurrentWidget(self.heatmap)
 
         return self._start_job("All-vs-all scores",
@@ -1064,7 +1197,11 @@ class MainWindow(QMainWindow):
         """Close at once when idle. During a job: cancel it and show "cancelling…" for up
         to :data:`CLOSE_GRACE_MS` (closing as soon as it stops), then close anyway; a
         second close closes at once. Never waits for the job on the UI thread: a job in a
-        long kernel ends unseen (:func:`wait_for_jobs`)."""
+        long kernel ends unseen (:func:`wait_for_jobs`). Unsaved changes are asked about
+        first (:meth:`maybe_save`); Cancel keeps the window, its document and its job."""
+        if not (self._closing or self._unsaved_settled) and not self._settle_unsaved():
+            event.ignore()  # asked: closes once the changes are saved or discarded
+            return
         if self.job is not None and not self._closing:
             self._closing = True
             self.cancel_job()
@@ -1080,6 +1217,22 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
         super().closeEvent(event)
+
+    def _settle_unsaved(self) -> bool:
+        """Whether closing may go on now as far as unsaved changes go (:meth:`maybe_save`).
+        An answer that comes after this close event closes the window anew."""
+        in_event = [True]
+
+        def settled() -> bool:
+            self._unsaved_settled = True
+            if not in_event[0]:
+                self.close()
+            return True
+
+        try:
+            return self.maybe_save("closing", settled)
+        finally:
+            in_event[0] = False
 
     def jobs_running(self) -> bool:
         """Whether a job (perhaps one cancelled by closing the window) is still running."""

@@ -43,6 +43,8 @@ FORMAT = "bioplug-project"
 VERSION = 1
 SUFFIX = ".bioplug"
 FILTER = "bioplug project (*.bioplug)"
+#: What the save dialog offers (``format -> (label, extension)``, see :mod:`.export`).
+SAVE_FORMATS = {"bioplug": ("bioplug project", SUFFIX)}
 
 
 def project_state(window) -> dict:
@@ -169,14 +171,10 @@ def install_project_actions(window) -> None:
         if path:
             window.open_file(path)
 
-    def ask_save() -> None:
-        path, _ = QFileDialog.getSaveFileName(window, "Save project", "", FILTER)
-        if path:
-            window.save_project(path if path.endswith(SUFFIX) else path + SUFFIX)
-
     window.act_open_project = window._action("Open pro&ject…", ask_open,
                                              QKeySequence("Ctrl+Shift+O"))
-    window.act_save_project = window._action("&Save project…", ask_save,
+    window.act_save_project = window._action("&Save project…",
+                                             lambda: window.ask_save_project(),
                                              QKeySequence.StandardKey.Save,
                                              "Alignment, tree, colours and selection in one file")
     file_menu.insertAction(first, window.act_open_project)

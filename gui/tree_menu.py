@@ -182,8 +182,11 @@ class TreeFeatures:
         data = w._need_data(3)
         if data is None:
             return None
+        document = w._document  # the tree names its sequences: dropped if they are closed
 
         def done(result: jobs.TreeResult) -> None:
+            if w._document_gone(document, "Bootstrap"):
+                return
             w.tree_view.set_tree(result.tree)
             w.tabs.setCurrentWidget(w.tree_view)
             w.tree_view.fit()

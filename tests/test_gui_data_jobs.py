@@ -66,3 +66,19 @@ def test_nucleotides_default_to_nuc44(device):
     assert scores.scores[0, 1] == theirs.score(DNA["d1"], DNA["d2"])
     chosen = run(jobs.pairwise_task(records[0], records[1], device, matrix="BLOSUM62"))
     assert chosen.matrix == "BLOSUM62"  # a chosen matrix is kept
+
+
+@pytest.mark.parametrize("make", [
+    lambda: jobs.pairwise_task(rec("d1", DNA["d1"]), rec("d2", DNA["d2"]), "cpu"),
+    lambda: jobs.all_vs_all_task([rec(k, t) for k, t in DNA.items()], "cpu"),
+], ids=["pairwise", "all-vs-all"])
+def test_cancelled_before_it_starts_is_cancelled(make):
+    """A job cancelled while queued stops at its first progress report (a task that
+    returns is reported done, so the tasks must not run on past a refused report)."""
+    job = jobs.Job("queued", make())
+    seen = []
+    job.signals.cancelled.connect(lambda: seen.append("cancelled"))
+    job.signals.finished.connect(lambda result: seen.append("done"))
+    job.cancel()
+    job.run()  # on this thread: the signals are delivered at once
+    assert seen == ["cancelled"]

@@ -14,7 +14,8 @@ from Bio.Seq import Seq  # noqa: E402
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui import edit_ops  # noqa: E402
 from bioplug.gui.alignment_view import AlignmentView  # noqa: E402
-from bioplug.gui.documents import AlignmentData, write_alignment  # noqa: E402
+from bioplug.gui.documents import AlignmentData  # noqa: E402
+from bioplug.gui.export import write_alignment_file  # noqa: E402
 from PySide6.QtCore import QEvent, QPoint, Qt  # noqa: E402
 from PySide6.QtGui import QKeyEvent  # noqa: E402
 
@@ -168,7 +169,7 @@ def test_sort_by_name_identity_and_order(view):
 
 def test_save_after_edit(view, tmp_path):
     view.editor.remove_gap_columns()
-    out = write_alignment(view.data, tmp_path / "e.fasta")
+    out = write_alignment_file(view.data, tmp_path / "e.fasta")
     assert "ACGGTA" in out.read_text()
 
 
@@ -260,7 +261,7 @@ def test_every_edit_keeps_the_descriptions(titled_view, tmp_path):
     last = titles(v)
     assert last == {"human": "Homo sapiens histone H1", "X": "X ray repair protein",
                     "seqD": ""}
-    out = write_alignment(v.data, tmp_path / "edited.fasta")
+    out = write_alignment_file(v.data, tmp_path / "edited.fasta")
     assert headers(out) == [">X X ray repair protein", ">human Homo sapiens histone H1",
                             ">seqD"]
     stack = v.editor.stack
@@ -284,5 +285,5 @@ def test_unaligned_export_keeps_titles(qtbot, tmp_path):
     v.set_data(load_file(src))
     v.highlight_rows([1])
     v.editor.move_sequences(-1)
-    out = write_alignment(v.data, tmp_path / "u_out.fasta")
+    out = write_alignment_file(v.data, tmp_path / "u_out.fasta")
     assert out.read_text().splitlines()[::2] == [">seqB Mus musculus", ">X X ray repair"]

@@ -92,6 +92,27 @@ def test_tree_order_hover_and_click(heat, qtbot):
     assert blocker.args == ["s78", "s79"]
 
 
+def test_clear_shows_nothing_of_the_previous_scores(heat, qtbot):
+    from bioplug.gui.heatmap_view import EMPTY_TEXT
+
+    from bioplug.errors import InputError
+
+    vb = heat.plot.getPlotItem().vb
+    scene_pos = vb.mapViewToScene(QPointF(0.5, 1.5))
+    heat._hover(scene_pos)
+    assert heat.plot.toolTip() and axis_ticks(heat, "left")
+    heat.clear()
+    assert heat.names == [] and heat.scores.shape == (0, 0) and heat.order.size == 0
+    assert heat.image.image is None and heat.title == ""
+    assert axis_ticks(heat, "left") == [] and axis_ticks(heat, "bottom") == []
+    assert heat.info.text() == EMPTY_TEXT and heat.plot.toolTip() == ""
+    assert heat.cell_at(scene_pos) is None  # nothing to hover or click
+    with pytest.raises(InputError, match="no heat map"):
+        heat.export_image("never.png")
+    heat.set_matrix(["a", "b"], np.array([[2.0, 1.0], [1.0, 2.0]]))  # shows again
+    assert heat.image.image.shape == (2, 2) and heat.info.text() == "2 × 2 scores"
+
+
 def test_click_on_cell_asks_main_window_for_the_pair(qtbot, tmp_path, monkeypatch):
     from Bio.Seq import Seq
     from Bio.SeqRecord import SeqRecord

@@ -20,6 +20,7 @@ pytest.importorskip("pytestqt")
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui import jobs, main_window  # noqa: E402
 from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from bioplug.alignio import alignment_from_rows  # noqa: E402
 
@@ -192,16 +193,42 @@ def test_tree_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch)
     assert "closed while it ran" in window.statusBar().currentMessage()
 
 
+def test_bootstrap_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch):
+    from skbio import TreeNode
+
+    gate = threading.Event()
+
+    def task(data, device, replicates=100, seed=0, method="nj"):
+        def fn(progress):
+            assert gate.wait(60)
+            tree = TreeNode.read(["((1aab_,1j46_A)90,(1k99_A,2lef_A)80);"])
+            return jobs.TreeResult(tree, method, "msa", list(data.names))
+        return fn
+
+    monkeypatch.setattr(jobs, "bootstrap_task", task)
+    window.open_file(files[0])
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
+        window.tree_features.run_bootstrap(10)
+        window.open_file(files[1])
+        gate.set()
+    assert blocker.args[1] == "done"
+    assert window.tree_view.tree is None
+    assert "Bootstrap: its sequences were closed" in window.statusBar().currentMessage()
+
+
 # -- #11: another file forgets the previous one's results -----------------------------------
 def test_opening_another_file_clears_tree_heat_map_and_tree_beside(window, files, qtbot,
-                                                                   tmp_path):
+                                                                   tmp_path, monkeypatch):
     window.open_file(files[0])
     assert run_job(qtbot, window, window.run_tree, "nj") == "done", window.last_error
     window.tree_features.show_beside(True)
     assert run_job(qtbot, window, window.run_all_vs_all) == "done", window.last_error
     assert run_job(qtbot, window, window.run_pairwise, 0, 1) == "done", window.last_error
     assert window.tree_view.tree is not None and window.heatmap.names
-    window.open_file(files[1])
+    # the tree beside sorted the rows (an edit): the user discards it when asked
+    monkeypatch.setattr(window, "_ask_unsaved", lambda action, answered: answered(
+        QMessageBox.StandardButton.Discard))
+    assert window.open_file(files[1])
     assert window.tree_view.tree is None and window.tree_view.labels == {}
     assert window.heatmap.names == [] and window.heatmap.scores.size == 0
     assert not window.tree_features.act_beside.isChecked()
@@ -255,6 +282,26 @@ def test_close_during_a_job_shows_cancelling_and_does_not_block(window, qtbot):
     assert window.jobs_running()  # it ends unseen; nothing waited for it
     release.set()
     assert window.pool.waitForDone(10_000)
+
+
+def test_a_job_that_finished_is_done_though_cancelled_meanwhile(window, qtbot):
+    """Cancel pressed during the last kernel, after the last progress report: the task
+    returns its result, which is shown and reported as done."""
+    release = threading.Event()
+    results = []
+
+    def task(progress):
+        progress("tree", 0, 1)
+        assert release.wait(60)  # the last kernel: no progress report after it
+        return 42
+
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
+        job = window._start_job("Tree (NJ)", task, results.append)
+        window.cancel_job()
+        release.set()
+    assert job.cancel_requested
+    assert blocker.args == ["Tree (NJ)", "done"] and results == [42]
+    assert ": done (" in window.progress_view.title.text()
 
 
 def test_window_deleted_on_close_during_a_job(qtbot, tmp_path):

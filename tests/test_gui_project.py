@@ -125,11 +125,12 @@ def test_unaligned_sequences_round_trip(qtbot, tmp_path):
 
 def test_fasta_titles_survive_load_and_save(tmp_path):
     """A FASTA title read through Bio.SeqIO is written back as it was (not ">id id words")."""
-    from bioplug.gui.documents import load_file, write_alignment
+    from bioplug.gui.documents import load_file
+    from bioplug.gui.export import write_alignment_file
 
     src = tmp_path / "in.fa"
     src.write_text(">sp|P1|A_HUMAN Kinase 1\nMKV-LA\n>b\nMKVQLA\n")
-    out = write_alignment(load_file(src), tmp_path / "out.fa")
+    out = write_alignment_file(load_file(src), tmp_path / "out.fa")
     assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
         ">sp|P1|A_HUMAN Kinase 1", ">b"]
 
@@ -137,7 +138,7 @@ def test_fasta_titles_survive_load_and_save(tmp_path):
 def test_descriptions_survive_an_edit_save_and_open(qtbot, tmp_path):
     """FASTA titles (including one whose first word is the id) are saved in the project and
     come back on open, after an edit, and the reopened alignment exports them."""
-    from bioplug.gui.documents import write_alignment
+    from bioplug.gui.export import write_alignment_file
 
     src = tmp_path / "titled.fasta"
     src.write_text(">seqA Homo sapiens histone H1\nMKV-LA\n>X X ray repair\nMKVQLA\n"
@@ -153,6 +154,6 @@ def test_descriptions_survive_an_edit_save_and_open(qtbot, tmp_path):
     other = make_window(qtbot, tmp_path, "other.ini")
     assert other.open_file(path)
     assert other.data.descriptions == expect
-    out = write_alignment(other.data, tmp_path / "reopened.fasta")
+    out = write_alignment_file(other.data, tmp_path / "reopened.fasta")
     assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
         ">seqA Homo sapiens histone H1", ">X X ray repair", ">c"]

@@ -118,7 +118,7 @@ def test_realign_selected_sequences_and_errors(window, qtbot):
 def test_realign_and_add_keep_fasta_titles(window, qtbot, tmp_path):
     """Added sequences keep their title (without the id repeated in front) and realigned
     rows keep theirs, although the job puts them last."""
-    from bioplug.gui.documents import write_alignment
+    from bioplug.gui.export import write_alignment_file
 
     from bioplug.io import read_records
 
@@ -134,5 +134,5 @@ def test_realign_and_add_keep_fasta_titles(window, qtbot, tmp_path):
     assert data.names == ["b", "c", "d", "e", "a"]
     assert data.descriptions == ["protein b", "protein c", "protein d",
                                  "Homo sapiens histone", "protein a"]
-    out = write_alignment(data, tmp_path / "out.fasta")
+    out = write_alignment_file(data, tmp_path / "out.fasta")
     assert ">e Homo sapiens histone" in out.read_text().splitlines()

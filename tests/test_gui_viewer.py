@@ -56,7 +56,8 @@ def test_alignment_codes_match_biopython_rows():
 
 @pytest.mark.parametrize("fmt", ["fasta", "clustal", "stockholm"])
 def test_fast_export_writes_the_same_text(tmp_path, fmt):
-    from bioplug.gui.documents import printed_alignment, write_alignment
+    from bioplug.gui.documents import printed_alignment
+    from bioplug.gui.export import write_alignment_file
 
     data, _ = make_data(30, 400, seed=5)  # scattered gaps: hundreds of coordinate blocks
     assert data.alignment.coordinates.shape[1] > 256
@@ -69,8 +70,31 @@ def test_fast_export_writes_the_same_text(tmp_path, fmt):
     quick = io.StringIO()
     Align.write(fast, quick, fmt)
     assert quick.getvalue() == slow.getvalue()
-    path = write_alignment(data, tmp_path / f"out.{fmt}", fmt)
+    path = write_alignment_file(data, tmp_path / f"out.{fmt}", fmt)
     assert path.read_text() == slow.getvalue()
+
+
+def test_one_alignment_writer(tmp_path):
+    """documents only reads: what its writer did (unaligned FASTA with titles, never over
+    the opened file) is export.write_alignment_file's, the GUI's only writer."""
+    from bioplug.gui import documents
+    from bioplug.gui.export import write_alignment_file
+
+    from bioplug.errors import InputError
+
+    assert not hasattr(documents, "write_alignment")
+    assert not hasattr(documents, "write_alignment_file")
+    src = tmp_path / "in.fasta"
+    src.write_text(">a first title\nMKVLA\n>b\nMKV\n")
+    data = documents.load_file(src)
+    assert not data.aligned
+    out = write_alignment_file(data, tmp_path / "out.fasta")
+    assert out.read_text() == ">a first title\nMKVLA\n>b\nMKV\n"
+    with pytest.raises(InputError, match="overwrite"):
+        write_alignment_file(data, src)
+    assert src.read_text().startswith(">a first title")
+    with pytest.raises(InputError, match="not aligned"):
+        write_alignment_file(data, tmp_path / "out.aln")
 
 
 def test_viewer_paints_only_visible_cells_with_scheme_colours(view, qtbot):
