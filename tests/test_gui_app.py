@@ -17,35 +17,17 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
 from Bio import Align  # noqa: E402
+from gui_windows import FOUR, cpu_spec, make_window, shown  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 from bioplug.errors import InputError  # noqa: E402
 from bioplug.io import read_records  # noqa: E402
 
 JOB_TIMEOUT_MS = 180_000
-# Four related ~30-residue proteins (BAliBASE BB11001 starts, trimmed).
-FASTA = """>1aab_
-GKGDPKKPRGKMSSYAFFVQTSREEHKKKH
->1j46_A
-MQDRVKRPMNAFIVWSRDQRRKMALENPRM
->1k99_A
-MKKLKKHPDFPKKPLTPYFRFFMEKRAKYA
->2lef_A
-MHIKKPLNAFMLYMKEMRANVVAESTLKES
-"""
+FASTA = FOUR
 MSA_STAGES = ["I posteriors", "II guide tree", "III consistency", "IV progressive",
               "IV refinement"]
-
-
-def cpu_spec():
-    from bioplug.runtime import list_devices
-
-    cpus = [d for d in list_devices() if d.kind == "CPU"]
-    if not cpus:
-        pytest.skip("no CPU (PoCL) OpenCL device")
-    return cpus[0].spec
 
 
 @pytest.fixture
@@ -57,16 +39,7 @@ def fasta(tmp_path):
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from bioplug.gui import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
-    qtbot.addWidget(w)
-    w.resize(1280, 860)
-    w.show()
-    qtbot.waitExposed(w)
-    w.devices_panel.select_spec(cpu_spec())
-    return w
+    return shown(qtbot, make_window(tmp_path))
 
 
 def run_job(qtbot, window, start, *args, **kwargs):

@@ -9,12 +9,12 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
 from Bio import Align  # noqa: E402
 from Bio.Seq import Seq  # noqa: E402
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui.documents import AlignmentData  # noqa: E402
-from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
+from gui_windows import make_window, shown  # noqa: E402
+from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit  # noqa: E402
 
 ROWS = {"alpha": "MKV-LAAG", "beta": "MKVSLA-G", "gamma": "MRV-LAAG"}
@@ -22,14 +22,7 @@ ROWS = {"alpha": "MKV-LAAG", "beta": "MKVSLA-G", "gamma": "MRV-LAAG"}
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from bioplug.gui import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
-    qtbot.addWidget(w)
-    w.resize(1000, 700)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown(qtbot, make_window(tmp_path, device=False, size=(1000, 700)))
     yield w
     w.pool.waitForDone(30_000)
 

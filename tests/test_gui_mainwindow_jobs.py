@@ -16,25 +16,16 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui import jobs, main_window  # noqa: E402
-from PySide6.QtCore import QSettings, Qt, QThreadPool, QTimer  # noqa: E402
+from gui_windows import FOUR, make_window, shown  # noqa: E402
+from PySide6.QtCore import Qt, QThreadPool, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from bioplug.alignio import alignment_from_rows  # noqa: E402
 
 JOB_TIMEOUT_MS = 180_000
 CLOSE_GRACE_MS = getattr(main_window, "CLOSE_GRACE_MS", 1500)
-FOUR = """>1aab_
-GKGDPKKPRGKMSSYAFFVQTSREEHKKKH
->1j46_A
-MQDRVKRPMNAFIVWSRDQRRKMALENPRM
->1k99_A
-MKKLKKHPDFPKKPLTPYFRFFMEKRAKYA
->2lef_A
-MHIKKPLNAFMLYMKEMRANVVAESTLKES
-"""
 OTHER = """>x1
 MKVLAAGIVGLLLA
 >x2
@@ -44,31 +35,9 @@ MRVLAAGLVGLL
 """
 
 
-def cpu_spec():
-    from bioplug.runtime import list_devices
-
-    cpus = [d for d in list_devices() if d.kind == "CPU"]
-    if not cpus:
-        pytest.skip("no CPU (PoCL) OpenCL device")
-    return cpus[0].spec
-
-
-def make_window(tmp_path):
-    from bioplug.gui import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
-    w.resize(1280, 860)
-    w.devices_panel.select_spec(cpu_spec())
-    return w
-
-
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = make_window(tmp_path)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown(qtbot, make_window(tmp_path))
     yield w
     w.pool.waitForDone(30_000)
 

@@ -11,11 +11,10 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
 from Bio.Seq import Seq  # noqa: E402
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui import main_window  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+from gui_windows import make_window  # noqa: E402
 
 JOB_TIMEOUT_MS = 120_000
 DNA = ">d1\nACGTACGTTAGCATCGATCG\n>d2\nACGTACGATAGCATCGTTCG\n>d3\nACGTTCGATAGCAACGTTCG\n"
@@ -25,18 +24,9 @@ MIXED = ">p1\nACGTACGTAGCA\n>p2\nACGTTGCAACGT\n>p3\nMKVLWHHEEQRS\n"
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from bioplug.gui import MainWindow
-
-    from bioplug.runtime import list_devices
-
-    cpus = [d for d in list_devices() if d.kind == "CPU"]
-    if not cpus:
-        pytest.skip("no CPU (PoCL) OpenCL device")
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
+    w = make_window(tmp_path)
     w.show_dialogs = False
     qtbot.addWidget(w)
-    w.devices_panel.select_spec(cpus[0].spec)
     yield w
     w.pool.waitForDone(30_000)
 

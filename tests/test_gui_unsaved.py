@@ -12,8 +12,8 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
 from bioplug.gui import main_window  # noqa: E402
+from gui_windows import make_window, shown  # noqa: E402
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QTimer, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox  # noqa: E402
@@ -26,13 +26,7 @@ OTHER = ">x1\nMKVLAAGIVGLLLA\n>x2\nMKVLSAGIVGLLL\n"
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from bioplug.gui import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown(qtbot, make_window(tmp_path, device=False))
     yield w
     w.pool.waitForDone(30_000)
 

@@ -9,38 +9,16 @@ import pytest  # noqa: E402
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
-
-from PySide6.QtCore import QSettings  # noqa: E402
+from gui_windows import FOUR, make_window, shown  # noqa: E402
 
 import bioplug  # noqa: E402
 
-FASTA = """>1aab_
-GKGDPKKPRGKMSSYAFFVQTSREEHKKKH
->1j46_A
-MQDRVKRPMNAFIVWSRDQRRKMALENPRM
->1k99_A
-MKKLKKHPDFPKKPLTPYFRFFMEKRAKYA
->2lef_A
-MHIKKPLNAFMLYMKEMRANVVAESTLKES
-"""
+FASTA = FOUR
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from bioplug.gui import MainWindow
-
-    from bioplug.runtime import list_devices
-
-    cpus = [d for d in list_devices() if d.kind == "CPU"]
-    if not cpus:
-        pytest.skip("no CPU (PoCL) OpenCL device")
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings, data_dir=tmp_path / "data")
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    w.devices_panel.select_spec(cpus[0].spec)
-    return w
+    return shown(qtbot, make_window(tmp_path))
 
 
 def test_three_way_job_shows_the_optimal_alignment(window, tmp_path, qtbot):
