@@ -98,6 +98,7 @@ def wait_for_jobs(code: int = 0, timeout_ms: int = EXIT_WAIT_MS, pools=None) -> 
     code : int
         Exit code of the process when it has to be ended.
     timeout_ms : int
+        How long each pool may take to finish (default :data:`EXIT_WAIT_MS`).
     pools : iterable of QThreadPool, optional
         Default: every window's.
     """
@@ -111,6 +112,7 @@ def wait_for_jobs(code: int = 0, timeout_ms: int = EXIT_WAIT_MS, pools=None) -> 
 
 
 atexit.register(wait_for_jobs)
+
 THREE_WAY_TIP = ("Exact alignment of three sequences: the three highlighted rows, else the "
                  "first three")
 
