@@ -284,38 +284,9 @@ class MainWindow(QMainWindow):
         self._unsaved_settled = False  # closing: the changes were saved or discarded
         self._syncing = False
 
-        self.alignment_view = AlignmentView()
-        self.pair_text = QPlainTextEdit()
-        self.pair_text.setReadOnly(True)
-        self.pair_text.setPlaceholderText("Run Jobs ▸ Pairwise alignment to align two sequences.")
-        font = self.pair_text.font()
-        font.setFamily("Monospace")
-        font.setStyleHint(font.StyleHint.TypeWriter)
-        self.pair_text.setFont(font)
-        self.heatmap = HeatMapView()
-        self.tree_view = TreeView()
-        self.benchmark_page = BenchmarkPage(data_dir)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.alignment_view, "Alignment")
-        self.tabs.addTab(self.pair_text, "Pairwise")
-        self.tabs.addTab(self.heatmap, "Heat map")
-        self.tabs.addTab(self.tree_view, "Tree")
-        self.tabs.addTab(self.benchmark_page, "Benchmarks")
-        self.setCentralWidget(self.tabs)
+        self._build_tabs(data_dir)
 
-        self.devices_panel = DevicesPanel(self.settings)
-        self.progress_view = ProgressView()
-        dock = QDockWidget("Devices", self)
-        dock.setWidget(self.devices_panel)
-        dock.setObjectName("devicesDock")
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        pdock = QDockWidget("Progress", self)
-        pdock.setWidget(self.progress_view)
-        pdock.setObjectName("progressDock")
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, pdock)
-        self.splitDockWidget(dock, pdock, Qt.Orientation.Horizontal)
-        self.devices_dock, self.progress_dock = dock, pdock
-        self.resizeDocks([dock, pdock], [200, 200], Qt.Orientation.Vertical)
+        self._build_docks()
 
         self.progress_view.cancelRequested.connect(self.cancel_job)
         self.tree_view.leavesSelected.connect(self._tree_selected)
@@ -340,6 +311,44 @@ class MainWindow(QMainWindow):
             self.restoreState(self.settings.value("window/state"))
         if self.devices_panel.error:
             self.statusBar().showMessage(self.devices_panel.error)
+
+    def _build_tabs(self, data_dir) -> None:
+        """The central tabs: alignment, pairwise report, heat map, tree, benchmarks (whose
+        history lives in ``data_dir``)."""
+        self.alignment_view = AlignmentView()
+        self.pair_text = QPlainTextEdit()
+        self.pair_text.setReadOnly(True)
+        self.pair_text.setPlaceholderText("Run Jobs ▸ Pairwise alignment to align two sequences.")
+        font = self.pair_text.font()
+        font.setFamily("Monospace")
+        font.setStyleHint(font.StyleHint.TypeWriter)
+        self.pair_text.setFont(font)
+        self.heatmap = HeatMapView()
+        self.tree_view = TreeView()
+        self.benchmark_page = BenchmarkPage(data_dir)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.alignment_view, "Alignment")
+        self.tabs.addTab(self.pair_text, "Pairwise")
+        self.tabs.addTab(self.heatmap, "Heat map")
+        self.tabs.addTab(self.tree_view, "Tree")
+        self.tabs.addTab(self.benchmark_page, "Benchmarks")
+        self.setCentralWidget(self.tabs)
+
+    def _build_docks(self) -> None:
+        """The devices panel and the progress view, side by side at the bottom."""
+        self.devices_panel = DevicesPanel(self.settings)
+        self.progress_view = ProgressView()
+        dock = QDockWidget("Devices", self)
+        dock.setWidget(self.devices_panel)
+        dock.setObjectName("devicesDock")
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        pdock = QDockWidget("Progress", self)
+        pdock.setWidget(self.progress_view)
+        pdock.setObjectName("progressDock")
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, pdock)
+        self.splitDockWidget(dock, pdock, Qt.Orientation.Horizontal)
+        self.devices_dock, self.progress_dock = dock, pdock
+        self.resizeDocks([dock, pdock], [200, 200], Qt.Orientation.Vertical)
 
     # -- menus --------------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
