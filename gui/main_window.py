@@ -283,6 +283,9 @@ class MainWindow(QMainWindow):
         self._closing = False
         self._unsaved_settled = False  # closing: the changes were saved or discarded
         self._syncing = False
+        #: The tree or heat map changed since the document was opened or saved (they are
+        #: not on the undo stack); see :meth:`is_modified`.
+        self._results_dirty = False
 
         self._build_tabs(data_dir)
 
@@ -304,6 +307,7 @@ class MainWindow(QMainWindow):
         self.realigner = install_realign(self)
         # the title's "*" follows the undo stack: an undo back to the saved state clears it
         self.alignment_view.editor.stack.cleanChanged.connect(self._clean_changed)
+        self.tree_view.treeEdited.connect(self.results_changed)
         self._update_actions()
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
@@ -508,7 +512,7 @@ class MainWindow(QMainWindow):
             self.show_error(str(exc), "Cannot open project")
             return False
         # the project as opened is the saved state, rows re-sorted for its tree included
-        self.alignment_view.editor.stack.setClean()
+        self._set_saved()
         self.inputs.append(Path(path).resolve())
         self._add_recent(str(Path(path).resolve()))
         return True
@@ -522,7 +526,7 @@ class MainWindow(QMainWindow):
         finally:
             self.inputs = saved
         if out is not None:
-            self.alignment_view.editor.stack.setClean()
+            self._set_saved()
         return out
 
     def ask_save_project(self) -> bool:
@@ -539,9 +543,35 @@ class MainWindow(QMainWindow):
 
     # -- unsaved changes ----------------------------------------------------------------
     def is_modified(self) -> bool:
-        """Whether the rows have changed (edits, and job results that replace them: every
-        step of the undo stack) since the document was opened or last saved as a project."""
-        return self.data is not None and not self.alignment_view.editor.stack.isClean()
+        """Whether the document has changed since it was opened or last saved as a project.
+
+        Returns
+        -------
+        bool
+            True after a change to the rows (edits, and job results that replace them:
+            every step of the undo stack) or to what a project saves beside them and the
+            undo stack does not hold (a new or edited tree, a new heat map:
+            :meth:`results_changed`).
+        """
+        return self.data is not None and (self._results_dirty
+                                          or not self.alignment_view.editor.stack.isClean())
+
+    def results_changed(self) -> None:
+        """Count the document as modified: its tree or heat map (saved in a project, not on
+        the undo stack) changed, so closing or opening another file asks first."""
+        self._results_dirty = True
+        self._update_modified()
+
+    def _set_saved(self) -> None:
+        """The document as it is now is the saved (or opened) state."""
+        self._results_dirty = False
+        self.alignment_view.editor.stack.setClean()
+        # the stack may have been clean already (only results changed): no cleanChanged
+        self._update_modified()
+
+    def _update_modified(self) -> None:
+        # the title's [*] mark shows is_modified(), its one source of truth
+        self.setWindowModified(self.is_modified())
 
     def maybe_save(self, action: str, proceed: Callable[[], bool]) -> bool:
         """Run ``proceed`` (which replaces or closes the document) now if nothing is
@@ -615,8 +645,9 @@ class MainWindow(QMainWindow):
 
     def _clean_changed(self, clean: bool) -> None:
         # a method, not a lambda: Qt disconnects it when the window is deleted (the stack
-        # still signals while it goes)
-        self.setWindowModified(not clean)
+        # still signals while it goes). An undo back to clean rows leaves a changed tree or
+        # heat map modified, hence is_modified() rather than ``not clean``.
+        self._update_modified()
 
     def set_data(self, data: AlignmentData) -> None:
         """Show sequences or an alignment as a new document (a file or a project).
@@ -626,9 +657,11 @@ class MainWindow(QMainWindow):
         """
         self._document += 1
         self._clear_results()
+        self._results_dirty = False  # the results just cleared were the only ones
         self.data = data
         self.alignment_view.set_data(data)
         self._update_title()
+        self._update_modified()  # an already clean stack sends no cleanChanged
         self.tabs.setCurrentWidget(self.alignment_view)
         self._update_actions()
         self.dataLoaded.emit(data)
@@ -1141,6 +1174,7 @@ class MainWindow(QMainWindow):
             self.heatmap.set_matrix(result.names, result.scores,
                                     f"{len(result.names)} sequences, {result.mode} "
                                     f"{result.matrix} scores")
+            self.results_changed()
             self.tabs.setCurrentWidget(self.heatmap)
 
         return self._start_job("All-vs-all scores",
@@ -1159,6 +1193,7 @@ class MainWindow(QMainWindow):
             if self._document_gone(document, "Tree"):
                 return
             self.tree_view.set_tree(result.tree)
+            self.results_changed()
             self.tabs.setCurrentWidget(self.tree_view)
             self.tree_view.fit()
 

@@ -188,6 +188,7 @@ class TreeFeatures:
             if w._document_gone(document, "Bootstrap"):
                 return
             w.tree_view.set_tree(result.tree)
+            w.results_changed()
             w.tabs.setCurrentWidget(w.tree_view)
             w.tree_view.fit()
 

@@ -133,12 +133,16 @@ class TreeView(QGraphicsView):
         Names of the selected leaves.
     treeChanged(object)
         A new tree was shown, or the shown one was rerooted or ladderized.
+    treeEdited()
+        The user rerooted or ladderized the tree (not a new tree, nor a rename followed
+        from the alignment): the document has changes a project would save.
     errorShown(str)
         A tree edit could not be done (the message to show).
     """
 
     leavesSelected = Signal(list)
     treeChanged = Signal(object)
+    treeEdited = Signal()
     errorShown = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
@@ -299,6 +303,7 @@ class TreeView(QGraphicsView):
 
         if self.tree is not None:
             self._replace(midpoint_root(self.tree))
+            self.treeEdited.emit()
 
     def reroot_selected(self) -> None:
         """Root on the branch above the selected leaves' clade (or the current branch)."""
@@ -312,6 +317,7 @@ class TreeView(QGraphicsView):
         if leaves:
             clade_of(self.tree, leaves)  # names the problem before anything changes
         self._replace(root_on_branch(self.tree, leaves))
+        self.treeEdited.emit()
 
     def ladderize(self, ascending: bool = True) -> None:
         """Order every node's children by clade size."""
@@ -319,6 +325,7 @@ class TreeView(QGraphicsView):
 
         if self.tree is not None:
             self._replace(ladderize(self.tree, ascending))
+            self.treeEdited.emit()
 
     def toggle_collapse(self, node=None) -> None:
         """Collapse an expanded clade or expand a collapsed one (default: the current

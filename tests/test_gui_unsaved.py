@@ -254,3 +254,78 @@ def test_without_dialogs_changes_are_discarded_with_a_warning(window, files, cap
     with caplog.at_level(logging.WARNING, logger=main_window.__name__):
         assert window.open_file(files[1])
     assert "discarding unsaved changes to four.fasta" in caplog.text
+
+
+# -- the tree and the heat map: saved in a project, not on the undo stack -------------------
+TREE = "((a:1,b:2):1,(c:1,d:3):2);"
+
+
+def run_job(qtbot, window, start, *args):
+    with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+        assert start(*args) is not None
+    assert blocker.args[1] == "done", window.last_error
+
+
+@pytest.fixture
+def device_window(qtbot, tmp_path):
+    """A window on the CPU OpenCL device, for the jobs."""
+    w = shown(qtbot, make_window(tmp_path))
+    yield w
+    w.pool.waitForDone(30_000)
+
+
+def tree_action(window, text):
+    return next(a for a in window.tree_features.menu.actions()
+                if a.text().replace("&", "") == text)
+
+
+def test_a_rerooted_tree_asks_before_opening_another_file(window, files, monkeypatch):
+    assert window.open_file(files[0])
+    window.tree_view.set_tree(TreeNode.read([TREE]))  # as a project opens it: no change
+    assert not window.is_modified() and not window.isWindowModified()
+    tree_action(window, "Midpoint root").trigger()
+    assert window.is_modified() and window.isWindowModified()
+    asked = answer(monkeypatch, window, Button.Cancel)
+    assert not window.open_file(files[1])
+    assert asked == ["opening other.fasta"] and window.data.source == files[0]
+    answer(monkeypatch, window, Button.Discard)
+    assert window.open_file(files[1])  # the tree goes with its document
+    assert window.tree_view.tree is None and not window.isWindowModified()
+
+
+def test_an_undone_edit_keeps_a_ladderized_tree_modified(window, files):
+    assert window.open_file(files[0])
+    window.tree_view.set_tree(TreeNode.read([TREE]))
+    window.alignment_view.editor.rename(0, "renamed")
+    window.tree_view.ladderize()  # the right-click menu's edit, as the Tree menu's
+    window.alignment_view.editor.stack.undo()  # clean rows, a changed tree
+    assert window.is_modified() and window.isWindowModified()
+
+
+def test_a_computed_heat_map_asks_and_saving_the_project_clears_it(device_window, files,
+                                                                  qtbot, monkeypatch,
+                                                                  tmp_path):
+    window = device_window
+    assert window.open_file(files[0])
+    run_job(qtbot, window, window.run_all_vs_all)
+    assert window.heatmap.names and window.isWindowModified()
+    asked = answer(monkeypatch, window, Button.Cancel)
+    assert not window.close()
+    assert asked == ["closing"] and window.heatmap.names
+    assert window.save_project(tmp_path / "heat.bioplug") is not None
+    assert not window.is_modified() and not window.isWindowModified()
+    assert window.open_file(files[1]) and asked == ["closing"]  # saved: not asked
+
+
+def test_a_tree_job_asks_until_the_project_is_saved(device_window, files, qtbot,
+                                                    monkeypatch, tmp_path):
+    window = device_window
+    assert window.open_file(files[0])
+    run_job(qtbot, window, window.run_tree)
+    assert window.tree_view.tree is not None and window.isWindowModified()
+    asked = answer(monkeypatch, window, Button.Save)
+    monkeypatch.setattr(window, "_ask_save", lambda *a, **k: (tmp_path / "t.bioplug", ""))
+    assert window.open_file(files[1])  # Save wrote the project, then the file opened
+    assert asked == ["opening other.fasta"] and not window.isWindowModified()
+    assert window.open_project(tmp_path / "t.bioplug")  # as saved: nothing unsaved
+    assert window.tree_view.tree is not None and not window.isWindowModified()
