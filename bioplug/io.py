@@ -340,14 +340,16 @@ def sequence_name(item, index: int) -> str:
     return f"sequence {index + 1}"
 
 
-def check_unique_ids(records: Iterable[SeqRecord]) -> None:
-    """Raise :class:`InputError` naming every id used more than once."""
+def check_unique_ids(records: Iterable[SeqRecord], source: str | None = None) -> None:
+    """Raise :class:`InputError` naming every id used more than once (and ``source``, the
+    file, when given)."""
     seen: dict[str, int] = {}
     for r in records:
         seen[r.id] = seen.get(r.id, 0) + 1
     dups = sorted(k for k, v in seen.items() if v > 1)
     if dups:
-        raise InputError(f"duplicate sequence ids: {', '.join(dups)}")
+        where = f"{source}: " if source else ""
+        raise InputError(f"{where}duplicate sequence ids: {', '.join(dups)}")
 
 
 def read_sequences(sequences, first: int = 0) -> list[SeqRecord]:

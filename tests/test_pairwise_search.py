@@ -595,9 +595,9 @@ def test_a_database_file_is_checked_once_when_its_index_is_built(tmp_path, monke
     db = write_fasta(tmp_path / "db.fa", ["MKVLAQWE", "GGPPGGSTRKGG"])
     search(["MKVLAQ"], db, device=DEVICE)   # builds the index
     checked = []
-    real = database_module.check_unique_ids
+    real = database_module.check_distinct_ids
     for module in (search_module, database_module):
-        monkeypatch.setattr(module, "check_unique_ids",
+        monkeypatch.setattr(module, "check_distinct_ids",
                             lambda ids, what, source: checked.append(what) or real(ids, what,
                                                                                    source))
     search(["MKVLAQ"], db, device=DEVICE)   # the index: only the queries are checked
@@ -622,7 +622,7 @@ def test_sam_hits_carry_their_own_query_even_under_one_id(tmp_path, monkeypatch)
     from bioplug.pairwise import database as database_module
 
     for module in (search_module, database_module):
-        monkeypatch.setattr(module, "check_unique_ids", lambda *args: None)
+        monkeypatch.setattr(module, "check_distinct_ids", lambda *args: None)
     texts = ["MKVLAQWERTYHHKLL", "PPGGSTRKLMNQ"]
     qf = tmp_path / "q.fa"
     qf.write_text("".join(f">q1\n{t}\n" for t in texts))

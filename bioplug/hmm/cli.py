@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bioplug.hmm.decoding import viterbi
     from bioplug.hmm.model import read_model
-    from bioplug.io import atomic_output, check_output, read_records
+    from bioplug.io import atomic_output, check_output, check_unique_ids, read_records
     from bioplug.progress import TerminalBar
 
     check_output(args.output, [args.model, args.sequences])
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if not text:
             raise InputError(f"{name}: the sequence is empty")
         seqs.append(model.encode(text, name))
-    _check_unique(records, source)   # after each record's own check, as align3 does
+    check_unique_ids(records, source)   # after each record's own check, as align3 does
     bar = TerminalBar(enabled=False if getattr(args, "quiet", False) else None)
     try:
         logp, paths = viterbi(*model.log_parameters(), seqs, method=args.method,
@@ -74,13 +74,3 @@ def run(args: argparse.Namespace) -> int:
     log.info("decoded %d sequence(s) into %s", len(records), args.output)
     return 0
 
-
-def _check_unique(records, source: str) -> None:
-    """Refuse two records with one id: the table names its rows by id, as the other commands
-    refuse them (:func:`bioplug.io.check_unique_ids`), here naming the file."""
-    from bioplug.io import check_unique_ids
-
-    try:
-        check_unique_ids(records)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from exc

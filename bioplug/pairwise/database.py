@@ -193,7 +193,7 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
                 ids.extend(names)
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
-        check_unique_ids(ids, "database", str(fasta))   # once per index, not per search
+        check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search
         lengths = np.concatenate(sizes)
         _sort_codes(tmp, lengths)
         (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
@@ -236,8 +236,12 @@ def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 24) -> None:
     order.astype(np.int64).tofile(tmp / "order.i64")
 
 
-def check_unique_ids(ids: list[str], what: str, source: str) -> None:
-    """Refuse ids used by more than one record.
+def check_distinct_ids(ids: list[str], what: str, source: str) -> None:
+    """Refuse ids used by more than one record, naming their record numbers.
+
+    :func:`bioplug.io.check_unique_ids` does this for the records of a family; a search
+    database may hold hundreds of millions of ids, checked here without a dict of them all
+    (:func:`repeated_ids`).
 
     Parameters
     ----------

@@ -42,7 +42,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise.database import Database, check_unique_ids, open_database
+from bioplug.pairwise.database import Database, check_distinct_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
 from bioplug.pairwise.scan import Scanner, scan_devices
@@ -219,10 +219,10 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     clock = {}
     qids, qcodes = _as_queries(queries, scoring)
     # tabular and SAM lines name hits by id: a repeated id would make two records one
-    check_unique_ids(qids, "query", _source(queries, "the queries"))
+    check_distinct_ids(qids, "query", _source(queries, "the queries"))
     db = _as_database(database, scoring)
     if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
-        check_unique_ids(db.ids, "database", _source(database, "the database sequences"))
+        check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
     clock["index"] = time.perf_counter() - start
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
