@@ -46,3 +46,11 @@ def shown(qtbot, w):
     w.show()
     qtbot.waitExposed(w)
     return w
+
+
+def family_files(tmp_path, first: str, second: str) -> tuple:
+    """Two FASTA files in ``tmp_path`` (``four.fasta``, ``other.fasta``) holding the texts."""
+    paths = tmp_path / "four.fasta", tmp_path / "other.fasta"
+    for path, text in zip(paths, (first, second), strict=True):
+        path.write_text(text)
+    return paths

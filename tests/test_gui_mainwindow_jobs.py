@@ -18,7 +18,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 from Bio.SeqRecord import SeqRecord  # noqa: E402
 from bioplug.gui import jobs, main_window  # noqa: E402
-from gui_windows import FOUR, make_window, shown  # noqa: E402
+from gui_windows import FOUR, family_files, make_window, shown  # noqa: E402
 from PySide6.QtCore import Qt, QThreadPool, QTimer  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
@@ -44,10 +44,7 @@ def window(qtbot, tmp_path):
 
 @pytest.fixture
 def files(tmp_path):
-    four, other = tmp_path / "four.fasta", tmp_path / "other.fasta"
-    four.write_text(FOUR)
-    other.write_text(OTHER)
-    return four, other
+    return family_files(tmp_path, FOUR, OTHER)
 
 
 def gated_msa(monkeypatch):

@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 from bioplug.gui import main_window  # noqa: E402
-from gui_windows import make_window, shown  # noqa: E402
+from gui_windows import family_files, make_window, shown  # noqa: E402
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QTimer, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox  # noqa: E402
@@ -33,10 +33,7 @@ def window(qtbot, tmp_path):
 
 @pytest.fixture
 def files(tmp_path):
-    four, other = tmp_path / "four.fasta", tmp_path / "other.fasta"
-    four.write_text(FOUR)
-    other.write_text(OTHER)
-    return four, other
+    return family_files(tmp_path, FOUR, OTHER)
 
 
 def edited(window, path):
