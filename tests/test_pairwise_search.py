@@ -177,6 +177,23 @@ def test_cell_forms_and_gap_schemes(gaps, hform):
     np.testing.assert_array_equal(got, reference(bio, queries, db))
 
 
+@pytest.mark.parametrize("gaps,rows,offset_form", [
+    ({"open_gap_score": -12, "extend_gap_score": -1}, 64, True),
+    ({"open_insertion_score": -10, "extend_insertion_score": -1,  # asymmetric
+      "open_deletion_score": -13, "extend_deletion_score": -3}, 32, True),
+    # 8 packed rows x 600 passes the 16-bit headroom: F stays in the plain form
+    ({"open_gap_score": -700, "extend_gap_score": -600}, 16, False),
+])
+def test_f_in_the_row_offset_form_only_within_the_headroom(gaps, rows, offset_form):
+    queries, db = mixed_set(10)
+    scoring, bio = aligner_scoring(**gaps)
+    scanner = Scanner(get_runtime(DEVICE), scoring)
+    scanner.rows = rows
+    assert ("FHAT" in scanner._defines()) == offset_form
+    got, _ = scan_all(scoring, queries, db, rows=rows, long_cells=3000)
+    np.testing.assert_array_equal(got, reference(bio, queries, db))
+
+
 def test_ties_ordered_by_database_number():
     db = ["MKWVTFISLL", "PPPP", "MKWVTFISLL", "GGGG", "MKWVTFISLL", "MKWVTFISLL"]
     results = search(["MKWVTFISLL"], db, top=3, device=DEVICE)

@@ -46,6 +46,9 @@ SCAN8_ROWS = {"gpu": 32, "cpu": 16}
 #: leaves it a useful range) is to become the default once it is measured faster on the H100
 #: (benchmarks/RESULTS.md, "8-bit first pass"); until then the 16-bit scan stays the default.
 DEFAULT_PRECISION = "16"
+#: ``search16`` keeps F offset by up to (R / 2) |eB| (FHAT); offsets up to this leave the
+#: 16-bit values within range (they stay below 16,000 + 4,096 + a substitution score).
+FHAT_HEADROOM = 4096
 PRECISIONS = ("auto", "8", "16")
 #: "auto" takes the 8-bit pass only when its ceiling (:meth:`Scanner.limit8`) is at least
 #: this: below it most related pairs saturate and are scored twice.
@@ -145,7 +148,13 @@ class Scanner:
                 "R": self.rows}
 
     def _defines(self) -> dict:
-        return {**self._fill16_defines(), "HFORM": int(self.hform)}
+        defines = {**self._fill16_defines(), "HFORM": int(self.hform)}
+        o_b, e_b = (int(v) for v in self.scoring.gaps[2:4])
+        if self.hform and self.rows // 2 * abs(e_b) <= FHAT_HEADROOM:
+            # the F chain in the row-offset form, its gap scores built in
+            # (pairwise_search.cl, FHAT): one operation a cell less
+            defines.update(FHAT=1, FOB=o_b, FEB=e_b)
+        return defines
 
     def _record(self, name: str, seconds: float) -> None:
         self.timings[name] = self.timings.get(name, 0.0) + seconds
