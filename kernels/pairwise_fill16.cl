@@ -102,17 +102,21 @@ typedef short2 p2;
 
 /* A strip's profile entry for one letter is R bytes: the lane-0 part (rows 1..HALF of the
  * strip) then the lane-1 part (rows HALF+1..R). Packed row r scores with byte r of the lane-0
- * part of this step's column (L0) and of the lane-1 part of the previous column (L1). */
+ * part of this step's column (L0) and of the lane-1 part of the previous column (L1).
+ * Letters' entries lie PROF_STRIDE uint4 words apart (R / 16 unless a kernel pads them). */
+#ifndef PROF_STRIDE
+#define PROF_STRIDE (R / 16)
+#endif
 #if R == 16
 typedef uint2 part_t;
 #define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (v).s1)
 #define LOAD_COLUMN(c, lane0, lane1)                                                          \
-    { const uint4 w_ = prof[c]; lane0 = w_.s01; lane1 = w_.s23; }
+    { const uint4 w_ = prof[PROF_STRIDE * (c)]; lane0 = w_.s01; lane1 = w_.s23; }
 #elif R == 32
 typedef uint4 part_t;
 #define PART_WORD(v, q) ((q) == 0 ? (v).s0 : (q) == 1 ? (v).s1 : (q) == 2 ? (v).s2 : (v).s3)
 #define LOAD_COLUMN(c, lane0, lane1)                                                          \
-    { lane0 = prof[2 * (c)]; lane1 = prof[2 * (c) + 1]; }
+    { lane0 = prof[PROF_STRIDE * (c)]; lane1 = prof[PROF_STRIDE * (c) + 1]; }
 #else
 typedef uint8 part_t;
 #define PART_WORD(v, q)                                                                       \
@@ -120,8 +124,8 @@ typedef uint8 part_t;
      (q) == 4 ? (v).s4 : (q) == 5 ? (v).s5 : (q) == 6 ? (v).s6 : (v).s7)
 #define LOAD_COLUMN(c, lane0, lane1)                                                          \
     {                                                                                         \
-        lane0 = (uint8)(prof[4 * (c)], prof[4 * (c) + 1]);                                    \
-        lane1 = (uint8)(prof[4 * (c) + 2], prof[4 * (c) + 3]);                                \
+        lane0 = (uint8)(prof[PROF_STRIDE * (c)], prof[PROF_STRIDE * (c) + 1]);                \
+        lane1 = (uint8)(prof[PROF_STRIDE * (c) + 2], prof[PROF_STRIDE * (c) + 3]);            \
     }
 #endif
 #define SUBST(r) p_bytes(PART_WORD(L0, (r) >> 2), PART_WORD(L1, (r) >> 2), (uint)((r) & 3))

@@ -161,6 +161,14 @@
  * subject group sg's border block ((its longest subject + 1) * G short2s); the blocks of
  * query slot k start at k * work_stride. scores[slot * nsub + t] gets the 16-bit local score
  * (left unwritten for long pairs). */
+/* In local memory search16 spaces the letters' profile entries LSTRIDE uint4 words apart
+ * (R / 16 + 1 by default): work-items read the entries of different letters at once, and
+ * entries R / 16 words apart fall on the same few banks. */
+#ifndef LSTRIDE
+#define LSTRIDE (R / 16 + 1)
+#endif
+#undef PROF_STRIDE
+#define PROF_STRIDE LSTRIDE
 __kernel void search16(__global const uchar *restrict db,
                        __global const int2 *restrict subjects,
                        const int nsub,
@@ -198,11 +206,12 @@ __kernel void search16(__global const uchar *restrict db,
         const int nsb = min(SB, nstrips - s0);
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous block's readers are done */
         for (int k = lid; k < nsb * words; k += G)
-            lprof[k] = qprof[(size_t)query.x + (size_t)s0 * words + k];
+            lprof[k / (R / 16) * PROF_STRIDE + k % (R / 16)] =
+                qprof[(size_t)query.x + (size_t)s0 * words + k];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (nB == 0) continue;
         for (int s = s0; s < s0 + nsb; s++) {
-            __local const uint4 *prof = lprof + (s - s0) * words;
+            __local const uint4 *prof = lprof + (s - s0) * K * PROF_STRIDE;
             STRIP_INIT
             { /* step 1: lane 1 sits at column 0 */
                 const short2 up = work[T + t];
@@ -239,6 +248,9 @@ __kernel void search16(__global const uchar *restrict db,
     }
     if (active) scores[(size_t)task.z * nsub + gid] = max(p_lo(best), p_hi(best));
 }
+
+#undef PROF_STRIDE
+#define PROF_STRIDE (R / 16)
 
 /* One work-group per long pair: tasks[g] = (subject offset in db, subject length, query,
  * unused); the pair's border row is work_all[work_base[g] .. + length]. scores[g] must be 0

