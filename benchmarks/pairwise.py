@@ -185,7 +185,7 @@ def main(argv=None) -> int:
     parser.add_argument("--bio-pairs", type=int, default=300,
                         help="Biopython subsample (pairs) for all-vs-all")
     parser.add_argument("--parasail-trace-pairs", type=int, default=20000,
-                        help="parasail traceback subsample (pairs)")
+                        help="parasail traceback subsample (pairs; 0: skip it)")
     parser.add_argument("--processes", type=int, default=os.cpu_count(),
                         help="parasail worker processes (default: all cores)")
     parser.add_argument("--no-biopython-long", action="store_true",
@@ -318,6 +318,7 @@ def main(argv=None) -> int:
                         args.repeats)
         row("parasail", "all-vs-all score", t, cells / 1e9,
             f"(striped sat, {args.processes} processes)")
+    if have_parasail and args.parasail_trace_pairs > 0:
         psub = rng.choice(npairs, size=min(args.parasail_trace_pairs, npairs), replace=False)
         psub_cells = float((lengths[ii[psub]] * lengths[jj[psub]]).sum())
         ptasks = row_tasks(args.n, np.c_[ii[psub], jj[psub]])
