@@ -651,3 +651,70 @@ def test_stage_one_reports_between_batches_cut_for_progress(rt, monkeypatch):
     assert np.array_equal(dist, want_dist)
     for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y"):
         assert np.array_equal(getattr(store, field), getattr(want, field)), field
+
+
+def _second_runtime(rt):
+    """Another Runtime (its own context and queue) on rt's device: two "devices" on PoCL."""
+    from bioplug.runtime import Runtime
+
+    return Runtime(rt.info)
+
+
+@pytest.mark.parametrize("on_device", [False, True])
+def test_stage_one_shared_by_devices_equals_one_device(rt, monkeypatch, on_device):
+    """Several devices take the batches largest first; the distances and the store (in batch
+    order, read back to the host) are one device's bit for bit, and progress counts every
+    batch once."""
+    import bioplug.msa.posterior as post
+
+    codes, pairs, keep = _every_cell_family(monkeypatch, 6, 20, 160, 10)
+    monkeypatch.setattr(post, "MIN_BATCH_PAIRS", {"gpu": 0, "cpu": 0})   # batches of 3 pairs
+    assert len(post._plan(rt, codes, pairs, keep, keep).batches) > 2
+    want_dist, want = compute_posteriors(rt, codes, pairs, keep, keep)
+    other = _second_runtime(rt)
+    ran = set()
+    real = post._run_batch
+
+    def spy(dev, *args, **kwargs):
+        ran.add(id(dev))
+        return real(dev, *args, **kwargs)
+
+    monkeypatch.setattr(post, "_run_batch", spy)
+    reports = []
+    dist, store = compute_posteriors(rt, codes, pairs, keep, keep, on_device=on_device,
+                                     devices=[rt, other],
+                                     report=lambda done, total: reports.append((done, total)))
+    assert (store.device is not None) == on_device   # on rt, for stage III
+    if on_device:
+        store = store.on_host(rt.queue)
+    assert np.array_equal(dist, want_dist)
+    for field in ("indptr", "cols", "vals", "thresh", "pair_x", "pair_y", "pair_id"):
+        assert np.array_equal(getattr(store, field), getattr(want, field)), field
+    assert reports[-1] == (len(pairs), len(pairs)) and len(reports) == len(
+        post._plan(rt, codes, pairs, keep, keep).batches)
+    assert ran <= {id(rt), id(other)} and ran
+
+
+def test_pipeline_on_every_gpu_aligns_as_on_one(rt, monkeypatch):
+    """``device="all"``: stage I over every GPU (here two runtimes of one device), the same
+    rows as one device; a job that cannot share (``get_runtime("all")``) takes the first."""
+    import bioplug.msa.pipeline as pipeline
+    import bioplug.msa.posterior as post
+    from bioplug.runtime import get_runtimes
+
+    monkeypatch.setattr(post, "MIN_BATCH_PAIRS", {"gpu": 0, "cpu": 0})   # several batches
+    rng = np.random.default_rng(12)
+    texts = [random_protein(rng, int(n)) for n in rng.integers(30, 90, 9)]
+    names = [f"s{i}" for i in range(len(texts))]
+    want = pipeline.run(texts, names, device=rt)
+    devices = [rt, _second_runtime(rt)]
+    asked = []
+
+    def every(spec):
+        asked.append(spec)
+        return devices
+
+    monkeypatch.setattr(pipeline, "get_runtimes", every)
+    got = pipeline.run(texts, names, device="all")
+    assert asked == ["all"] and got.rows == want.rows
+    assert get_runtime("all") is get_runtimes("all")[0]

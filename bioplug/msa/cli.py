@@ -76,7 +76,7 @@ def add_parser(sub) -> None:
     from bioplug.distributed.cli import add_cluster_option
 
     add_cluster_option(p)
-    add_device_option(p)
+    add_device_option(p, several=True)
     p.set_defaults(func=run_msa)
 
     s = sub.add_parser(

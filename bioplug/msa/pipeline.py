@@ -42,7 +42,7 @@ from bioplug.msa.posterior import compute_posteriors
 from bioplug.msa.progressive import ProfileAligner
 from bioplug.msa.sparse import SparseStore
 from bioplug.progress import Progress
-from bioplug.runtime import Runtime, get_runtime
+from bioplug.runtime import Runtime, every_gpu, get_runtime, get_runtimes
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +163,9 @@ def run(
     k = len(texts)
     if k == 1:
         return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
-    rt = get_runtime(device)
+    # "all": every GPU shares stage I's batches (most of a long family's time)
+    devices = get_runtimes(device) if every_gpu(device) else [get_runtime(device)]
+    rt = devices[0]
     lengths = np.array([len(t) for t in texts], dtype=np.int64)
     full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
     mode = "full" if full else "anchor"
@@ -172,7 +174,7 @@ def run(
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
     log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
-    stages = _Stages(rt, k, codes, model, accurate, progress)
+    stages = _Stages(rt, k, codes, model, accurate, progress, devices)
     if full or fast_distances or ANCHOR_TREE == "posterior":
         dist, store = stages.posteriors(all_pairs, full, fast_distances and not full)
         dm, link, weights = stages.guide(dist, all_pairs, link)
@@ -198,6 +200,7 @@ class _Stages:
     model: Model
     accurate: bool
     progress: Progress
+    devices: list[Runtime]   # stage I's batches (rt first); stages II-IV run on rt
     times: dict[str, float] = field(default_factory=dict)
 
     def rep(self, stage: str) -> Callable[[int, int], None]:
@@ -214,7 +217,7 @@ class _Stages:
                                          self.accurate, self.rep("I posteriors"),
                                          hmm_only=hmm_only, model=self.model,
                                          precision=None if full else ANCHOR_DISTANCES,
-                                         on_device=True)
+                                         on_device=True, devices=self.devices)
         self.times["I"] = time.perf_counter() - t0
         return dist, store
 
@@ -269,7 +272,7 @@ class _Stages:
         ones = np.ones(len(need), bool)
         _, store = compute_posteriors(self.rt, self.codes, need, ones, ones, self.accurate,
                                       self.rep("I posteriors (kept pairs)"), model=self.model,
-                                      on_device=True)
+                                      on_device=True, devices=self.devices)
         self.times["I"] += time.perf_counter() - t0
         log.info("msa anchor mode: %d anchors, %d kept pairs of %d", zlist.size, len(need),
                  len(all_pairs))

@@ -10,7 +10,8 @@ writes both sparse forms S_xy and S_yx of every pair that the caller asked to ke
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ from bioplug.errors import KernelBuildError
 from bioplug.msa._kernels import kernel
 from bioplug.msa.model import Model, load_model
 from bioplug.msa.sparse import DeviceCSR, SparseStore
+from bioplug.runtime import run_lpt
 
 log = logging.getLogger(__name__)
 
@@ -213,8 +215,9 @@ def compute_posteriors(
     model: Model | None = None,
     precision: str | None = None,
     on_device: bool = False,
+    devices: Sequence | None = None,
 ) -> tuple[np.ndarray, SparseStore]:
-    """Posteriors of the given pairs on one device.
+    """Posteriors of the given pairs on one device, or on several.
 
     Parameters
     ----------
@@ -244,6 +247,9 @@ def compute_posteriors(
     on_device : bool
         Leave the kept entries on the device (``store.device``, for stage III) instead of
         reading them back.
+    devices : sequence of Runtime, optional
+        Several devices share the batches (:func:`_on_devices`); ``rt`` plans them and (with
+        ``on_device``) keeps the entries.
 
     Returns
     -------
@@ -254,7 +260,10 @@ def compute_posteriors(
     """
     model = model or load_model()
     plan = _plan(rt, codes, pairs, keep_ab, keep_ba, (hmm_only, model.ncodes, precision))
-    shared = (rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf))
+    if devices is not None and len(devices) > 1 and len(plan.batches) > 1:
+        return _on_devices(rt if on_device else None, devices, plan, accurate, hmm_only,
+                           model, precision, report)
+    shared = _shared_buffers(rt, plan, model)
     dist = np.zeros(plan.ntask, dtype=np.float32)
     parts = _StoreParts(rt if on_device else None)
     done = 0
@@ -263,11 +272,59 @@ def compute_posteriors(
                          strips)
         dist[batch] = run.dist
         if plan.keep_rows[batch].any() or plan.keep_cols[batch].any():
-            parts.add(plan, batch, run, _sparsify(rt, plan, batch, run, on_device))
+            parts.add(plan, batch, run.thresh, _sparsify(rt, plan, batch, run, on_device))
         del run   # its scratch goes before the next batch's is made
         done += batch.size
         if report is not None:
             report(done, plan.ntask)
+    return dist, parts.store(plan.lengths)
+
+
+def _shared_buffers(rt, plan: _Plan, model: Model) -> tuple:
+    """What every batch on ``rt`` reads: the sequences and the model's tables."""
+    return rt.to_device(plan.allcodes), rt.to_device(model.hmm), rt.to_device(model.pf)
+
+
+def _on_devices(rt, devices: Sequence, plan: _Plan, accurate: bool, hmm_only: bool,
+                model: Model, precision: str | None,
+                report: Callable[[int, int], None] | None) -> tuple[np.ndarray, SparseStore]:
+    """The plan's batches over several devices, largest first (:func:`run_lpt`), each batch's
+    kept entries read back (and, with ``rt``, sent to it for stage III); the store is
+    assembled in batch order, so it is the one device's store, bit for bit, wherever each
+    batch ran (the devices run the same kernels)."""
+    shared: dict[int, tuple] = {}
+    lock = threading.Lock()
+    done = [0]
+
+    def run(dev, i: int):
+        if id(dev) not in shared:   # made on the device's own thread, once
+            shared[id(dev)] = _shared_buffers(dev, plan, model)
+        batch = plan.batches[i]
+        out = _run_batch(dev, plan, batch, shared[id(dev)], accurate, hmm_only, model.ncodes,
+                         precision, plan.strips[i])
+        sparse = (_sparsify(dev, plan, batch, out) if plan.keep_rows[batch].any()
+                  or plan.keep_cols[batch].any() else None)
+        return out.dist, out.thresh, sparse
+
+    def on_done(i: int, _result) -> None:
+        with lock:
+            done[0] += plan.batches[i].size
+            count = done[0]
+        if report is not None:
+            report(count, plan.ntask)
+
+    cells = [float((plan.lengths[plan.row_seq[b]] * plan.lengths[plan.col_seq[b]]).sum())
+             for b in plan.batches]
+    results = run_lpt(range(len(plan.batches)), cells, devices, run, on_done)
+    dist = np.zeros(plan.ntask, dtype=np.float32)
+    parts = _StoreParts(rt)
+    for batch, (batch_dist, thresh, sparse) in zip(plan.batches, results, strict=True):
+        dist[batch] = batch_dist
+        if sparse is not None:
+            if rt is not None:   # stage III reads the entries on rt
+                keep_seg, rowcounts, cols, vals = sparse
+                sparse = keep_seg, rowcounts, rt.upload(cols), rt.upload(vals)
+            parts.add(plan, batch, thresh, sparse)
     return dist, parts.store(plan.lengths)
 
 
@@ -537,7 +594,8 @@ class _StoreParts:
         self.vals: list = []
         self.nnz: list[int] = []
 
-    def add(self, plan: _Plan, batch: np.ndarray, run: _BatchRun, sparse: tuple) -> None:
+    def add(self, plan: _Plan, batch: np.ndarray, thresh: np.ndarray, sparse: tuple) -> None:
+        """One batch's sparse forms (:func:`_sparsify`); ``thresh`` its tasks' thresholds."""
         keep_seg, rowcounts, cols, vals = sparse
         # pair ids in batch order: rows part then column part of each task
         px = np.empty(2 * batch.size, dtype=np.int32)
@@ -546,7 +604,7 @@ class _StoreParts:
         px[1::2], py[1::2] = plan.col_seq[batch], plan.row_seq[batch]
         self.pair_x.append(px[keep_seg])
         self.pair_y.append(py[keep_seg])
-        self.thresh.append(np.repeat(run.thresh, 2)[keep_seg])
+        self.thresh.append(np.repeat(thresh, 2)[keep_seg])
         self.rowcounts.append(rowcounts)
         if cols is not None and (self.rt is not None or cols.size):
             self.cols.append(cols)

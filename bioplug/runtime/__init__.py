@@ -18,6 +18,7 @@ _FRONT_DOORS = {
     "select_device": "devices",
     "PooledRuntime": "runtime",
     "Runtime": "runtime",
+    "every_gpu": "runtime",
     "get_runtime": "runtime",
     "get_runtimes": "runtime",
     "run_lpt": "schedule",

@@ -342,13 +342,21 @@ _runtimes: dict[str, Runtime] = {}
 _runtimes_lock = threading.Lock()
 
 
+def every_gpu(spec) -> bool:
+    """Whether a device specification asks for every GPU (``"all"``)."""
+    return isinstance(spec, str) and spec.strip().lower() == "all"
+
+
 def get_runtime(device=None) -> Runtime:
     """The shared :class:`Runtime` for a device specification (see ``select_device``).
 
-    A :class:`Runtime` passed in is returned as it is.
+    A :class:`Runtime` passed in is returned as it is; ``"all"`` (every GPU) gives the first
+    of :func:`get_runtimes` ``("all")``, for work that one device does alone.
     """
     if isinstance(device, Runtime):
         return device
+    if every_gpu(device):
+        return get_runtimes("all")[0]
     driver_start.wait()
     info = select_device(device)
     with _runtimes_lock:
@@ -375,7 +383,7 @@ def get_runtimes(devices=None) -> list[Runtime]:
     kernels must be skipped as :func:`select_device` skips it.
     """
     if devices is None or isinstance(devices, (str, int, Runtime, DeviceInfo)):
-        if devices == "all":
+        if every_gpu(devices):
             from bioplug.runtime.devices import list_devices
 
             gpus = [d for d in list_devices() if d.kind == "GPU"]
