@@ -126,7 +126,8 @@ class MultipleSequenceAligner:
     seed : int
         Seed of the refinement splits (same input, seed and device give the same alignment).
     device : optional
-        OpenCL device specification or Runtime (see ``bioplug devices``).
+        OpenCL device specification or Runtime (see ``bioplug devices``); ``"all"``: every
+        GPU shares stage I, the rest runs on the first.
     anchors, node_pairs : int, keyword-only
         Large-family (anchor) mode: number of anchor sequences for consistency, and sampled
         cross pairs per guide-tree node (see :mod:`bioplug.msa.pipeline`).

@@ -151,7 +151,8 @@ def run(
     ``seqtype`` ("protein", "dna" or "rna"; resolve "auto" first with
     :func:`bioplug.msa.model.resolve_seqtype`) picks the stage I model; only stage I sees
     residues, so stages II-IV are the same for every alphabet and the rows keep the input's
-    letters.
+    letters. ``device="all"``: every GPU shares stage I's batches, stages II-IV run on the
+    first (the same alignment as on one).
 
     ``link`` (a scipy-format linkage over the k sequences) replaces the UPGMA guide tree.
     Anchor mode is used when the estimated sparse storage exceeds ``host_budget`` bytes or
