@@ -350,30 +350,3 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
         return AlignmentData.from_alignment(alignment, path)
     records = read_records(path, fmt)
     return AlignmentData.from_records(records, path)
-
-
-def printed_alignment(data: AlignmentData) -> Alignment:
-    """The same alignment with the gapped rows as its sequences and one block of coordinates.
-
-    ``Bio.Align.write`` prints it exactly as the original (tested for FASTA, Clustal and
-    Stockholm) but without re-slicing thousands of gap segments per row, which takes
-    Biopython minutes on a 1,000 x 5,000 alignment with scattered gaps. Alignment and column
-    annotations are kept.
-    """
-    original = data.to_alignment()
-    n, length = data.shape
-    rows = []
-    for i, seq in enumerate(original.sequences):
-        text = data.row_text(i).ljust(length, "-")
-        if isinstance(seq, SeqRecord):
-            rows.append(SeqRecord(Seq(text), id=seq.id, name=seq.name,
-                                  description=seq.description))
-        else:
-            rows.append(SeqRecord(Seq(text), id=data.names[i], description=""))
-    out = Alignment(rows, np.array([[0, length]] * n))
-    if getattr(original, "annotations", None):
-        out.annotations = original.annotations
-    columns = getattr(original, "column_annotations", None)
-    if columns:
-        out.column_annotations = columns
-    return out
