@@ -248,8 +248,8 @@ def compute_posteriors(
         Leave the kept entries on the device (``store.device``, for stage III) instead of
         reading them back.
     devices : sequence of Runtime, optional
-        Several devices share the batches (:func:`_on_devices`); ``rt`` plans them and (with
-        ``on_device``) keeps the entries.
+        Several devices share the batches (:func:`_on_devices`), sized for the one with the
+        least memory; ``rt`` (with ``on_device``) keeps the entries.
 
     Returns
     -------
@@ -259,8 +259,11 @@ def compute_posteriors(
         The kept sparse matrices.
     """
     model = model or load_model()
-    plan = _plan(rt, codes, pairs, keep_ab, keep_ba, (hmm_only, model.ncodes, precision))
-    if devices is not None and len(devices) > 1 and len(plan.batches) > 1:
+    several = devices is not None and len(devices) > 1
+    # batches sized for the device with the least memory, which may take any of them
+    planner = min(devices, key=lambda d: d.info.global_mem) if several else rt
+    plan = _plan(planner, codes, pairs, keep_ab, keep_ba, (hmm_only, model.ncodes, precision))
+    if several and len(plan.batches) > 1:
         return _on_devices(rt if on_device else None, devices, plan, accurate, hmm_only,
                            model, precision, report)
     shared = _shared_buffers(rt, plan, model)
