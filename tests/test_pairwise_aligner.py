@@ -281,6 +281,57 @@ def test_input_types():
     assert ours.score(list(a), list(b)) == theirs.score(list(a), list(b))
 
 
+def test_skbio_sequences_in_align_on_biopython_paths():
+    """``align`` hands small pairs (and the reverse strand) to Biopython: scikit-bio
+    sequences go there as Seq objects of their letters, and print and format as Biopython's."""
+    skbio = pytest.importorskip("skbio")
+    ours, theirs = both(dict(substitution_matrix=MATRICES["BLOSUM62"], gap_score=-4))
+    a, b = "MKTAYIAKQRQ", "MKTAYQRQ"
+    got = ours.align(skbio.Protein(a), skbio.Protein(b))[0]
+    want = theirs.align(a, b)[0]
+    assert got.score == want.score and str(got) == str(want)
+    assert format(got, "fasta").split() == [">", a, ">", "MKTAY---QRQ"]
+    dna, dna_ref = both(dict(mismatch_score=-1, gap_score=-2))
+    got = dna.align(skbio.DNA("ACGTT"), skbio.DNA("ACG"), strand="-")[0]
+    assert str(got) == str(dna_ref.align("ACGTT", "ACG", strand="-")[0])
+
+
+def test_progress_and_cancel_on_the_biopython_paths():
+    """Settings the device does not take (a non-dyadic mismatch) run on Biopython, and still
+    report progress per pair and stop when the callback returns False."""
+    from bioplug.progress import Cancelled
+
+    ours, theirs = both(dict(mismatch_score=-0.1, gap_score=-1))
+    a, b = ["ACGT", "GGA", "TTAC"], ["AGT", "GA", "TTC"]
+    for call in (ours.score_many, ours.align_many):
+        seen = []
+        call(a, b, progress=lambda *x, seen=seen: seen.append(x))
+        assert seen[-1][1:] == (3, 3) and len(seen) == 3
+        with pytest.raises(Cancelled):
+            call(a, b, progress=lambda *x: False)
+    seen = []
+    got = ours.score_matrix(a, progress=lambda *x: seen.append(x))
+    assert got[0, 1] == theirs.score(a[0], a[1]) and seen[-1][1:] == (3, 3)
+
+
+def test_one_aligner_shared_by_threads_scores_as_biopython():
+    """Several threads calling one aligner take turns on its engine's reused device
+    buffers (a call once overwrote another's: wrong scores, or a crash)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    make = lambda: "".join(rng.choice(letters, int(rng.integers(5, 120))))  # noqa: E731
+    batches = [([make() for _ in range(20)], [make() for _ in range(20)]) for _ in range(6)]
+    ours, theirs = both(dict(substitution_matrix=MATRICES["BLOSUM62"], mode="local",
+                             open_gap_score=-11, extend_gap_score=-1))
+    with ThreadPoolExecutor(3) as pool:
+        aligned = list(pool.map(lambda ab: [x.score for x in ours.align_many(*ab)], batches))
+        scored = list(pool.map(lambda ab: list(ours.score_many(*ab)), batches))
+    want = [[theirs.score(x, y) for x, y in zip(*ab)] for ab in batches]
+    assert aligned == want and scored == want
+
+
 def test_unsupported_settings_fall_back_to_biopython():
     a, b = "GAACTTGACCT", "GACTTAGACT"
     cases = [

@@ -27,6 +27,7 @@ from bioplug.alphabet import (
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
 from bioplug.io import sequence_name
+from bioplug.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +62,21 @@ def _plain_text(item) -> str | None:
             return str(item)
         if isinstance(item, SeqRecord):
             return None if item.seq is None else str(item.seq)
-        if hasattr(item, "values") and hasattr(item, "metadata"):  # skbio.Sequence
+        if _is_skbio(item):
             return str(item)
     except Exception:  # undefined Seq contents and the like: let Biopython report it
         return None
     return None
+
+
+def _is_skbio(item) -> bool:
+    """Whether ``item`` is a scikit-bio sequence (duck-typed: skbio is imported lazily)."""
+    return hasattr(item, "values") and hasattr(item, "metadata")
+
+
+def _for_biopython(item):
+    """What Biopython's own ``align`` takes: a scikit-bio sequence as a Seq of its letters."""
+    return Seq(str(item)) if _is_skbio(item) else item
 
 
 class EngineAlignments(Alignments):
@@ -346,10 +357,10 @@ class PairwiseAligner(Align.PairwiseAligner):
             or strand != "+"
             or len(ta) * len(tb) <= self.max_biopython_cells
         ):
-            return super().align(seqA, seqB, strand)
+            return super().align(_for_biopython(seqA), _for_biopython(seqB), strand)
         scoring = self.device_scoring((ta, tb))
         if scoring is None or not self._fits(scoring, len(ta), len(tb)):
-            return super().align(seqA, seqB, strand)
+            return super().align(_for_biopython(seqA), _for_biopython(seqB), strand)
         a = scoring.encode(ta, _label(seqA, 0, "target"))
         b = scoring.encode(tb, _label(seqB, 0, "query"))
         score, coords = self._engine(scoring).align_pairs([a], [b])[0]
@@ -424,10 +435,9 @@ class PairwiseAligner(Align.PairwiseAligner):
             return np.zeros(0, dtype=np.float64)
         if scoring is None:
             log.info("score_many: settings not supported on the device; using Biopython")
-            return np.array(
-                [Align.PairwiseAligner.score(self, x, y) for x, y in zip(ta, tb, strict=True)],
-                dtype=np.float64,
-            )
+            return np.array([Align.PairwiseAligner.score(self, ta[k], tb[k])
+                             for k in _reported(len(ta), "score (Biopython)", progress)],
+                            dtype=np.float64)
         a = self._encode_all(scoring, seqs_a, ta, "target")
         b = self._encode_all(scoring, seqs_b, tb, "query")
         out = self._engine(scoring).score_pairs(a, b, progress=progress)
@@ -461,8 +471,8 @@ class PairwiseAligner(Align.PairwiseAligner):
         if scoring is None:
             log.info("align_many: settings not supported on the device; using Biopython")
             out = []
-            for x, y in zip(seqs_a, seqs_b, strict=True):
-                x, y = _as_alignable(x), _as_alignable(y)
+            for k in _reported(len(seqs_a), "align (Biopython)", progress):
+                x, y = _as_alignable(seqs_a[k]), _as_alignable(seqs_b[k])
                 alignments = Align.PairwiseAligner.align(self, x, y)
                 if len(alignments) == 0:
                     results = (alignments.score, np.zeros((2, 1), dtype=np.int64))
@@ -514,7 +524,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         if scoring is None:
             log.info("score_matrix: settings not supported on the device; using Biopython")
             out = np.zeros((n, n), dtype=np.float64)
-            for i in range(n):
+            for i in _reported(n, "score (Biopython)", progress):
                 for j in range(n):
                     out[i, j] = Align.PairwiseAligner.score(self, texts[i], texts[j])
             return out
@@ -561,6 +571,15 @@ def _label(item, index: int, what: str) -> str:
     name = sequence_name(item, index)
     base = f"{what} {index + 1}"
     return base if name == f"sequence {index + 1}" else f"{base} ({name})"
+
+
+def _reported(total: int, stage: str, progress: ProgressCallback | None):
+    """range(total), reporting ``progress(stage, done, total)`` after each item (returning
+    False cancels: :class:`~bioplug.progress.Cancelled`), as the device paths do."""
+    report = Progress(progress)
+    for k in range(total):
+        yield k
+        report.report(stage, k + 1, total)
 
 
 def _as_alignable(item):

@@ -186,6 +186,8 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         self.reverse16_rows: int | None = None
         self._scratch_buffers: dict[tuple, cl.Buffer] = {}
         self._pinned_buffers: dict[tuple, np.ndarray] = {}
+        # calls from several host threads take turns: they would share those buffers
+        self._calls = threading.RLock()
         self._map_queues: dict[int, cl.CommandQueue] = {}
         self._parities: dict[tuple, int] = {}
         # Four direction bits per cell when extending a gap never scores below opening one
@@ -233,16 +235,18 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
 
     def score_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> np.ndarray:
         """Scores of ``seqs[ia[k]]`` against ``seqs[ib[k]]``: each sequence is sent once."""
-        scores, _ = self._run(seqs, np.asarray(ia), np.asarray(ib), False, progress)
+        with self._calls:
+            scores, _ = self._run(seqs, np.asarray(ia), np.asarray(ib), False, progress)
         return self.scoring.unscale(scores)
 
     def trace_indexed(self, seqs: Sequence[np.ndarray], ia, ib, progress=None) -> Traces:
         """Like :meth:`score_indexed`, with one optimal path per pair."""
         ia, ib = np.asarray(ia), np.asarray(ib)
-        if self._windowed():
-            scores, where = self._trace_local(seqs, ia, ib, progress)
-        else:
-            scores, where = self._run(seqs, ia, ib, True, progress)
+        with self._calls:
+            if self._windowed():
+                scores, where = self._trace_local(seqs, ia, ib, progress)
+            else:
+                scores, where = self._run(seqs, ia, ib, True, progress)
         return Traces(self.scoring.unscale(scores), *where)
 
     def _windowed(self) -> bool:
@@ -307,7 +311,8 @@ class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
         n = len(seqs)
         lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
         if n and lengths.max() <= LONG_LENGTH and lengths.max() ** 2 <= LONG_CELLS:
-            return self._score_all_windows(seqs, lengths, progress)
+            with self._calls:
+                return self._score_all_windows(seqs, lengths, progress)
         rank = np.argsort(-lengths, kind="stable")  # pairs come out already in kernel order
         ii, jj = np.triu_indices(n)
         return self.score_indexed(seqs, rank[ii], rank[jj], progress), rank
