@@ -314,11 +314,22 @@ def as_record(item, index: int = 0) -> SeqRecord:
     if isinstance(item, SeqRecord):
         return item
     if isinstance(item, (str, Seq)):
-        return SeqRecord(Seq(str(item)), id=f"seq{index + 1}", description="")
+        return SeqRecord(_ascii_seq(str(item), f"seq{index + 1}"), id=f"seq{index + 1}",
+                         description="")
     if hasattr(item, "values") and hasattr(item, "metadata"):  # skbio.Sequence
-        name = item.metadata.get("id") or f"seq{index + 1}"
-        return SeqRecord(Seq(str(item)), id=str(name), description="")
+        name = str(item.metadata.get("id") or f"seq{index + 1}")
+        return SeqRecord(_ascii_seq(str(item), name), id=name, description="")
     raise InputError(f"sequence {index + 1}: unsupported type {type(item).__name__}")
+
+
+def _ascii_seq(text: str, name: str) -> Seq:
+    """``Seq(text)``; a letter outside ASCII (which Seq cannot hold) is named with its
+    position instead of surfacing as Biopython's UnicodeEncodeError."""
+    try:
+        return Seq(text)
+    except UnicodeEncodeError as exc:
+        raise InputError(f"{name}: invalid character {text[exc.start]!r} at position "
+                         f"{exc.start + 1}") from exc
 
 
 def sequence_text(item) -> str:

@@ -266,8 +266,11 @@ def nj(dm, neg_as_zero=True, result_constructor=None, inplace=False, *, device=N
        disallow_negative_branch_length=None):
     """Neighbor joining with :func:`skbio.tree.nj`'s interface, on an OpenCL device.
 
-    See :func:`bioplug.tree.skbio_api.nj`; returns the same ``skbio.TreeNode`` as scikit-bio
-    (topology and branch lengths), with its errors and deprecation warnings.
+    See :func:`bioplug.tree.skbio_api.nj`; returns scikit-bio's unrooted tree (topology and
+    branch lengths, to rounding), with its errors and deprecation warnings. Where the tree
+    is drawn from (which three clusters sit at the root) and the children's order may
+    differ from scikit-bio's, so compare trees as scikit-bio's own tests do
+    (``compare_tip_distances``, ``compare_rfd``), not by their Newick strings.
     """
     from bioplug.tree.skbio_api import nj as _nj
 

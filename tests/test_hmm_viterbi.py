@@ -196,8 +196,12 @@ def test_bad_input_is_named():
         viterbi(*logs, [np.array([0, 1]), np.array([0, 1, 3])], device=DEVICE)
     with pytest.raises(InputError, match="sequence 1 is empty"):
         viterbi(*logs, [np.array([], dtype=int)], device=DEVICE)
-    with pytest.raises(InputError, match="log_transmat must be 2 x 2"):
+    with pytest.raises(InputError, match="log_startprob has 2 states, so log_transmat must be "
+                                         r"2 x 2; it is \(3, 3\)"):
         viterbi(logs[0], np.zeros((3, 3)), logs[2], [0, 1], device=DEVICE)
+    # the start vector is the odd one out: the message says which length it has
+    with pytest.raises(InputError, match="log_startprob has 1 states"):
+        viterbi(np.log([1.0]), logs[1], logs[2], [0, 1], device=DEVICE)
     with pytest.raises(InputError, match="method"):
         viterbi(*logs, [0, 1], method="fast", device=DEVICE)
 
@@ -257,3 +261,18 @@ def test_auto_method_choice():
     assert choose_method(gpu, 4, [100000]) == "chain"
     assert choose_method(gpu, 64, [100]) == "steps"
     assert choose_method(cpu, 64, [20000]) == "steps"
+
+
+def test_decode_refuses_a_length_of_zero_with_the_reason():
+    """hmmlearn decodes an empty sequence with a log probability read from outside its
+    lattice (the last state's start probability); decode names the sequence instead."""
+    from hmmlearn.hmm import CategoricalHMM
+
+    model = CategoricalHMM(2)
+    model.startprob_ = np.array([0.9, 0.1])
+    model.transmat_ = np.array([[0.9, 0.1], [0.2, 0.8]])
+    model.emissionprob_ = np.array([[0.7, 0.3], [0.2, 0.8]])
+    X = np.array([[0], [1], [1]])
+    with pytest.raises(InputError, match="sequence 1 is empty: it has no Viterbi path"):
+        decode(model, X, [0, 3], device=DEVICE)
+    assert decode(model, X, [3], device=DEVICE)[0] == model.decode(X, [3])[0]

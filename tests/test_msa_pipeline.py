@@ -226,3 +226,26 @@ def test_anchor_mode_large_family_path(tmp_path):
     assert sp_full > 0.8
     assert sp_anchor > sp_full - 0.1
     assert anchor.nnz < full.nnz
+
+
+def test_a_letter_outside_ascii_is_named_with_its_position():
+    """Seq cannot hold it: the error names the sequence, position and letter instead of
+    Biopython's UnicodeEncodeError."""
+    from bioplug.errors import InputError
+    from bioplug.msa.aligner import MultipleSequenceAligner
+    from bioplug.progressive.aligner import ProgressiveAligner
+
+    for aligner in (MultipleSequenceAligner(device="cpu"), ProgressiveAligner(device="cpu")):
+        with pytest.raises(InputError, match="seq2: invalid character 'Ä' at position 6"):
+            aligner.align(["MKTAYIAKQ", "MKTAYÄQ"])
+
+
+def test_profiles_that_share_ids_are_refused_with_the_reason():
+    from bioplug.errors import InputError
+    from bioplug.progressive.aligner import ProgressiveAligner
+
+    aligner = ProgressiveAligner(device="cpu")
+    first = aligner.align(["MKTAYIAKQ", "MKTAYQ"])
+    second = aligner.align(["MKAYIAK", "MKTAYIQ"])
+    with pytest.raises(InputError, match=r"share sequence ids \(seq1, seq2\).*plain strings"):
+        aligner.align_profiles(first, second)

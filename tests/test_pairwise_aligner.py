@@ -328,7 +328,7 @@ def test_one_aligner_shared_by_threads_scores_as_biopython():
     with ThreadPoolExecutor(3) as pool:
         aligned = list(pool.map(lambda ab: [x.score for x in ours.align_many(*ab)], batches))
         scored = list(pool.map(lambda ab: list(ours.score_many(*ab)), batches))
-    want = [[theirs.score(x, y) for x, y in zip(*ab)] for ab in batches]
+    want = [[theirs.score(x, y) for x, y in zip(*ab, strict=True)] for ab in batches]
     assert aligned == want and scored == want
 
 
@@ -382,6 +382,7 @@ def test_large_pair_engine_alignment():
         alignments = ours.align(a, b)
         assert isinstance(alignments, EngineAlignments)
         assert len(alignments) == 1 and "1 alignment" in repr(alignments)
+        assert alignments.sequences == [a, b]   # as PairwiseAlignments.sequences
         check_alignment(alignments[0], a, b, ours, theirs.score(a, b))
 
 

@@ -94,10 +94,11 @@ def _model_arrays(log_start, log_trans, log_emit):
     if start.ndim != 1 or ns == 0:
         raise InputError(f"log_startprob must be a non-empty vector, not shape {start.shape}")
     if trans.shape != (ns, ns):
-        raise InputError(f"log_transmat must be {ns} x {ns} (states), not {trans.shape}")
+        raise InputError(f"log_startprob has {ns} states, so log_transmat must be {ns} x {ns}; "
+                         f"it is {trans.shape}")
     if emit.ndim != 2 or emit.shape[0] != ns or emit.shape[1] == 0:
-        raise InputError(f"log_emissionprob must be {ns} x m (states x symbols), not "
-                         f"{emit.shape}")
+        raise InputError(f"log_startprob has {ns} states, so log_emissionprob must be {ns} x m "
+                         f"(states x symbols); it is {emit.shape}")
     return start, trans, emit
 
 
@@ -141,7 +142,10 @@ def _run(start, trans, emit_t, seqs, method, dtype, device, progress):
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     empty = [i for i, s in enumerate(seqs) if len(s) == 0]
     if empty:
-        raise InputError(f"sequence {empty[0] + 1} is empty")
+        # hmmlearn answers one (its log probability is read from outside its lattice: the
+        # last state's start probability): refused rather than copied
+        raise InputError(f"sequence {empty[0] + 1} is empty: it has no Viterbi path (a "
+                         "length of 0 in lengths?)")
     rt = get_runtime(device)
     dt = compute_dtype(rt, dtype)
     dm = dev.upload_model(rt, start, trans, emit_t, dt)
@@ -206,7 +210,8 @@ def decode(model, X, lengths=None, *, method: str = "steps", device=None, progre
     X : array_like, (n_samples, 1) for ``CategoricalHMM``
         The concatenated sequences, as hmmlearn takes them.
     lengths : array_like of int, optional
-        Lengths of the sequences in ``X``; ``None`` for one sequence.
+        Lengths of the sequences in ``X``; ``None`` for one sequence. A length of 0 is
+        refused (hmmlearn returns a value read from outside its arrays for it).
     method : {"steps", "chain", "auto"}
         ``steps`` (default) reproduces hmmlearn exactly, ties included; see :func:`viterbi`.
     device : str or Runtime, optional

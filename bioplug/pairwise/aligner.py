@@ -84,13 +84,14 @@ class EngineAlignments(Alignments):
 
     Returned by :meth:`PairwiseAligner.align` for pairs above
     :attr:`PairwiseAligner.max_biopython_cells`. It has ``len`` 1 (0 for a local alignment
-    with no positive score), supports indexing and iteration, and carries ``.score`` like
-    Biopython's ``PairwiseAlignments``.
+    with no positive score), supports indexing and iteration, and carries ``.score`` and
+    ``.sequences`` (target and query, as passed) like Biopython's ``PairwiseAlignments``.
     """
 
-    def __init__(self, alignments=(), score: float = 0.0):
+    def __init__(self, alignments=(), score: float = 0.0, sequences=()):
         super().__init__(alignments)
         self.score = score
+        self.sequences = list(sequences)
 
     def __repr__(self) -> str:
         n = len(self)
@@ -366,8 +367,9 @@ class PairwiseAligner(Align.PairwiseAligner):
         score, coords = self._engine(scoring).align_pairs([a], [b])[0]
         score = float(score)
         if scoring.local and score <= 0:
-            return EngineAlignments([], score)
-        return EngineAlignments([_make_alignment(seqA, seqB, score, coords)], score)
+            return EngineAlignments([], score, [seqA, seqB])
+        return EngineAlignments([_make_alignment(seqA, seqB, score, coords)], score,
+                                [seqA, seqB])
 
     # -- batches ------------------------------------------------------------------------------
     def _batch_texts(self, seqs, what: str) -> list[str]:

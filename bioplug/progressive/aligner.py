@@ -412,6 +412,12 @@ class ProgressiveAligner:
         """
         a = aligned_records(first)
         b = aligned_records(second, len(a))
+        shared = sorted({r.id for r in a} & {r.id for r in b})
+        if shared:
+            raise InputError(
+                f"the two alignments share sequence ids ({', '.join(shared[:5])}"
+                f"{', ...' if len(shared) > 5 else ''}): give their sequences distinct ids "
+                "(alignments made from plain strings name them seq1, seq2, ... each)")
         check_unique_ids(a + b)
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
         plain = ungapped(a + b)
