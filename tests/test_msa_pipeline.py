@@ -247,5 +247,6 @@ def test_profiles_that_share_ids_are_refused_with_the_reason():
     aligner = ProgressiveAligner(device="cpu")
     first = aligner.align(["MKTAYIAKQ", "MKTAYQ"])
     second = aligner.align(["MKAYIAK", "MKTAYIQ"])
-    with pytest.raises(InputError, match=r"share sequence ids \(seq1, seq2\).*plain strings"):
+    with pytest.raises(InputError, match=r"duplicate sequence ids across the two alignments "
+                                         r"\(seq1, seq2\).*plain strings"):
         aligner.align_profiles(first, second)

@@ -415,7 +415,7 @@ class ProgressiveAligner:
         shared = sorted({r.id for r in a} & {r.id for r in b})
         if shared:
             raise InputError(
-                f"the two alignments share sequence ids ({', '.join(shared[:5])}"
+                f"duplicate sequence ids across the two alignments ({', '.join(shared[:5])}"
                 f"{', ...' if len(shared) > 5 else ''}): give their sequences distinct ids "
                 "(alignments made from plain strings name them seq1, seq2, ... each)")
         check_unique_ids(a + b)
