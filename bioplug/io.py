@@ -425,7 +425,7 @@ def _current_umask() -> int:
     return mask
 
 
-def _new_file_mode(target: Path) -> int:
+def new_file_mode(target: Path) -> int:
     """Permission bits for ``target``: kept when it exists, else 0666 less the umask."""
     with contextlib.suppress(OSError):
         return stat.S_IMODE(os.stat(target).st_mode)
@@ -506,7 +506,7 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle
-        os.chmod(tmp, _new_file_mode(target))
+        os.chmod(tmp, new_file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -232,3 +232,57 @@ def test_cli_cluster_address(cluster, client, families, proteins, reference, tmp
                      "--cluster", address, "--method", "quickprobs"]) == 0
     assert sorted(p.name for p in (tmp_path / "msa").glob("*.fasta")) == [
         "fam_a.fasta", "fam_b.fasta", "fam_c.fasta"]
+
+
+def test_relative_paths_are_the_callers_and_the_largest_family_goes_first(
+        client, families, tmp_path, monkeypatch):
+    """Workers have working directories of their own: a relative input or output names the
+    caller's file; tasks are submitted largest family first."""
+    import bioplug.distributed.families as families_module
+
+    submitted = []
+    real = families_module.run_tasks
+
+    def spy(c, tasks, *args, **kwargs):
+        submitted.extend(task[2][0] for task in tasks)
+        return real(c, tasks, *args, **kwargs)
+
+    monkeypatch.setattr(families_module, "run_tasks", spy)
+    monkeypatch.chdir(families[0].parent)
+    summary = align_families([f.name for f in families], "rel_out", "quickprobs",
+                             client=client)
+    assert summary.computed == 3
+    written = sorted(p.stem for p in (families[0].parent / "rel_out").iterdir()
+                     if not p.name.startswith(("manifest", "bioplug-manifest", ".")))
+    assert written == ["fam_a", "fam_b", "fam_c"]
+    assert all(os.path.isabs(p) for p in submitted)
+    sizes = [os.path.getsize(p) for p in submitted]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+def test_all_vs_all_relative_folder_matrix_name_letters_and_modes(client, proteins,
+                                                                   reference, tmp_path,
+                                                                   monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o022)
+    try:
+        summary = all_vs_all(proteins[:30], "rel_hits", top=3, client=client, **SCORING)
+    finally:
+        os.umask(old)
+    assert summary.computed == summary.total
+    folder = tmp_path / "rel_hits"
+    assert read_hits(folder).num_rows == 30 * 3
+    for name in ("codes.npy", "offsets.npy", "ids.txt", "job.json"):
+        assert (folder / name).stat().st_mode & 0o777 == 0o644, name
+    bad = tmp_path / "bad.fa"
+    bad.write_text(">x\nMKVLZZ12GIV\n>y\nMKVLGIV\n")
+    with pytest.raises(InputError, match="letter '1' at position 7"):
+        all_vs_all(bad, tmp_path / "bad_out", top=2, client=client, **SCORING)
+
+
+def test_cluster_all_vs_all_to_standard_output_is_refused(tmp_path, capsys):
+    path = tmp_path / "p.fa"
+    path.write_text(">a\nMKVLAAG\n>b\nMKVLSAG\n")
+    assert cli_main(["pairwise", str(path), "--all-vs-all", "--cluster", "-o", "-"]) == 2
+    assert "give -o FOLDER, not standard output" in capsys.readouterr().err
+    assert not (tmp_path / "-").exists() and not Path("-").exists()

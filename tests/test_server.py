@@ -274,3 +274,18 @@ def test_a_directory_open_to_others_is_refused(tmp_path):
     proc = bioplug(["server", "start"], env)
     assert proc.returncode == 2 and b"chmod 700" in proc.stderr
     assert protocol.connect(str(directory)) is None
+
+
+@pytest.mark.parametrize("argv, wanted", [
+    (["msa", "a.fa", "--outdir", "o", "--cluster"], False),
+    (["msa", "a.fa", "--outdir", "o", "--clus"], False),            # argparse's abbreviation
+    (["msa", "a.fa", "--outdir", "o", "--clu=tcp://h:1"], False),
+    (["msa", "a.fa", "-o", "o.fa", "--consistency", "2"], True),
+    (["msa", "a.fa", "-o", "o.fa", "--c", "2"], True),               # ambiguous: not --cluster
+])
+def test_a_cluster_run_never_goes_to_the_server(argv, wanted, monkeypatch):
+    """A Dask run starts its own workers: also when --cluster is abbreviated."""
+    from bioplug.server.client import wanted as may_forward
+
+    monkeypatch.delenv("BIOPLUG_NO_SERVER", raising=False)
+    assert may_forward(argv) is wanted

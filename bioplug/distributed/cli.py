@@ -54,6 +54,9 @@ def run_pairwise(args, aligner, records, records2, bar) -> int:
 
     if not args.all_vs_all or records2 is not None:
         raise InputError("--cluster runs the all-vs-all of one file (IN --all-vs-all)")
+    if args.output in (None, "-"):
+        raise InputError("--cluster writes a folder (its parts stream there from the "
+                         "workers): give -o FOLDER, not standard output")
     client = _client(args)
     try:
         summary = all_vs_all(records, args.output, aligner=aligner, top=args.top,

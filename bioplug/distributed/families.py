@@ -82,9 +82,11 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
             continue
         key = f"family-{len(tasks)}-{run}"
         names[key] = (dst.name, fingerprint)
-        tasks.append((key, align_family, (os.fspath(src), os.fspath(dst), method,
+        # absolute: workers resolve paths in their own working directories
+        tasks.append((key, align_family, (os.path.abspath(src), os.path.abspath(dst), method,
                                           options or {}, progressive_options or {}, format),
                       float(src.stat().st_size)))
+    tasks.sort(key=lambda task: -task[3])   # the largest family is submitted (and starts) first
     summary = Summary(out=os.fspath(outdir), total=len(inputs),
                       skipped=len(inputs) - len(tasks))
     if progress is not None:

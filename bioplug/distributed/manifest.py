@@ -90,12 +90,16 @@ def check_job(folder: str | os.PathLike, job: dict) -> dict:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it into place."""
+    """Write ``data`` to a temporary file beside ``path`` and rename it into place, with
+    the mode a new file gets (the umask's; an existing file's is kept)."""
+    from bioplug.io import new_file_mode
+
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, new_file_mode(path))   # mkstemp makes 0600: the umask's mode instead
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -84,7 +84,7 @@ def all_vs_all(sequences, out: str | os.PathLike, *, aligner=None, top: int | No
     ids, codes, sc = _prepare(aligner, sequences)
     if top is not None and top < 1:
         raise InputError(f"top must be >= 1, not {top}")
-    out = Path(out)
+    out = Path(os.path.abspath(out))   # workers resolve paths in their own directories
     fingerprint = digest(FORMAT_VERSION, ids, sc.letters, sc.matrix.tobytes(),
                          sc.gaps.tobytes(), sc.local, sc.scale, top, self_hits,
                          *(c.tobytes() for c in codes))
@@ -106,6 +106,11 @@ def _make_aligner(aligner, scoring: dict):
     from bioplug.pairwise.aligner import PairwiseAligner
 
     if aligner is None:
+        matrix = scoring.get("substitution_matrix")
+        if isinstance(matrix, str):   # a name, as `bioplug pairwise --matrix` takes it
+            from bioplug.alphabet import load_matrix
+
+            scoring = {**scoring, "substitution_matrix": load_matrix(matrix)}
         return PairwiseAligner(**scoring)
     if scoring:
         raise InputError("give either aligner= or scoring keywords, not both")
@@ -114,10 +119,13 @@ def _make_aligner(aligner, scoring: dict):
 
 def _prepare(aligner, sequences):
     """Ids, encoded sequences and the device scoring, checked as ``score_matrix`` checks."""
-    from bioplug.io import read_records, sequence_name
+    from bioplug.io import check_letters, read_records, sequence_name
 
-    seqs = read_records(sequences) if isinstance(sequences, (str, os.PathLike)) else list(
-        sequences)
+    if isinstance(sequences, (str, os.PathLike)):   # a file is checked as the command's
+        seqs = read_records(sequences)
+        check_letters(seqs, os.fspath(sequences))
+    else:
+        seqs = list(sequences)
     if not seqs:
         raise InputError("no sequences to score")
     texts = aligner._batch_texts(seqs, "sequence")

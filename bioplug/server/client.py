@@ -33,8 +33,13 @@ def wanted(argv: list[str]) -> bool:
     words = [w for w in argv if not w.startswith("-")]
     if not words or words[0] in LOCAL_COMMANDS:
         return False
-    return not any(w == "--no-server" or w == "--cluster" or w.startswith("--cluster=")
-                   for w in argv)
+    return not any(w == "--no-server" or _is_cluster_option(w) for w in argv)
+
+
+def _is_cluster_option(word: str) -> bool:
+    """``--cluster``, ``--cluster=ADDRESS``, or an abbreviation argparse takes (``--clus``)."""
+    name = word.split("=", 1)[0]
+    return len(name) >= 4 and "--cluster".startswith(name)
 
 
 def forward(argv: list[str]) -> int | None:
