@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from bioplug.errors import InputError
@@ -34,11 +35,25 @@ def add_cluster_option(p: argparse.ArgumentParser, pairwise: bool = False) -> No
 
 
 def _client(args):
+    _dask_messages(bool(getattr(args, "verbose", 0)))
     if args.cluster != "local":
         return args.cluster
     from bioplug.distributed.cluster import local_cluster
 
     return local_cluster(devices=[args.device] if args.device else None)
+
+
+def _dask_messages(verbose: bool) -> None:
+    """Dask's INFO lines (scheduler and workers started, ...) only with ``-v``, as bioplug's
+    own: its logging config sets them at import, in this process and in every worker's, so
+    the level goes in through its config variable (inherited by the workers) and onto the
+    logger once Dask is imported. A level the user set in that variable is kept."""
+    level = "info" if verbose else "warning"
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", level)
+    import distributed  # noqa: F401 - its import applies Dask's logging config
+
+    logging.getLogger("distributed").setLevel(
+        os.environ["DASK_LOGGING__DISTRIBUTED"].upper())
 
 
 def _announce(summary, what: str, quiet: bool) -> None:
