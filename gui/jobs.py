@@ -14,11 +14,13 @@ The ``*_task`` functions build those ``fn`` from the front-door APIs
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +32,36 @@ from bioplug.progress import Cancelled
 from .pair_stats import PairStats, pair_stats
 
 log = logging.getLogger(__name__)
+
+_gc_lock = threading.Lock()
+_gc_jobs = 0            # jobs running with the cyclic collector paused
+_gc_was_enabled = True
+
+
+@contextlib.contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a job runs on a worker thread.
+
+    A collection triggered there can free Qt objects that became garbage on the GUI thread
+    (a closed window's menus and actions). Their destructor, on the worker thread, holds a
+    Qt lock and waits for Python's lock, while the GUI thread, holding Python's lock,
+    waits for that Qt lock: the app hangs (seen once in the test suite, in a realign job).
+    Paused for as long as any job runs, collections happen on the GUI thread, the only one
+    allocating then. Reference counting still frees everything outside cycles.
+    """
+    global _gc_jobs, _gc_was_enabled
+    with _gc_lock:
+        if _gc_jobs == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_jobs += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_jobs -= 1
+            if _gc_jobs == 0 and _gc_was_enabled:
+                gc.enable()
 
 ProgressFn = Callable[[str, int, int], bool]
 TaskFn = Callable[[ProgressFn], object]
@@ -129,7 +161,8 @@ class Job(QRunnable):
             # A task that returns has finished: its result is reported even when a cancel
             # came after its last progress report (the work is done, and may be committed,
             # e.g. a file renamed into place). Only a Cancelled task is "cancelled".
-            result = self.fn(self.progress)
+            with cyclic_gc_paused():
+                result = self.fn(self.progress)
         except Cancelled:
             self.elapsed = time.perf_counter() - self.started_at
             self.signals.cancelled.emit()

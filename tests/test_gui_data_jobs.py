@@ -82,3 +82,24 @@ def test_cancelled_before_it_starts_is_cancelled(make):
     job.cancel()
     job.run()  # on this thread: the signals are delivered at once
     assert seen == ["cancelled"]
+
+
+def test_the_cyclic_collector_rests_while_any_job_runs():
+    """A collection on a worker thread could free the GUI thread's dead Qt objects there
+    and deadlock against it (seen once in a realign job): jobs pause the collector, and the
+    last one to finish turns it back on; a collector the app had turned off stays off."""
+    import gc
+
+    inside = []
+    outer = jobs.Job("outer", lambda progress: inside.append(gc.isenabled()) or 1)
+    assert gc.isenabled()
+    with jobs.cyclic_gc_paused():   # another job still running
+        outer.run()
+        assert not gc.isenabled()
+    assert inside == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        jobs.Job("off", lambda progress: 1).run()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
