@@ -425,6 +425,11 @@ def _current_umask() -> int:
     return mask
 
 
+def new_dir_mode() -> int:
+    """Permission bits a new folder gets: 0777 less the umask (``mkdtemp`` makes 0700)."""
+    return 0o777 & ~_current_umask()
+
+
 def new_file_mode(target: Path) -> int:
     """Permission bits for ``target``: kept when it exists, else 0666 less the umask."""
     with contextlib.suppress(OSError):

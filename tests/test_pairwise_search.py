@@ -210,6 +210,21 @@ def test_chunked_equals_unchunked(tmp_path):
                [(h.subject_id, h.score, h.coordinates.tolist()) for h in b]
 
 
+def test_index_folder_and_files_follow_the_umask(tmp_path):
+    """A database's index serves every user who reads the FASTA: its folder is 0777 and its
+    files 0666 less the umask (the temporary folder it is built in starts 0700)."""
+    queries, db = random_set(4, nq=2, nd=12)
+    fasta = write_fasta(tmp_path / "db.fa", db)
+    old = os.umask(0o022)
+    try:
+        search(queries, fasta, top=2, device=DEVICE)
+    finally:
+        os.umask(old)
+    folder = index_dir(fasta)
+    assert folder.stat().st_mode & 0o777 == 0o755
+    assert {p.stat().st_mode & 0o777 for p in folder.iterdir()} == {0o644}
+
+
 def test_index_cached_and_rebuilt_when_fasta_changes(tmp_path, monkeypatch):
     queries, db = random_set(4, nq=2, nd=30)
     fasta = write_fasta(tmp_path / "db.fa", db)

@@ -185,6 +185,10 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
     before = _fingerprint(fasta)
     tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
     try:
+        # mkdtemp's folder is 0700: an index beside a shared database serves every user
+        from bioplug.io import new_dir_mode
+
+        os.chmod(tmp, new_dir_mode())
         sizes, ids = [], []
         with open(tmp / "unsorted.u8", "wb") as raw_out:
             for names, codes, lengths in encode_fasta(fasta, scoring):
