@@ -137,49 +137,33 @@ def test_three_way_result_can_be_undone(window, files, qtbot):
     assert window.act_three.isEnabled()
 
 
-def test_tree_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch):
+@pytest.mark.parametrize("task_name, newick, start, message", [
+    ("tree_task", "((1aab_,1j46_A),(1k99_A,2lef_A));", lambda w: w.run_tree(),
+     "closed while it ran"),
+    ("bootstrap_task", "((1aab_,1j46_A)90,(1k99_A,2lef_A)80);",
+     lambda w: w.tree_features.run_bootstrap(10), "Bootstrap: its sequences were closed"),
+], ids=["tree", "bootstrap"])
+def test_tree_job_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch,
+                                                  task_name, newick, start, message):
     from skbio import TreeNode
 
     gate = threading.Event()
 
-    def task(data, device, method="nj", distance="auto"):
+    def task(data, device, *args, method="nj", **kwargs):
         def fn(progress):
             assert gate.wait(60)
-            tree = TreeNode.read(["((1aab_,1j46_A),(1k99_A,2lef_A));"])
-            return jobs.TreeResult(tree, method, "msa", list(data.names))
+            return jobs.TreeResult(TreeNode.read([newick]), method, "msa", list(data.names))
         return fn
 
-    monkeypatch.setattr(jobs, "tree_task", task)
-    window.open_file(files[0])
-    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS):
-        window.run_tree()
-        window.open_file(files[1])
-        gate.set()
-    assert window.tree_view.tree is None
-    assert "closed while it ran" in window.statusBar().currentMessage()
-
-
-def test_bootstrap_of_a_closed_document_is_dropped(window, files, qtbot, monkeypatch):
-    from skbio import TreeNode
-
-    gate = threading.Event()
-
-    def task(data, device, replicates=100, seed=0, method="nj"):
-        def fn(progress):
-            assert gate.wait(60)
-            tree = TreeNode.read(["((1aab_,1j46_A)90,(1k99_A,2lef_A)80);"])
-            return jobs.TreeResult(tree, method, "msa", list(data.names))
-        return fn
-
-    monkeypatch.setattr(jobs, "bootstrap_task", task)
+    monkeypatch.setattr(jobs, task_name, task)
     window.open_file(files[0])
     with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
-        window.tree_features.run_bootstrap(10)
+        start(window)
         window.open_file(files[1])
         gate.set()
     assert blocker.args[1] == "done"
     assert window.tree_view.tree is None
-    assert "Bootstrap: its sequences were closed" in window.statusBar().currentMessage()
+    assert message in window.statusBar().currentMessage()
 
 
 # -- #11: another file forgets the previous one's results -----------------------------------
