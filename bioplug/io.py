@@ -316,10 +316,15 @@ def as_record(item, index: int = 0) -> SeqRecord:
     if isinstance(item, (str, Seq)):
         return SeqRecord(_ascii_seq(str(item), f"seq{index + 1}"), id=f"seq{index + 1}",
                          description="")
-    if hasattr(item, "values") and hasattr(item, "metadata"):  # skbio.Sequence
+    if is_skbio_sequence(item):
         name = str(item.metadata.get("id") or f"seq{index + 1}")
         return SeqRecord(_ascii_seq(str(item), name), id=name, description="")
     raise InputError(f"sequence {index + 1}: unsupported type {type(item).__name__}")
+
+
+def is_skbio_sequence(item) -> bool:
+    """Whether ``item`` is a scikit-bio sequence (duck-typed: skbio is imported lazily)."""
+    return hasattr(item, "values") and hasattr(item, "metadata")
 
 
 def _ascii_seq(text: str, name: str) -> Seq:

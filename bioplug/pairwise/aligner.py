@@ -26,7 +26,7 @@ from bioplug.alphabet import (
 )
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
-from bioplug.io import sequence_name
+from bioplug.io import is_skbio_sequence, sequence_name
 from bioplug.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -62,21 +62,16 @@ def _plain_text(item) -> str | None:
             return str(item)
         if isinstance(item, SeqRecord):
             return None if item.seq is None else str(item.seq)
-        if _is_skbio(item):
+        if is_skbio_sequence(item):
             return str(item)
     except Exception:  # undefined Seq contents and the like: let Biopython report it
         return None
     return None
 
 
-def _is_skbio(item) -> bool:
-    """Whether ``item`` is a scikit-bio sequence (duck-typed: skbio is imported lazily)."""
-    return hasattr(item, "values") and hasattr(item, "metadata")
-
-
 def _for_biopython(item):
     """What Biopython's own ``align`` takes: a scikit-bio sequence as a Seq of its letters."""
-    return Seq(str(item)) if _is_skbio(item) else item
+    return Seq(str(item)) if is_skbio_sequence(item) else item
 
 
 class EngineAlignments(Alignments):
