@@ -292,7 +292,8 @@ def _on_devices(rt, devices: Sequence, plan: _Plan, accurate: bool, hmm_only: bo
                 model: Model, precision: str | None,
                 report: Callable[[int, int], None] | None) -> tuple[np.ndarray, SparseStore]:
     """The plan's batches over several devices, largest first (:func:`run_lpt`), each batch's
-    kept entries read back (and, with ``rt``, sent to it for stage III); the store is
+    kept entries read back (with ``rt``: other devices' sent to it for stage III, its own
+    left there); the store is
     assembled in batch order, so it is the one device's store, bit for bit, wherever each
     batch ran (the devices run the same kernels)."""
     shared: dict[int, tuple] = {}
@@ -305,8 +306,9 @@ def _on_devices(rt, devices: Sequence, plan: _Plan, accurate: bool, hmm_only: bo
         batch = plan.batches[i]
         out = _run_batch(dev, plan, batch, shared[id(dev)], accurate, hmm_only, model.ncodes,
                          precision, plan.strips[i])
-        sparse = (_sparsify(dev, plan, batch, out) if plan.keep_rows[batch].any()
-                  or plan.keep_cols[batch].any() else None)
+        # rt's own batches keep their entries where stage III reads them
+        sparse = (_sparsify(dev, plan, batch, out, on_device=dev is rt)
+                  if plan.keep_rows[batch].any() or plan.keep_cols[batch].any() else None)
         return out.dist, out.thresh, sparse
 
     def on_done(i: int, _result) -> None:
@@ -324,8 +326,8 @@ def _on_devices(rt, devices: Sequence, plan: _Plan, accurate: bool, hmm_only: bo
     for batch, (batch_dist, thresh, sparse) in zip(plan.batches, results, strict=True):
         dist[batch] = batch_dist
         if sparse is not None:
-            if rt is not None:   # stage III reads the entries on rt
-                keep_seg, rowcounts, cols, vals = sparse
+            keep_seg, rowcounts, cols, vals = sparse
+            if rt is not None and isinstance(cols, np.ndarray):   # another device's: to rt
                 sparse = keep_seg, rowcounts, rt.upload(cols), rt.upload(vals)
             parts.add(plan, batch, thresh, sparse)
     return dist, parts.store(plan.lengths)
