@@ -94,12 +94,11 @@ def test_lazy_columns_equal_the_whole_computation(monkeypatch):
 @pytest.fixture
 def view(qtbot):
     from bioplug.gui.alignment_view import AlignmentView
+    from gui_windows import shown
 
     v = AlignmentView()
-    qtbot.addWidget(v)
     v.resize(900, 300)
-    v.show()
-    return v
+    return shown(qtbot, v)
 
 
 def as_data(texts, aligned=None):

@@ -36,12 +36,11 @@ def make_data(n=200, length=1000, seed=0):
 
 @pytest.fixture
 def view(qtbot):
+    from gui_windows import shown
+
     v = AlignmentView()
-    qtbot.addWidget(v)
     v.resize(900, 600)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown(qtbot, v)
 
 
 def test_alignment_codes_match_biopython_rows():
