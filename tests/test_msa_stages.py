@@ -635,7 +635,9 @@ def test_stage_one_reports_between_batches_cut_for_progress(rt, monkeypatch):
     reporting after every one (a cancel is taken there), with the bits of one batch."""
     import bioplug.msa.posterior as post
 
-    codes, pairs, keep = _every_cell_family(monkeypatch, 5, 20, 160, 9)
+    # more pairs than compute units: one batch of the cut per unit at least (a GPU's 132)
+    k = next(k for k in range(9, 200) if k * (k - 1) // 2 >= 2 * rt.compute_units)
+    codes, pairs, keep = _every_cell_family(monkeypatch, 5, 20, 160, k)
     monkeypatch.setattr(post, "PROGRESS_BATCHES", 1)
     monkeypatch.setattr(post, "MIN_BATCH_PAIRS", {"gpu": 1, "cpu": 1})
     assert len(post._plan(rt, codes, pairs, keep, keep).batches) == 1   # memory allows one

@@ -397,7 +397,8 @@ def test_traced_windows_do_not_depend_on_the_number_of_devices():
     one = PairwiseEngine(scoring, [Runtime(select_device(DEVICE))])
     four = PairwiseEngine(scoring, [Runtime(select_device(DEVICE)) for _ in range(4)])
     rng = np.random.default_rng(7)
-    n = 4000
+    # enough pairs that four devices share them (engine._window_size: 8 per compute unit)
+    n = max(4000, 80 * one.runtimes[0].compute_units)
     tasks = np.zeros((n, 4), np.int32)
     tasks[:, 1], tasks[:, 3] = rng.integers(20, 400, n), rng.integers(20, 400, n)
     corners = np.zeros((n, 2), np.int32)
