@@ -234,6 +234,45 @@ def test_cli_cluster_address(cluster, client, families, proteins, reference, tmp
         "fam_a.fasta", "fam_b.fasta", "fam_c.fasta"]
 
 
+def test_cli_rerun_of_a_finished_job_starts_no_cluster(families, proteins, tmp_path,
+                                                      monkeypatch, capsys):
+    """--cluster starts a local cluster only for work left; the dashboard link is written
+    while that cluster runs the job, and a rerun with nothing left is silent."""
+    import bioplug.distributed.cli as cluster_cli
+    import bioplug.distributed.cluster as cluster_module
+
+    real = cluster_module.local_cluster
+    started, stderr_at_close = [], []
+
+    def spy(*args, **kwargs):
+        cluster = real(*args, dashboard_address=":0", **kwargs)
+        close = cluster.close
+
+        def closing(*a, **k):
+            stderr_at_close.append(capsys.readouterr().err)
+            return close(*a, **k)
+
+        cluster.close = closing
+        started.append(cluster)
+        return cluster
+
+    monkeypatch.setattr(cluster_module, "local_cluster", spy)
+    # a link worth showing, bokeh installed or not
+    monkeypatch.setattr(cluster_cli, "_has_bokeh", lambda: True, raising=False)
+    fasta = tmp_path / "p.fasta"
+    SeqIO.write(proteins[:20], fasta, "fasta")
+    runs = [["msa", *map(str, families), "--outdir", str(tmp_path / "msa"),
+             "--method", "quickprobs"],
+            ["pairwise", str(fasta), "--all-vs-all", "--top", "2", "-o", str(tmp_path / "hits")]]
+    for argv in runs:
+        assert cli_main([*argv, "--cluster", "--device", "cpu"]) == 0
+        assert "Dask dashboard: http" in stderr_at_close[-1]
+        assert capsys.readouterr().err == ""  # nothing after the cluster closed
+        assert cli_main([*argv, "--cluster", "--device", "cpu"]) == 0  # nothing left to do
+        assert capsys.readouterr().err == ""
+    assert len(started) == len(stderr_at_close) == 2
+
+
 def test_relative_paths_are_the_callers_and_the_largest_family_goes_first(
         client, families, tmp_path, monkeypatch):
     """Workers have working directories of their own: a relative input or output names the

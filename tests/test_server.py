@@ -96,6 +96,21 @@ def test_stdin_and_stdout(server):
     assert jobs(server.env) == before + 1
 
 
+def test_verbose_lines_as_in_process(server, tmp_path):
+    """-v names the device in every job, though the server opened it before (warm-up)."""
+    def info_lines(proc) -> list[str]:  # the timings of the last line differ run to run
+        assert proc.returncode == 0, proc.stderr
+        return [line.split(":")[1] if line.startswith("INFO: aligned") else line
+                for line in proc.stderr.decode().splitlines()]
+
+    expected = info_lines(in_process(["-v", *MSA, "-o", tmp_path / "a.fa"], server.env))
+    assert any(line.startswith("INFO: using OpenCL device") for line in expected)
+    before = jobs(server.env)
+    for name in ("b.fa", "c.fa"):  # the second job finds the device logged by the first
+        assert info_lines(bioplug(["-v", *MSA, "-o", tmp_path / name], server.env)) == expected
+    assert jobs(server.env) == before + 2
+
+
 def test_bad_input_and_failures_exit_as_in_process(server, tmp_path):
     bad = tmp_path / "bad.fa"
     bad.write_text(">a\nAC1DE\n>b\nACDE\n")
@@ -166,6 +181,39 @@ def test_cancel_leaves_no_file_and_the_server_goes_on(server, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["medium.fa"]  # no file, no temp file
     assert status(server.env)[1]["running"] is None
     assert bioplug([*MSA, "-o", tmp_path / "after.fa"], server.env).returncode == 0
+
+
+def wait_for(server, key: str, value) -> None:
+    deadline = time.monotonic() + 30
+    while status(server.env)[1][key] == value:
+        assert time.monotonic() < deadline, f"server status {key} stayed {value!r}"
+        time.sleep(0.02)
+
+
+def test_cancel_of_a_queued_call_returns_at_once(server, tmp_path):
+    """Ctrl-C on a call waiting behind another job: it exits 130 now, and its job never runs."""
+    # the job ahead waits on its standard input for as long as the test wants
+    ahead = subprocess.Popen([sys.executable, "-m", "bioplug", "-q", "msa", "-", "-o", "a.fa",
+                              "--device", "cpu"], env=server.env, cwd=tmp_path,
+                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    queued = None
+    try:
+        wait_for(server, "running", None)
+        queued = subprocess.Popen([sys.executable, "-m", "bioplug", *MSA, "-o", "b.fa"],
+                                  env=server.env, cwd=tmp_path, stderr=subprocess.PIPE)
+        wait_for(server, "queued", 0)
+        queued.send_signal(signal.SIGINT)
+        assert queued.wait(timeout=15) == 130
+        assert queued.stderr.read() == b""  # as a command stopped before it began
+        assert status(server.env)[1]["queued"] == 0
+        ahead.communicate(FAMILY.read_bytes(), timeout=60)
+        assert ahead.returncode == 0, ahead.stderr
+    finally:
+        for proc in (ahead, queued):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.fa"]  # no b.fa, no temp file
+    assert status(server.env)[1]["running"] is None
 
 
 def test_the_client_imports_only_the_standard_library(server, tmp_path):
@@ -264,6 +312,26 @@ def test_foreground_server_and_stop(tmp_path):
     assert not Path(protocol.socket_path(str(directory))).exists()
     assert status(env)[0] == 3
     assert bioplug(["server", "stop"], env).returncode == 0  # not running: nothing to do
+
+
+def test_two_starts_at_once_keep_the_servers_log(tmp_path):
+    """The second start finds the first one's server: exit 0, and its log is left whole."""
+    env = environment(tmp_path / "run")
+    starts = [subprocess.Popen([sys.executable, "-m", "bioplug", "server", "start", "--device",
+                                "cpu", "--idle-timeout", "60"], env=env, cwd=ROOT,
+                               stderr=subprocess.PIPE) for _ in range(2)]
+    try:
+        messages = sorted(p.communicate(timeout=120)[1].decode() for p in starts)
+        assert [p.returncode for p in starts] == [0, 0], messages
+        assert "already running (pid" in messages[0] and "started (pid" in messages[1]
+        log = Path(protocol.log_path(str(tmp_path / "run"))).read_text()
+        assert "listening on" in log and "ready: device" in log, log
+        assert "already running" not in log
+    finally:
+        for proc in starts:
+            if proc.poll() is None:
+                proc.kill()
+        bioplug(["server", "stop"], env)
 
 
 def test_a_directory_open_to_others_is_refused(tmp_path):

@@ -2,16 +2,19 @@
 
 Without ADDRESS a local cluster is started (one worker per GPU, or one on the default
 device; ``--device`` picks the device instead); with one, the job runs on that Dask
-scheduler's workers. The progress bar counts tiles or families, and the dashboard link is
-written to standard error.
+scheduler's workers. Either is connected only when the job has work left (a rerun of a
+finished job starts no cluster), and the dashboard link is written to standard error then,
+while the cluster runs the job. The progress bar counts tiles or families.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import sys
+from collections.abc import Callable
 
 from bioplug.errors import InputError
 
@@ -34,13 +37,40 @@ def add_cluster_option(p: argparse.ArgumentParser, pairwise: bool = False) -> No
                             "workers' device memory)")
 
 
-def _client(args):
+def _client(args) -> Callable:
+    """The job's ``client``: a function that :func:`bioplug.distributed.cluster.connect`
+    calls once the job knows it has work, and that says where its dashboard is."""
     _dask_messages(bool(getattr(args, "verbose", 0)))
-    if args.cluster != "local":
-        return args.cluster
-    from bioplug.distributed.cluster import local_cluster
 
-    return local_cluster(devices=[args.device] if args.device else None)
+    def start():
+        if args.cluster == "local":
+            from bioplug.distributed.cluster import local_cluster
+
+            made = local_cluster(devices=[args.device] if args.device else None)
+        else:
+            from distributed import Client
+
+            made = Client(args.cluster)
+        _show_dashboard(made, args)
+        return made
+
+    return start
+
+
+def _show_dashboard(made, args) -> None:
+    """The dashboard link, unless -q, -v (connect logs it), or it leads nowhere useful: a
+    local scheduler without bokeh serves only a page asking to install it."""
+    link = made.dashboard_link
+    if not link or getattr(args, "quiet", False) or getattr(args, "verbose", 0):
+        return
+    if args.cluster == "local" and not _has_bokeh():
+        log.debug("no Dask dashboard: bokeh is not installed")
+        return
+    sys.stderr.write(f"Dask dashboard: {link}\n")
+
+
+def _has_bokeh() -> bool:
+    return importlib.util.find_spec("bokeh") is not None
 
 
 def _dask_messages(verbose: bool) -> None:
@@ -56,9 +86,7 @@ def _dask_messages(verbose: bool) -> None:
         os.environ["DASK_LOGGING__DISTRIBUTED"].upper())
 
 
-def _announce(summary, what: str, quiet: bool) -> None:
-    if not quiet and summary.dashboard:
-        sys.stderr.write(f"Dask dashboard: {summary.dashboard}\n")
+def _announce(summary, what: str) -> None:
     log.info("%s: %d %s computed, %d already complete", summary.out, summary.computed, what,
              summary.skipped)
 
@@ -72,15 +100,12 @@ def run_pairwise(args, aligner, records, records2, bar) -> int:
     if args.output in (None, "-"):
         raise InputError("--cluster writes a folder (its parts stream there from the "
                          "workers): give -o FOLDER, not standard output")
-    client = _client(args)
     try:
         summary = all_vs_all(records, args.output, aligner=aligner, top=args.top,
-                             tile=args.tile, client=client, progress=bar)
+                             tile=args.tile, client=_client(args), progress=bar)
     finally:
         bar.close()
-        if client is not args.cluster:
-            client.close()
-    _announce(summary, "tasks", getattr(args, "quiet", False))
+    _announce(summary, "tasks")
     return 0
 
 
@@ -104,14 +129,12 @@ def run_msa(args, bar) -> int:
                    "end_gap_extend": args.end_gap_extend, "shift": args.shift,
                    "seqtype": args.seqtype, "distances": "ktuple" if args.ktuple else "auto",
                    "refinement": args.refinement, "seed": args.seed}
-    client = _client(args)
     try:
         summary = align_families(args.input, args.outdir, args.method, format=args.format,
-                                 client=client, keep_going=args.keep_going, progress=bar,
-                                 options=quickprobs, progressive_options=progressive)
+                                 client=_client(args), keep_going=args.keep_going,
+                                 progress=bar, options=quickprobs,
+                                 progressive_options=progressive)
     finally:
         bar.close()
-        if client is not args.cluster:
-            client.close()
-    _announce(summary, "families", getattr(args, "quiet", False))
+    _announce(summary, "families")
     return 2 if summary.failed else 0

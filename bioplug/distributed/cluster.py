@@ -134,21 +134,23 @@ def connect(client=None) -> Iterator:
 
     Parameters
     ----------
-    client : Client, LocalCluster, str or None
+    client : Client, LocalCluster, str, callable or None
         An existing client (used as it is), a cluster, a scheduler address
-        (``"tcp://host:8786"``), or None / ``"local"`` for a new :func:`local_cluster`.
+        (``"tcp://host:8786"``), None / ``"local"`` for a new :func:`local_cluster`, or a
+        function returning a new cluster or client: called here, so that a job with nothing
+        left to do starts none; what it returns is closed afterwards.
     """
     distributed = _dask()
     if isinstance(client, distributed.Client):
         yield client
         return
-    cluster = None
-    if client is None or client == "local":
-        cluster = client = local_cluster()
     with contextlib.ExitStack() as stack:
-        if cluster is not None:
-            stack.enter_context(cluster)
-        made = stack.enter_context(distributed.Client(client))
+        if client is None or (isinstance(client, str) and client == "local"):
+            client = stack.enter_context(local_cluster())
+        elif callable(client):
+            client = stack.enter_context(client())
+        made = client if isinstance(client, distributed.Client) else stack.enter_context(
+            distributed.Client(client))
         devices = getattr(client, "bioplug_devices", None)
         if devices:
             made.register_plugin(device_plugin(devices))

@@ -18,11 +18,14 @@ runs only the rest.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import math
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -88,18 +91,18 @@ def all_vs_all(sequences, out: str | os.PathLike, *, aligner=None, top: int | No
     fingerprint = digest(FORMAT_VERSION, ids, sc.letters, sc.matrix.tobytes(),
                          sc.gaps.tobytes(), sc.local, sc.scale, top, self_hits,
                          *(c.tobytes() for c in codes))
-    with connect(client) as c:
+    with contextlib.ExitStack() as stack:
+        # connected at first need: a rerun with every task done starts no cluster
+        cluster = functools.cache(lambda: stack.enter_context(connect(client)))
         stored = (out / "job.json").exists()
         if not stored:
-            tile = tile or plan_tile_for(c, len(codes))
+            tile = tile or plan_tile_for(cluster(), len(codes))
             _write_inputs(out, ids, codes)  # before job.json, which says they are whole
         job = check_job(out, {"fingerprint": fingerprint, "n": len(codes), "tile": tile,
                               "top": top, "self_hits": self_hits})
         if tile is not None and job["tile"] != tile:
             log.warning("%s: keeping the tile of the first run (%d)", out, job["tile"])
-        summary = _run(c, out, codes, sc, job, progress)
-        summary.dashboard = c.dashboard_link
-    return summary
+        return _run(cluster, out, codes, sc, job, progress)
 
 
 def _make_aligner(aligner, scoring: dict):
@@ -200,8 +203,11 @@ def plan_tile_for(client, n: int) -> int:
     return plan_tile(n, memory, workers)
 
 
-def _run(client, out: Path, codes, sc, job: dict, progress) -> Summary:
-    """Submit the tiles (and merges) the manifest does not list; record each as it ends."""
+def _run(cluster: Callable, out: Path, codes, sc, job: dict, progress) -> Summary:
+    """Submit the tiles (and merges) the manifest does not list; record each as it ends.
+
+    ``cluster()`` gives the connected client; it is called only when there are tasks.
+    """
     n, t, top = len(codes), int(job["tile"]), job["top"]
     blocks = math.ceil(n / t)
     manifest = Manifest(out)
@@ -233,7 +239,10 @@ def _run(client, out: Path, codes, sc, job: dict, progress) -> Summary:
 
     if progress is not None:
         progress("tiles", done[0], total)
-    summary.computed, _ = run_tasks(client, tasks, on_done)
+    if tasks:
+        client = cluster()
+        summary.dashboard = client.dashboard_link
+        summary.computed, _ = run_tasks(client, tasks, on_done)
     log.info("%s: %d tasks run, %d already complete", out, summary.computed, summary.skipped)
     return summary
 

@@ -340,6 +340,8 @@ class PooledRuntime:
 
 _runtimes: dict[str, Runtime] = {}
 _runtimes_lock = threading.Lock()
+#: Devices whose "using OpenCL device" line was logged (see :func:`forget_logged_devices`).
+_logged: set[str] = set()
 
 
 def every_gpu(spec) -> bool:
@@ -364,9 +366,21 @@ def get_runtime(device=None) -> Runtime:
         if rt is None:
             rt = Runtime(info)
             _runtimes[info.spec] = rt
+        if info.spec not in _logged:
+            _logged.add(info.spec)
             log.info("using OpenCL device %s [%s]", info.name, info.platform)
     remember(rt)
     return rt
+
+
+def forget_logged_devices() -> None:
+    """Log the "using OpenCL device" line again at the next :func:`get_runtime` of each device.
+
+    For ``bioplug server``: each of its jobs stands for a command in its own process, whose
+    ``-v`` shows that line, while the device stays open (and logged) from an earlier job.
+    """
+    with _runtimes_lock:
+        _logged.clear()
 
 
 def started_runtimes() -> list[Runtime]:

@@ -16,12 +16,15 @@ not answer (starting, or hung).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import logging
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 from bioplug.server import protocol
 
@@ -87,12 +90,50 @@ def run_start(args) -> int:
         raise BioplugError(f"server directory: {exc}") from exc
     if args.foreground:
         return _serve(args, directory)
+    # Concurrent starts take turns: the second finds the first one's server, and leaves its
+    # log alone (starting another would truncate it, and fail on the server's lock).
+    with _start_turn(directory, args.wait) as turn:
+        if not turn:
+            sys.stderr.write(f"bioplug server: another `bioplug server start` still starting "
+                             f"after {args.wait:g} s; see {protocol.log_path(directory)}\n")
+            return EXIT_FAILED
+        return _start_unless_running(args, directory)
+
+
+def _start_unless_running(args, directory: str) -> int:
+    """Start a background server, or say which one runs (exit 0 either way)."""
     reply = query("status", directory)
     if reply is not None:
         sys.stderr.write(f"bioplug server: already running (pid {reply.get('pid')}, device "
                          f"{reply.get('device')})\n")
         return EXIT_OK
+    from bioplug.server.daemon import lock_is_free
+
+    if not lock_is_free(protocol.lock_path(directory)):  # e.g. a --foreground one, warming up
+        sys.stderr.write("bioplug server: already running (not ready yet: starting, or hung; "
+                         "see `bioplug server status`)\n")
+        return EXIT_OK
     return _start_background(args, directory)
+
+
+@contextlib.contextmanager
+def _start_turn(directory: str, wait: float) -> Iterator[bool]:
+    """Hold the start lock (True), or yield False when another start held it ``wait`` s."""
+    fd = os.open(protocol.start_lock_path(directory), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        yield True
+    finally:
+        os.close(fd)  # releases the lock (the server started does not inherit it)
 
 
 def _serve(args, directory: str) -> int:

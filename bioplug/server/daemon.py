@@ -63,6 +63,7 @@ class Job:
         self.fds = fds
         self.conn = conn
         self.cancel_requested = False
+        self.queued = False  # True from its submission until it runs or is dropped
         self.interruptible = False  # True while the command itself runs (see Server._call)
         self.done = threading.Event()
 
@@ -128,6 +129,7 @@ class Server:
         self._accepting = True
         self._stopping: str | None = None
         self._current: Job | None = None
+        self._queued = 0  # jobs waiting, not counting those dropped (the queue still holds them)
         self._main = threading.main_thread().ident
         self._signal_works = False  # see _probe_cancel_signal
         self._probing = False
@@ -234,10 +236,11 @@ class Server:
                 job = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if job is not None:
-                job.close_fds()
-                job.reply({"op": "refused", "reason": "the server is stopping"})
-                job.done.set()
+            with self._lock:
+                if job is not None and job.queued:  # not dropped (see cancel)
+                    job.close_fds()
+                    job.reply({"op": "refused", "reason": "the server is stopping"})
+                    job.done.set()
         listener.shutdown()
         listener.server_close()
         with contextlib.suppress(FileNotFoundError):
@@ -323,7 +326,7 @@ class Server:
         return {"op": "status", "pid": os.getpid(), "ready": self.ready,
                 "device": self.device_name, "jobs": self.jobs,
                 "running": current.argv if current is not None else None,
-                "queued": self._queue.qsize(), "idle_timeout": self.idle_timeout,
+                "queued": self._queued, "idle_timeout": self.idle_timeout,
                 "uptime": round(time.time() - self.started_at, 1),
                 "socket": protocol.socket_path(self.directory),
                 "version": self._fingerprint["version"],
@@ -365,6 +368,8 @@ class Server:
             if not self._accepting or self._stopping is not None:
                 return False
             self._queue.put(job)
+            job.queued = True
+            self._queued += 1
             return True
 
     def _watch(self, job: Job) -> None:
@@ -382,17 +387,28 @@ class Server:
         job.done.wait()
 
     def cancel(self, job: Job) -> None:
-        """Cancel ``job``: at once when it runs, when it comes up when it is queued."""
+        """Cancel ``job``: interrupt it when it runs, drop it when it is queued."""
         with self._lock:
             if job.done.is_set():
                 return
             job.cancel_requested = True
             log.debug("cancel requested (%s)", "running" if self._current is job else "queued")
-            if self._current is job:
+            if job.queued:
+                self._drop(job)
+            elif self._current is job:
                 if self._signal_works:
                     signal.pthread_kill(self._main, CANCEL_SIGNAL)
                 else:
                     _thread.interrupt_main(CANCEL_SIGNAL)
+
+    def _drop(self, job: Job) -> None:
+        """End a queued job now (lock held): its call exits as a cancelled command, without
+        waiting for the job ahead of it; the main thread skips it when it comes up."""
+        job.queued = False
+        self._queued -= 1
+        job.close_fds()
+        job.reply({"op": "exit", "code": EXIT_CANCELLED})
+        job.done.set()
 
     # -- jobs (main thread) -------------------------------------------------------------------
     def _execute(self, job: Job) -> None:
@@ -401,6 +417,10 @@ class Server:
             log.info("a library took %s: cancels reach jobs between Python instructions only",
                      CANCEL_SIGNAL.name)
         with self._lock:
+            if not job.queued:  # dropped while it waited (see cancel)
+                return
+            job.queued = False
+            self._queued -= 1
             self._signal_works = signal_works
             self._current = job
             skip = job.cancel_requested
@@ -459,13 +479,14 @@ class Server:
 
     def _after_job(self) -> None:
         """Leave the devices idle and the job's objects freed before the next job."""
-        runtime = sys.modules.get("bioplug.runtime.runtime")
-        # read-only look at the runtime layer's table of open devices (no public list)
-        for rt in list(getattr(runtime, "_runtimes", {}).values()):
+        runtime = sys.modules.get("bioplug.runtime.runtime")  # None until a job used a device
+        for rt in runtime.started_runtimes() if runtime is not None else []:
             try:
                 rt.queue.finish()
             except Exception as exc:  # noqa: BLE001 - the next job reports a broken device
                 log.warning("device %s: %s", rt, exc)
+        if runtime is not None:  # the next job's -v names its device, as in its own process
+            runtime.forget_logged_devices()
         faults = sys.modules.get("bioplug.runtime.faults")
         if faults is not None:  # the device a failed call names is this job's, not a past one
             faults._last.__dict__.clear()

@@ -7,7 +7,8 @@ user and be closed to everyone else (mode 0700): it is created so, and one that 
 refused (a socket another user can reach would run commands as this user). Files, named with
 the user id: ``server-UID.sock`` (the socket), ``server-UID.lock`` (held with ``flock`` by the
 running server, so a socket beside an unlocked lock file is stale: the server died),
-``server-UID.log`` (a background server's log).
+``server-UID.start.lock`` (held by ``bioplug server start`` while it starts one: concurrent
+starts take turns), ``server-UID.log`` (a background server's log).
 
 Messages are a 4-byte big-endian length and a UTF-8 JSON object with an ``op`` key. The first
 message of a job carries the call's standard input, output and error descriptors
@@ -103,6 +104,11 @@ def socket_path(directory: str) -> str:
 def lock_path(directory: str) -> str:
     """The lock file a running server holds."""
     return _path(directory, "lock")
+
+
+def start_lock_path(directory: str) -> str:
+    """The lock file a ``bioplug server start`` holds while it starts a background server."""
+    return _path(directory, "start.lock")
 
 
 def log_path(directory: str) -> str:
