@@ -243,6 +243,8 @@ def _run(cluster: Callable, out: Path, codes, sc, job: dict, progress) -> Summar
         client = cluster()
         summary.dashboard = client.dashboard_link
         summary.computed, _ = run_tasks(client, tasks, on_done)
+    with contextlib.suppress(OSError):  # top-k: every block merged, its tile files removed
+        (out / "tiles").rmdir()
     log.info("%s: %d tasks run, %d already complete", out, summary.computed, summary.skipped)
     return summary
 
