@@ -48,6 +48,24 @@ def test_clustal_format_and_score_only(tmp_path, capsys):
     assert printed == str(bioplug.score_three(*SEQS.values(), gap_score=-2, device=DEVICE))
 
 
+@pytest.mark.parametrize("name, fmt", [("out.aln", "clustal"), ("out.sto", "stockholm"),
+                                       ("out.txt", "fasta")])
+def test_output_format_follows_the_extension(tmp_path, name, fmt):
+    """As msa, pairwise and progressive: bioplug reads back what it wrote (tree, score)."""
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    out = tmp_path / name
+    assert main(["-q", "align3", str(src), "-o", str(out), "--device", DEVICE]) == 0
+    aln = Align.read(str(out), fmt)
+    assert [aln[i].replace("-", "") for i in range(3)] == list(SEQS.values())
+
+
+def test_a_format_that_cannot_hold_three_rows_is_refused_first(tmp_path, capsys):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    rc = main(["-q", "align3", str(src), "-o", str(tmp_path / "o.sam"), "--device", DEVICE])
+    assert rc == 2 and "--format" in capsys.readouterr().err
+    assert not (tmp_path / "o.sam").exists()
+
+
 @pytest.mark.parametrize("count", [1, 2, 4])
 def test_wrong_record_count_names_it(tmp_path, capsys, count):
     src = _fasta(tmp_path / "in.fa", [(f"s{i}", "ACGT") for i in range(count)])

@@ -180,3 +180,16 @@ def test_values_that_make_no_sense_are_refused(tmp_path, fasta, capsys, argv, me
     assert main(["-q", "tree", str(fasta), "-o", str(out), *argv, "--device", "cpu"]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_unreadable_standard_input_is_named_so(monkeypatch, capsys) -> None:
+    """A Clustal file piped in without --format fails as FASTA naming standard input (the
+    spooled copy's temporary path means nothing to the user)."""
+    import io
+    import sys
+
+    clustal = "CLUSTAL W\n\na   AC-GT\nb   ACAGT\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(clustal.encode())))
+    assert main(["-q", "tree", "-", "-o", "-", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "standard input" in err and "bioplug-tree-" not in err

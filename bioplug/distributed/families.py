@@ -42,7 +42,8 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
         Output folder: ``<stem>.<extension of format>`` per family, and the manifest.
     method : {"auto", "quickprobs", "progressive"}
         "auto" chooses per family as ``bioplug msa IN -o OUT`` does (progressive for
-        nucleotides and for more than 2,000 sequences, else QuickProbs).
+        protein families of more than 300 sequences and any of more than 2,000, else
+        QuickProbs).
     format : str
         ``Bio.Align.write`` format.
     client : distributed.Client, LocalCluster, str or None

@@ -26,8 +26,10 @@ def add_parser(sub) -> None:
                    "standard input); gaps in them are removed")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="alignment file (- for standard output)")
-    p.add_argument("--format", default="fasta", metavar="FMT",
-                   help="output format: fasta, clustal, stockholm, phylip, ... (default fasta)")
+    p.add_argument("--format", default=None, metavar="FMT",
+                   help="output format: fasta, clustal, stockholm, phylip, ... (default: from "
+                   "OUT's extension, .aln Clustal, .sto Stockholm, ...; FASTA for any other "
+                   "and for -)")
     p.add_argument("--in-format", default=None, metavar="FMT",
                    help="input format (default: from the extension, FASTA for -)")
     g = p.add_argument_group("scores")
@@ -67,12 +69,15 @@ def _records(path: str, fmt: str | None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from bioplug.io import check_output
+    from bioplug.io import check_output, check_writable, output_format
     from bioplug.pairwise.cli import case_folded, gap_penalty
     from bioplug.progress import TerminalBar
     from bioplug.three.aligner import align_three, score_three
 
     check_output(args.output, [args.input])
+    fmt = output_format(args.output, args.format)   # bioplug reads back what it wrote
+    if not args.score_only:
+        check_writable(fmt, 3, args.output, args.format)
     records = _records(args.input, args.in_format)
     # a positive gap would be a bonus and give an all-gap alignment: either sign is the
     # penalty, as in `bioplug pairwise`
@@ -92,11 +97,11 @@ def run(args: argparse.Namespace) -> int:
         alignment = align_three(*folded, progress=bar, **options)
     finally:
         bar.close()
-    from bioplug.io import write_alignment
+    from bioplug.io import write_checked
 
     alignment.sequences = records   # the input's own letters; same lengths as the copies
     log.info("score %s, %d columns", alignment.score, alignment.length)
-    write_alignment(alignment, args.output, args.format, inputs=[args.input])
+    write_checked(alignment, args.output, args.input, fmt)
     return 0
 
 

@@ -190,7 +190,10 @@ def run(args: argparse.Namespace) -> int:
         args.input = spooled
         if args.format is None:
             args.format = None if _is_phylip_distances(Path(spooled)) else "fasta"
-        return _run(args, inputs=[])
+        try:
+            return _run(args, inputs=[])
+        except InputError as exc:  # name the input the user gave, not the spooled copy
+            raise type(exc)(str(exc).replace(spooled, "standard input")) from exc
 
 
 def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
