@@ -63,7 +63,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
+    for command_parser in sub.choices.values():
+        _output_options(command_parser)
     return parser
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    """``-v`` and ``-q`` after the command too (``bioplug msa IN -o OUT -q``), as most tools
+    take them; SUPPRESS keeps the values given before the command (``-v`` counts on)."""
+    g = p.add_argument_group("output")
+    g.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                   help="more log output (also before the command)")
+    g.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no progress bars (also before the command)")
 
 
 def _version_text() -> str:

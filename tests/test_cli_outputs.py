@@ -309,3 +309,17 @@ def test_quickprobs_options_are_refused_by_the_progressive_method(files, capsys,
                  "--device", "cpu"]) == 2
     assert "QuickProbs options" in capsys.readouterr().err
     assert not out.exists() and not (files / "q.nwk").exists()
+
+
+def test_verbosity_options_after_the_command(tmp_path, capsys):
+    """``-q`` / ``-v`` after the command act as before it (most tools take them anywhere)."""
+    import logging
+
+    out = tmp_path / "o.fa"
+    assert main(["msa", str(EXAMPLE), "-o", str(out), "--device", "cpu", "-q"]) == 0
+    assert out.exists() and "INFO" not in capsys.readouterr().err
+    root = logging.getLogger()
+    for handler in list(root.handlers):   # main's basicConfig configures a fresh root
+        root.removeHandler(handler)
+    assert main(["msa", str(EXAMPLE), "-o", str(out), "--device", "cpu", "-v"]) == 0
+    assert "INFO: aligned 4 sequences" in capsys.readouterr().err
