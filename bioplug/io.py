@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -35,7 +36,8 @@ from bioplug.errors import InputError
 
 __all__ = [
     "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
-    "check_ascii", "check_unique_ids", "guess_format", "read_records", "sequence_name",
+    "check_ascii", "check_unique_ids", "guess_format", "input_format", "read_records",
+    "sequence_name", "sniff_format",
     "sequence_text", "write_alignment", "write_rows",
 ]
 
@@ -63,12 +65,45 @@ OUTPUT_FORMATS = {
 }
 
 
-def guess_format(path: str | os.PathLike, default: str = "fasta") -> str:
+def guess_format(path: str | os.PathLike, default: str | None = "fasta") -> str | None:
     """A Bio.SeqIO / Bio.Align format name from a file extension (``.fa.gz`` as ``.fa``)."""
     suffixes = [s.lower() for s in Path(path).suffixes]
     if len(suffixes) > 1 and suffixes[-1] == ".gz":
         suffixes.pop()
     return EXTENSION_FORMATS.get(suffixes[-1] if suffixes else "", default)
+
+
+#: First-line signatures of the formats that say what they are, for standard input and files
+#: whose extension names no format (``family.txt``, ``aln``): a Clustal alignment piped in
+#: is read as Clustal, not refused as broken FASTA.
+_SIGNATURES = (("CLUSTAL", "clustal"), ("MUSCLE (", "clustal"), ("PROBCONS", "clustal"),
+               ("# STOCKHOLM", "stockholm"), ("#NEXUS", "nexus"), ("LOCUS ", "genbank"),
+               ("ID   ", "embl"), (">", "fasta"), ("@", "fastq"))
+
+
+def sniff_format(text: str, default: str = "fasta") -> str:
+    """The format the first non-blank line of ``text`` announces (a PHYLIP header of two
+    numbers included), else ``default``."""
+    line = next((x for x in text.splitlines() if x.strip()), "")
+    for signature, fmt in _SIGNATURES:
+        if line.upper().startswith(signature.upper()):
+            return fmt
+    if re.fullmatch(r"\s*\d+\s+\d+\s*", line):
+        return "phylip"
+    return default
+
+
+def input_format(path: str | os.PathLike) -> str:
+    """The format to read ``path`` in: the one its extension names, else the one its first
+    line announces (:func:`sniff_format`), else FASTA."""
+    fmt = guess_format(path, None)
+    if fmt is not None:
+        return fmt
+    try:
+        with open_input(path, "rt", errors="replace") as handle:
+            return sniff_format(handle.read(4096))
+    except (OSError, InputError):
+        return "fasta"   # reading it reports the problem
 
 
 @contextlib.contextmanager
@@ -115,7 +150,8 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     path : path-like
         The file, or ``"-"`` for standard input.
     fmt : str, optional
-        Bio.SeqIO format name; guessed from the extension (FASTA for standard input).
+        Bio.SeqIO format name; by default the one the extension names, else the one the
+        first line announces (:func:`sniff_format`: Clustal, Stockholm, ...), else FASTA.
 
     Returns
     -------
@@ -128,13 +164,13 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
         whose records are empty.
     """
     if str(path) == STDIO:
-        return _read_stdin(fmt or "fasta")
+        return _read_stdin(fmt)
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
-    fmt = fmt or guess_format(path)
+    fmt = fmt or input_format(path)
     with open_input(path, "rt") as handle:
         try:
             records = _parse(handle, fmt)
@@ -192,14 +228,15 @@ def parse_fasta(handle) -> list[SeqRecord]:
     return records
 
 
-def _read_stdin(fmt: str) -> list[SeqRecord]:
+def _read_stdin(fmt: str | None) -> list[SeqRecord]:
     try:
         text = sys.stdin.read()
     except UnicodeDecodeError as exc:  # binary data piped in
-        raise InputError(f"standard input: not readable as {fmt}: not UTF-8 text "
+        raise InputError(f"standard input: not readable as {fmt or 'text'}: not UTF-8 text "
                          f"({exc.reason})") from exc
     if not text.strip():
         raise InputError("standard input is empty")
+    fmt = fmt or sniff_format(text)
     try:
         records = _parse(io.StringIO(text), fmt)
     except (ValueError, AssertionError) as exc:

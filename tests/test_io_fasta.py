@@ -85,3 +85,34 @@ def test_an_msa_call_does_not_import_bio_seqio(tmp_path):
                           timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout.split() == ["0", "False"], proc.stderr
     assert out.read_text().count(">") == 4
+
+
+@pytest.mark.parametrize("first, fmt", [
+    ("CLUSTAL W (1.83) multiple sequence alignment", "clustal"),
+    ("MUSCLE (3.8) multiple sequence alignment", "clustal"),
+    ("# STOCKHOLM 1.0", "stockholm"), ("#nexus", "nexus"), (">seq1 title", "fasta"),
+    ("@read1", "fastq"), (" 3 12", "phylip"), ("LOCUS       X 12 bp", "genbank"),
+    ("some text", "fasta")])
+def test_sniffed_formats(first, fmt):
+    from bioplug.io import sniff_format
+
+    assert sniff_format(f"\n\n{first}\nrest\n") == fmt
+
+
+def test_a_clustal_file_without_its_extension_reads_as_clustal(tmp_path, monkeypatch):
+    """Standard input and files whose extension names no format are read in the format their
+    first line announces (they were read as FASTA and refused)."""
+    import io as _io
+    import sys
+
+    from bioplug.io import read_records
+
+    text = "CLUSTAL W\n\na   AC-GT\nb   ACAGT\n"
+    path = tmp_path / "family.txt"
+    path.write_text(text)
+    assert [str(r.seq) for r in read_records(path)] == ["AC-GT", "ACAGT"]
+    monkeypatch.setattr(sys, "stdin", _io.StringIO(text))
+    assert [r.id for r in read_records("-")] == ["a", "b"]
+    fasta = tmp_path / "plain"
+    fasta.write_text(">x\nACGT\n")
+    assert [str(r.seq) for r in read_records(fasta)] == ["ACGT"]

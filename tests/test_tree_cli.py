@@ -182,14 +182,19 @@ def test_values_that_make_no_sense_are_refused(tmp_path, fasta, capsys, argv, me
     assert not out.exists()
 
 
-def test_unreadable_standard_input_is_named_so(monkeypatch, capsys) -> None:
-    """A Clustal file piped in without --format fails as FASTA naming standard input (the
-    spooled copy's temporary path means nothing to the user)."""
+def test_standard_input_is_named_and_its_format_sniffed(monkeypatch, capsys) -> None:
+    """Piped input that is no sequence file fails naming standard input (not the spooled
+    copy's temporary path); a Clustal alignment piped in is read as Clustal."""
     import io
     import sys
 
-    clustal = "CLUSTAL W\n\na   AC-GT\nb   ACAGT\n"
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(clustal.encode())))
+    def pipe(text: str) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+    pipe("no sequences here\n")
     assert main(["-q", "tree", "-", "-o", "-", "--device", "cpu"]) == 2
     err = capsys.readouterr().err
     assert "standard input" in err and "bioplug-tree-" not in err
+    pipe("CLUSTAL W\n\na   AC-GTACGT\nb   ACAGTACGT\nc   ACAGTTCGT\n")
+    assert main(["-q", "tree", "-", "-o", "-", "--device", "cpu"]) == 0
+    assert capsys.readouterr().out.strip().endswith(";")

@@ -10,6 +10,7 @@ Reference columns with fewer than two residues are not scored. A BAliBASE 3 XML 
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -19,7 +20,7 @@ import numpy as np
 from Bio import AlignIO
 
 from bioplug.errors import InputError
-from bioplug.io import STDIO, guess_format, open_input
+from bioplug.io import STDIO, input_format, open_input, sniff_format
 
 GAPS = "-.~"
 
@@ -68,12 +69,14 @@ def read_reference(path: str | os.PathLike) -> Reference:
 
 
 def read_alignment(path: str | os.PathLike) -> tuple[list[str], list[str]]:
-    """(ids, upper-case rows) of an alignment file through Bio.AlignIO; ``-`` reads FASTA
-    from standard input, and gzip data is read as the text it holds."""
-    fmt = guess_format(path)
+    """(ids, upper-case rows) of an alignment file through Bio.AlignIO, in the format its
+    extension or first line names (FASTA otherwise; ``-`` reads standard input), and gzip
+    data is read as the text it holds."""
+    text = sys.stdin.read() if str(path) == STDIO else None
+    fmt = sniff_format(text) if text is not None else input_format(path)
     try:
-        if str(path) == STDIO:
-            aln = AlignIO.read(sys.stdin, fmt)
+        if text is not None:
+            aln = AlignIO.read(io.StringIO(text), fmt)
         else:
             with open_input(path, "rt") as handle:
                 aln = AlignIO.read(handle, fmt)

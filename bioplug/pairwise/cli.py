@@ -52,7 +52,8 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=WRITE_FORMATS, default=None,
                    help="alignment output format (default: from the extension, else fasta)")
     p.add_argument("--in-format", default=None,
-                   help="Bio.SeqIO input format (default: from the extension, else fasta)")
+                   help="Bio.SeqIO input format (default: from the extension, else "
+                   "from the first line: Clustal, Stockholm, ...; else fasta)")
     p.add_argument("--all-vs-all", action="store_true",
                    help="write the score matrix (TSV, or .npy by extension) instead of "
                    "alignments; with IN2, the rectangular IN x IN2 matrix")

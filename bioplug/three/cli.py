@@ -31,7 +31,8 @@ def add_parser(sub) -> None:
                    "OUT's extension, .aln Clustal, .sto Stockholm, ...; FASTA for any other "
                    "and for -)")
     p.add_argument("--in-format", default=None, metavar="FMT",
-                   help="input format (default: from the extension, FASTA for -)")
+                   help="input format (default: from the extension, else from the "
+                   "first line: Clustal, Stockholm, ...; else FASTA)")
     g = p.add_argument_group("scores")
     g.add_argument("--matrix", default=None, metavar="NAME",
                    help="substitution matrix (BLOSUM62, NUC.4.4, ...); default: --match / "

@@ -53,7 +53,9 @@ def add_parser(sub) -> None:
     p.add_argument("--pairgap", type=int, default=None, metavar="N",
                    help="clustalw-fast: penalty per change of diagonal (ClustalW's -PAIRGAP; "
                    "default 3 protein, 5 nucleotide, K+3 / K+4 with --ktuple K)")
-    p.add_argument("--format", default=None, help="input format (default: from the extension)")
+    p.add_argument("--format", default=None,
+                   help="input format (default: from the extension, else from the first "
+                   "line: Clustal, Stockholm, ...; else FASTA)")
     p.add_argument("--distances-out", default=None, metavar="FILE.phy",
                    help="also write the distance matrix (PHYLIP)")
     p.add_argument("--keep-negative", action="store_true",
@@ -82,7 +84,7 @@ def _is_phylip_distances(path: Path) -> bool:
 
 def load_distances(args: argparse.Namespace, progress):
     """The :class:`~bioplug.tree.distance.Distances` for the command's input."""
-    from bioplug.io import check_letters, check_unique_ids, guess_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, input_format, read_records
     from bioplug.tree.distance import Distances, distance_matrix
     from bioplug.tree.matrix import read_phylip
 
@@ -95,7 +97,7 @@ def load_distances(args: argparse.Namespace, progress):
                 log.warning("input is a distance matrix; %s %s ignored", flag, value)
         data, ids = read_phylip(path)
         return Distances(data, ids)
-    fmt = args.format or guess_format(path)
+    fmt = args.format or input_format(path)
     records = read_records(path, fmt)
     check_unique_ids(records)
     check_letters(records, args.source)
@@ -125,7 +127,7 @@ def load_distances(args: argparse.Namespace, progress):
 def run_bootstrap(args: argparse.Namespace, progress):
     """(tree with bootstrap support, distances of the alignment or None) of an alignment
     input (``--bootstrap N``); the distances are computed for ``--distances-out`` only."""
-    from bioplug.io import check_letters, check_unique_ids, guess_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, input_format, read_records
     from bioplug.tree.distance import distance_matrix
     from bioplug.tree.support import bootstrap
 
@@ -135,7 +137,7 @@ def run_bootstrap(args: argparse.Namespace, progress):
     if args.distance not in (None, "identity", "kimura") or args.ktuple is not None:
         raise InputError("--bootstrap uses alignment distances: --distance identity or "
                          "kimura, no --ktuple")
-    records = read_records(path, args.format or guess_format(path))
+    records = read_records(path, args.format or input_format(path))
     check_unique_ids(records)
     check_letters(records, args.source)
     if len({len(r.seq) for r in records}) != 1:
@@ -180,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     args.source = args.input
     if args.input != "-":
         return _run(args)
-    from bioplug.io import spooled_stdin
+    from bioplug.io import input_format, spooled_stdin
 
     # the input is sniffed (distance matrix or sequences) before it is parsed: standard
     # input is spooled to a private file so that it can be read twice
@@ -188,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
     suffix = {None: ".txt"}.get(args.format, f".{args.format}")
     with spooled_stdin("bioplug-tree-", suffix) as spooled:
         args.input = spooled
-        if args.format is None:
-            args.format = None if _is_phylip_distances(Path(spooled)) else "fasta"
+        if args.format is None and not _is_phylip_distances(Path(spooled)):
+            args.format = input_format(spooled)
         try:
             return _run(args, inputs=[])
         except InputError as exc:  # name the input the user gave, not the spooled copy
