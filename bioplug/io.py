@@ -77,14 +77,15 @@ def guess_format(path: str | os.PathLike, default: str | None = "fasta") -> str 
 #: whose extension names no format (``family.txt``, ``aln``): a Clustal alignment piped in
 #: is read as Clustal, not refused as broken FASTA.
 _SIGNATURES = (("CLUSTAL", "clustal"), ("MUSCLE (", "clustal"), ("PROBCONS", "clustal"),
-               ("# STOCKHOLM", "stockholm"), ("#NEXUS", "nexus"), ("LOCUS ", "genbank"),
-               ("ID   ", "embl"), (">", "fasta"), ("@", "fastq"))
+               ("# STOCKHOLM", "stockholm"), ("#NEXUS", "nexus"), ("LOCUS", "genbank"),
+               ("ID ", "embl"), (">", "fasta"), ("@", "fastq"), ("PileUp", "msf"),
+               ("!!AA_MULTIPLE_ALIGNMENT", "msf"), ("!!NA_MULTIPLE_ALIGNMENT", "msf"))
 
 
-def sniff_format(text: str, default: str = "fasta") -> str:
+def sniff_format(text: str, default: str | None = "fasta") -> str | None:
     """The format the first non-blank line of ``text`` announces (a PHYLIP header of two
     numbers included), else ``default``."""
-    line = next((x for x in text.splitlines() if x.strip()), "")
+    line = next((x for x in text.splitlines() if x.strip()), "").strip()
     for signature, fmt in _SIGNATURES:
         if line.upper().startswith(signature.upper()):
             return fmt

@@ -22,10 +22,9 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.errors import InputError
 from bioplug.io import (
-    EXTENSION_FORMATS,
     check_letters,
     description_after_id,
-    guess_format,
+    input_format,
     open_input,
     read_records,
 )
@@ -230,25 +229,6 @@ def alignment_codes(alignment: Alignment) -> np.ndarray:
     return out
 
 
-def sniff_format(path: Path) -> str | None:
-    """A format name from a file's first line (for files without a known extension)."""
-    try:
-        with open_input(path, "rt", errors="replace") as handle:
-            head = handle.readline().strip()
-    except (OSError, InputError):   # unreadable, or damaged gzip data
-        return None
-    rules = [(">", "fasta"), ("CLUSTAL", "clustal"), ("# STOCKHOLM", "stockholm"),
-             ("#NEXUS", "nexus"), ("LOCUS", "genbank"), ("ID ", "embl"), ("@", "fastq"),
-             ("PileUp", "msf"), ("!!AA_MULTIPLE_ALIGNMENT", "msf")]
-    for prefix, fmt in rules:
-        if head.upper().startswith(prefix.upper()):
-            return fmt
-    parts = head.split()
-    if len(parts) == 2 and all(p.isdigit() for p in parts):
-        return "phylip"
-    return None
-
-
 def read_phylip(text: str, path: Path, fmt: str = "phylip") -> Alignment:
     """A PHYLIP alignment in whichever dialect reads: strict, then relaxed, then sequential.
 
@@ -328,10 +308,7 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
         Missing, empty or unparsable file, with the same words as the command line.
     """
     path = Path(path)
-    if fmt is None and path.suffix.lower() not in EXTENSION_FORMATS and path.is_file() \
-            and path.stat().st_size > 0:
-        fmt = sniff_format(path)
-    fmt = fmt or guess_format(path)
+    fmt = fmt or input_format(path)   # the extension's, else the first line's, else FASTA
     if fmt in ALIGNMENT_FORMATS or fmt in PHYLIP_DIALECTS.values():
         if not path.exists():
             raise InputError(f"{path}: no such file")
