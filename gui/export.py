@@ -33,6 +33,8 @@ NEWICK_EXPORTS = {"newick": ("Newick", ".nwk", ".newick", ".tree")}
 CSV_EXPORTS = {"csv": ("CSV", ".csv")}
 #: PHYLIP (as Bio.Align writes it) keeps this many letters of a name.
 PHYLIP_NAME = 10
+#: Letters of a name each format keeps (Bio.Align's writers cut the rest without a word).
+NAME_LETTERS = {"phylip": PHYLIP_NAME, "clustal": 30}
 ProgressFn = Callable[[str, int, int], bool]
 
 
@@ -257,22 +259,25 @@ def write_alignment_file(data, path: str | os.PathLike, fmt: str | None = None,
 
 def export_note(data, fmt: str) -> str:
     """What a format leaves out of the rows, to tell the user ("" when nothing)."""
-    if fmt == "phylip" and any(len(name) > PHYLIP_NAME for name in data.names):
-        return f"PHYLIP keeps the first {PHYLIP_NAME} letters of each name"
+    letters = NAME_LETTERS.get(fmt)
+    if letters is not None and any(len(name) > letters for name in data.names):
+        return f"{ALIGNMENT_EXPORTS[fmt][0]} keeps the first {letters} letters of each name"
     return ""
 
 
 def _for_format(data, fmt: str):
     """The alignment to write as ``fmt``: NEXUS needs each record's molecule type; PHYLIP
-    refuses names that its 10 letters would make equal."""
+    and Clustal refuse names that their cut (:data:`NAME_LETTERS`) would make equal."""
     alignment = data.to_alignment()
-    if fmt == "phylip":
+    letters = NAME_LETTERS.get(fmt)
+    if letters is not None:
+        label = ALIGNMENT_EXPORTS[fmt][0]
         cut: dict[str, str] = {}
         for name in data.names:
-            other = cut.setdefault(name[:PHYLIP_NAME], name)
+            other = cut.setdefault(name[:letters], name)
             if other != name:
-                raise InputError(f"PHYLIP keeps {PHYLIP_NAME} letters of a name: {other!r} "
-                                 f"and {name!r} would both be {name[:PHYLIP_NAME]!r}; rename "
+                raise InputError(f"{label} keeps {letters} letters of a name: {other!r} "
+                                 f"and {name!r} would both be {name[:letters]!r}; rename "
                                  "them (double-click a name) or choose another format")
     if fmt != "nexus":
         return alignment

@@ -298,6 +298,22 @@ class PairResult:
     matrix: str = ""
 
 
+def gap_free(records) -> list:
+    """The records without gap characters (``-``, ``.``): jobs align residues, while the
+    viewer keeps unaligned rows as their file has them (stray gaps included)."""
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    out = []
+    for r in records:
+        text = str(r.seq)
+        if "-" in text or "." in text:
+            r = SeqRecord(Seq(text.replace("-", "").replace(".", "")), id=r.id, name=r.name,
+                          description=r.description)
+        out.append(r)
+    return out
+
+
 def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
                   matrix: str | None = None, source: str = "pairwise alignment") -> TaskFn:
     """One pair: score and one optimal alignment -> :class:`PairResult`.
@@ -314,6 +330,7 @@ def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
     source : str
         Where the records come from, first in error messages (the file's name).
     """
+    rec_a, rec_b = gap_free([rec_a, rec_b])
     matrix = matrix or default_matrix([rec_a, rec_b])
 
     def fn(progress: ProgressFn):
@@ -346,8 +363,12 @@ def three_task(records, device: str | None) -> TaskFn:
 
         if len(records) != 3:
             raise InputError(f"a three-sequence alignment needs 3 sequences, not {len(records)}")
-        matrix = default_matrix(records)
-        return align_three(*records, substitution_matrix=matrix, open_gap_score=-10.0,
+        residues = gap_free(records)
+        for r in residues:
+            if not len(r.seq):
+                raise InputError(f"{r.id}: the sequence is empty")
+        matrix = default_matrix(residues)
+        return align_three(*residues, substitution_matrix=matrix, open_gap_score=-10.0,
                            extend_gap_score=-0.5, device=device, progress=progress)
 
     return fn
@@ -367,6 +388,7 @@ def all_vs_all_task(records, device: str | None, mode: str = "global",
                     matrix: str | None = None) -> TaskFn:
     """All-vs-all scores -> :class:`MatrixResult` (``matrix``: default
     :func:`default_matrix`, NUC.4.4 for nucleotides, else BLOSUM62)."""
+    records = gap_free(records)
     matrix = matrix or default_matrix(records)
 
     def fn(progress: ProgressFn):
@@ -388,6 +410,35 @@ class TreeResult:
     method: str
     distance: str
     ids: list[str]
+
+
+def aligned_rows(data) -> list:
+    """The rows of an alignment as gapped records (id, text), from the viewer's codes.
+
+    What the tree engines read instead of ``data.to_alignment()``: a ``Bio.Align.Alignment``
+    builds every row from its coordinates in Python, which takes minutes for a gappy
+    alignment of a few thousand rows, all before the job's first progress report (so Cancel
+    did nothing meanwhile); the codes hold the same rows already.
+
+    Parameters
+    ----------
+    data : AlignmentData
+        An alignment.
+
+    Returns
+    -------
+    list of Bio.SeqRecord.SeqRecord
+
+    Raises
+    ------
+    InputError
+        When the rows are unaligned sequences.
+    """
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    data.to_alignment()  # unaligned sequences: "run a multiple alignment first"
+    return [SeqRecord(Seq(data.row_text(i)), id=name) for i, name in enumerate(data.names)]
 
 
 def tree_task(data, device: str | None, method: str = "nj", distance: str = "auto") -> TaskFn:
@@ -412,7 +463,7 @@ def tree_task(data, device: str | None, method: str = "nj", distance: str = "aut
         if kind == "auto":
             kind = "msa" if data.aligned else "identity"
         if kind == "msa":
-            source = data.to_alignment()
+            source = aligned_rows(data)
         else:
             source = data.records
         dist = bt.distance_matrix(source, kind, device=device, progress=progress)
@@ -442,7 +493,7 @@ def bootstrap_task(data, device: str | None, replicates: int = 100, seed: int = 
                              "alignment first")
         if progress("full tree", 0, 1) is False:
             raise Cancelled("bootstrap")
-        alignment = data.to_alignment()
+        alignment = aligned_rows(data)
         first = [True]
 
         def forward(stage: str, done: int, total: int) -> bool:

@@ -376,11 +376,13 @@ class MainWindow(QMainWindow):
                                 QKeySequence("Ctrl+Shift+E"), "PNG or SVG")
         self.act_export_tree = a("Export &tree (Newick)…", self._ask_export_newick)
         self.act_quit = a("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_msa = a("&Multiple alignment", self.run_msa, QKeySequence("Ctrl+M"),
+        # lambdas, not the methods: QAction.triggered hands a slot that takes arguments its
+        # ``checked`` flag, which would become run_msa's seed and run_all_vs_all's mode
+        self.act_msa = a("&Multiple alignment", lambda: self.run_msa(), QKeySequence("Ctrl+M"),
                          "Align all sequences (QuickProbs) on the chosen device")
         self.act_pair = a("&Pairwise alignment…", self._ask_pairwise, QKeySequence("Ctrl+P"),
                           "Align two sequences")
-        self.act_all = a("&All-vs-all scores (heat map)", self.run_all_vs_all, None,
+        self.act_all = a("&All-vs-all scores (heat map)", lambda: self.run_all_vs_all(), None,
                          "Pairwise scores of every pair")
         self.act_nj = a("Tree (&NJ)", lambda: self.run_tree("nj"), QKeySequence("Ctrl+T"),
                         "Neighbor-joining tree")

@@ -268,6 +268,28 @@ def test_pairwise_and_heat_map(window, fasta, qtbot):
     assert (window.heatmap.image.image == scores.astype(np.float32)).all()
 
 
+def test_menu_and_toolbar_jobs_run_with_their_defaults(window, fasta, qtbot, monkeypatch):
+    """Jobs ▸ All-vs-all scores and Multiple alignment (menu, toolbar, Ctrl+M) run as their
+    methods do without arguments: the action's ``checked`` flag is no mode and no seed."""
+    from bioplug.gui import jobs
+
+    window.open_file(fasta)
+    status, _ = run_job(qtbot, window, lambda: window.act_all.trigger() or window.job)
+    assert status == "done", window.last_error
+    assert window.heatmap.scores.shape == (4, 4)
+    seen = {}
+    real = jobs.msa_task
+
+    def spy(records, device, seed=0, **options):
+        seen.update(seed=seed, **options)
+        return real(records, device, seed, **options)
+
+    monkeypatch.setattr(jobs, "msa_task", spy)
+    status, _ = run_job(qtbot, window, lambda: window.act_msa.trigger() or window.job)
+    assert status == "done", window.last_error
+    assert seen == {"seed": 0} and type(seen["seed"]) is int  # not False
+
+
 def test_benchmark_page_figure_and_history(window, tmp_path, qtbot):
     from bioplug.gui.benchmark_page import BenchSizes
 

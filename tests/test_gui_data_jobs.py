@@ -103,3 +103,19 @@ def test_the_cyclic_collector_rests_while_any_job_runs():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_jobs_align_the_residues_of_rows_with_stray_gaps(device):
+    """Unaligned rows that carry gaps (kept by the viewer as the file has them) are aligned
+    as their residues, as the command line does; an empty row is refused by name."""
+    gapped = [rec("g1", "MK-LAAGIV.GLL"), rec("g2", "MKVLAAGIVGLLA"), rec("g3", "MK-VLAGIVG")]
+    plain = [SeqRecord(Seq(str(r.seq).replace("-", "").replace(".", "")), id=r.id)
+             for r in gapped]
+    pair = run(jobs.pairwise_task(gapped[0], gapped[1], device))
+    assert pair.score == run(jobs.pairwise_task(plain[0], plain[1], device)).score
+    scores = run(jobs.all_vs_all_task(gapped, device)).scores
+    assert (scores == run(jobs.all_vs_all_task(plain, device)).scores).all()
+    three = run(jobs.three_task(gapped, device))
+    assert [str(three[i]).replace("-", "") for i in range(3)] == [str(r.seq) for r in plain]
+    with pytest.raises(InputError, match="g3: the sequence is empty"):
+        run(jobs.three_task([gapped[0], gapped[1], rec("g3", "--")], device))

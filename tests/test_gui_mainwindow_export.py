@@ -113,6 +113,23 @@ def test_phylip_and_nexus_exports(window, opened, tmp_path, qtbot):
     assert "keeps the first 10 letters" in window.statusBar().currentMessage()
 
 
+def test_clustal_export_tells_of_cut_names_and_refuses_merged_ones(window, opened, tmp_path,
+                                                                   qtbot):
+    """Clustal keeps 30 letters of a name (Bio.Align's writer cuts the rest): said in the
+    status bar as for PHYLIP, and names that the cut would make equal are refused."""
+    cut = [SeqRecord(Seq(t), id=f"{k}_{'x' * 30}") for k, t in ROWS.items()]
+    window.set_data(AlignmentData.from_records(cut, aligned=True))
+    path = window.export_alignment(tmp_path / "c.aln")
+    assert [s.id for s in Align.read(str(path), "clustal").sequences] == [
+        r.id[:30] for r in cut]
+    assert "Clustal keeps the first 30 letters" in window.statusBar().currentMessage()
+    same = [SeqRecord(Seq(t), id=f"{'y' * 30}_{k}") for k, t in ROWS.items()]
+    window.set_data(AlignmentData.from_records(same, aligned=True))
+    with qtbot.waitSignal(window.errorShown) as blocker:
+        assert window.export_alignment(tmp_path / "d.aln") is None
+    assert "Clustal keeps 30 letters" in blocker.args[0] and not (tmp_path / "d.aln").exists()
+
+
 def run_export(qtbot, window, path, on_stage):
     """Export in the background; ``on_stage(job, stage, done, total)`` runs on the worker
     at each progress event. Returns the job's final status."""

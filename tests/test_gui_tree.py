@@ -239,6 +239,36 @@ def test_bootstrap_job_cancel(window, qtbot):
     assert status == "cancelled"
 
 
+def test_tree_jobs_read_the_rows_from_the_codes(window, qtbot, monkeypatch):
+    """The tree and bootstrap jobs take the rows the viewer holds, not the rows of the
+    ``Bio.Align.Alignment`` (built from its coordinates in Python: minutes for a few
+    thousand gappy rows, before the first progress report, so Cancel did nothing), and
+    give the library's results."""
+    from Bio.Align import Alignment
+
+    from bioplug.tree import bootstrap, distance_matrix, nj
+
+    spec = cpu_spec()
+    window.devices_panel.select_spec(spec)
+    alignment = window.data.to_alignment()
+    dist = distance_matrix(alignment, "msa", device=spec)
+    want_tree = nj(dist.to_numpy(), ids=list(dist.ids), device=spec)
+    want_support = tree_ops.support_values(bootstrap(alignment, 20, seed=3, device=spec))
+
+    def no_rows(self, *args):
+        raise AssertionError("a row was built from the Alignment's coordinates")
+
+    monkeypatch.setattr(Alignment, "_get_row", no_rows)
+    status, _ = run_job(qtbot, window, window.run_tree, "nj", "msa")
+    assert status == "done", window.last_error
+    got = window.tree_view.tree.tip_tip_distances()
+    want = want_tree.tip_tip_distances().filter(got.ids)
+    assert got.ids and (abs(got.data - want.data) < 1e-9).all()
+    status, _ = run_job(qtbot, window, window.tree_features.run_bootstrap, 20, 3, "nj")
+    assert status == "done", window.last_error
+    assert tree_ops.support_values(window.tree_view.tree) == want_support
+
+
 # -- collapsed clades across tree edits (a clade is its leaf set) --------------------------
 AB, DF = frozenset("ab"), frozenset("df")
 
