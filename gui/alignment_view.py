@@ -811,6 +811,7 @@ class AlignmentView(QWidget):
         """Show sequences or an alignment (a new document: the undo history is cleared)."""
         self.editor.stack.clear()
         self.clear_selection()
+        self._default_scheme_for(data)
         self._show(data)
         self.canvas.scroll_to(0, 0)
         self._update_status()
@@ -844,6 +845,23 @@ class AlignmentView(QWidget):
         if problem and problem != self._warned:
             self.warningShown.emit(problem)
         self._warned = problem
+
+    def _default_scheme_for(self, data: AlignmentData) -> None:
+        """A new document of nucleotides gets the Nucleotide scheme and one of proteins
+        Clustal X, as in Jalview, unless the user chose another scheme (a project's own
+        scheme is set after this)."""
+        from bioplug.alphabet import is_nucleotide
+
+        defaults = {colors.DEFAULT_SCHEME: False, "Nucleotide": True}
+        if self.scheme not in defaults or not data.names:
+            return
+        nucleotide = is_nucleotide([str(r.seq) for r in data.records])
+        wanted = "Nucleotide" if nucleotide else colors.DEFAULT_SCHEME
+        if wanted != self.scheme:
+            self.scheme = wanted
+            self.scheme_box.blockSignals(True)   # no recolouring of the old rows
+            self.scheme_box.setCurrentText(wanted)
+            self.scheme_box.blockSignals(False)
 
     def set_scheme(self, name: str) -> None:
         """Colour with one of :data:`colors.SCHEMES`."""

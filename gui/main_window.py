@@ -680,10 +680,10 @@ class MainWindow(QMainWindow):
         if data is None:
             self.setWindowTitle("bioplug")
             return
-        kind = "alignment" if data.aligned else "sequences"
+        n = data.shape[0]
+        kind = ("aligned " if data.aligned else "") + ("sequence" if n == 1 else "sequences")
         # [*]: Qt shows "*" there while setWindowModified(True) (unsaved changes)
-        self.setWindowTitle(f"bioplug — {data.title or 'untitled'} ({data.shape[0]} {kind})"
-                            "[*]")
+        self.setWindowTitle(f"bioplug — {data.title or 'untitled'} ({n} {kind})[*]")
 
     def _clear_results(self) -> None:
         """Forget the tree, heat map, pairwise report and offered job result of the

@@ -143,6 +143,8 @@ def open_project(window, path: str | os.PathLike) -> None:
     """Replace the window's session with a saved project."""
     state, data, tree, heatmap = read_project(path)
     window.set_data(data)
+    if state.get("source"):  # the file the project was made from stays an input: never written
+        window.inputs.append(Path(state["source"]).resolve())
     view = window.alignment_view
     view.set_scheme(state.get("scheme") or view.scheme)
     view.canvas.set_zoom(int(state.get("zoom") or view.canvas.zoom))

@@ -68,20 +68,20 @@ def test_menu_holds_editing_actions(window):
 
 def test_edits_update_title_and_actions(window):
     window.show_dialogs = False
-    assert "(4 alignment)" in window.windowTitle()
+    assert "(4 aligned sequences)" in window.windowTitle()
     assert window.act_three.isEnabled()
     window.alignment_view.highlight_rows([0, 1])
     window.alignment_view.editor.delete_sequences()
-    assert "(2 alignment)" in window.windowTitle()
+    assert "(2 aligned sequences)" in window.windowTitle()
     assert not window.act_three.isEnabled()  # it needs three sequences
     assert window.act_msa.isEnabled()
     window.alignment_view.highlight_rows([0])
     window.alignment_view.editor.delete_sequences()
-    assert "(1 alignment)" in window.windowTitle() and not window.act_msa.isEnabled()
+    assert "(1 aligned sequence)" in window.windowTitle() and not window.act_msa.isEnabled()
     undo = next(a for text, a in actions(window).items() if text.startswith("Undo"))
     undo.trigger()
     undo.trigger()
-    assert "(4 alignment)" in window.windowTitle() and window.act_three.isEnabled()
+    assert "(4 aligned sequences)" in window.windowTitle() and window.act_three.isEnabled()
 
 
 def copy_action(window):

@@ -78,7 +78,7 @@ def test_msa_result_is_one_undo_step(window, files, qtbot):
     stack = window.alignment_view.editor.stack
     assert run_job(qtbot, window, window.run_msa) == "done", window.last_error
     assert window.data.aligned and window.data.title == "MSA of four.fasta"
-    assert "MSA of four.fasta (4 alignment)" in window.windowTitle()
+    assert "MSA of four.fasta (4 aligned sequences)" in window.windowTitle()
     assert stack.canUndo()
     stack.undo()  # the sequences as they were opened
     assert not window.data.aligned and window.data.source == files[0]
@@ -131,7 +131,7 @@ def test_three_way_result_can_be_undone(window, files, qtbot):
     window.open_file(files[0])
     assert run_job(qtbot, window, window.run_three, [0, 2, 3]) == "done", window.last_error
     assert window.data.names == ["1aab_", "1k99_A", "2lef_A"]
-    assert "(3 alignment)" in window.windowTitle()
+    assert "(3 aligned sequences)" in window.windowTitle()
     window.alignment_view.editor.stack.undo()
     assert window.data.names == ["1aab_", "1j46_A", "1k99_A", "2lef_A"]
     assert window.act_three.isEnabled()

@@ -157,3 +157,18 @@ def test_descriptions_survive_an_edit_save_and_open(qtbot, tmp_path):
     out = write_alignment_file(other.data, tmp_path / "reopened.fasta")
     assert [ln for ln in out.read_text().splitlines() if ln.startswith(">")] == [
         ">seqA Homo sapiens histone H1", ">X X ray repair", ">c"]
+
+
+def test_a_reopened_project_never_writes_over_the_file_it_was_made_from(qtbot, tmp_path):
+    """The project records its source file; reopened, that file is an input again (as when
+    it was open itself): an export onto it is refused and it stays as it was."""
+    src = tmp_path / "four.fasta"
+    src.write_text(">a\nMKV-LA\n>b\nMKVQLA\n")
+    w = make_window(qtbot, tmp_path)
+    assert w.open_file(src)
+    path = w.save_project(tmp_path / "p.bioplug")
+    other = make_window(qtbot, tmp_path, "other.ini")
+    assert other.open_file(path)
+    assert other.export_alignment(src) is None
+    assert "refusing to overwrite" in other.last_error
+    assert src.read_text() == ">a\nMKV-LA\n>b\nMKVQLA\n"

@@ -147,6 +147,20 @@ def test_motif_search_and_residue_numbers(view):
     assert view.residue_number(2, 9) == 7
 
 
+def test_nucleotides_open_in_the_nucleotide_scheme(view):
+    """As in Jalview: a new document of DNA / RNA gets the Nucleotide scheme and one of
+    proteins Clustal X; a scheme the user chose stays."""
+    dna = [SeqRecord(Seq(t), id=f"d{i}") for i, t in enumerate(["ACGTTGCA", "ACGTAGCA"])]
+    protein = [SeqRecord(Seq(t), id=f"p{i}") for i, t in enumerate(["MKVLWAAK", "MKVLYAAK"])]
+    view.set_data(AlignmentData.from_records(dna))
+    assert view.scheme == "Nucleotide" and view.scheme_box.currentText() == "Nucleotide"
+    view.set_data(AlignmentData.from_records(protein))
+    assert view.scheme == colors.DEFAULT_SCHEME
+    view.set_scheme("Zappo")
+    view.set_data(AlignmentData.from_records(dna))
+    assert view.scheme == "Zappo"
+
+
 def test_schemes_and_zoom(view):
     data, _ = make_data(20, 100)
     view.set_data(data)
