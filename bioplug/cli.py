@@ -70,9 +70,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _output_options(p: argparse.ArgumentParser) -> None:
     """``-v`` and ``-q`` after the command too (``bioplug msa IN -o OUT -q``), as most tools
-    take them; SUPPRESS keeps the values given before the command (``-v`` counts on)."""
+    take them: ``-v`` after it adds to the count before it (:func:`_run`), and SUPPRESS keeps
+    a ``-q`` given before it."""
     g = p.add_argument_group("output")
-    g.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+    g.add_argument("-v", "--verbose", action="count", default=0, dest="verbose_after",
                    help="more log output (also before the command)")
     g.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress bars (also before the command)")
@@ -230,6 +231,7 @@ def _run(argv: list[str] | None) -> int:
         # the driver start-up thread is inside an OpenCL driver can abort the process
         # (seen as exit -6 for a usage error under load).
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    args.verbose += getattr(args, "verbose_after", 0)
     logging.basicConfig(
         level=logging.WARNING - 10 * min(args.verbose, 2), format="%(levelname)s: %(message)s"
     )

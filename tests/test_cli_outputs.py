@@ -311,18 +311,21 @@ def test_quickprobs_options_are_refused_by_the_progressive_method(files, capsys,
     assert not out.exists() and not (files / "q.nwk").exists()
 
 
-def test_verbosity_options_after_the_command(tmp_path):
-    """``-q`` / ``-v`` after the command act as before it (most tools take them anywhere);
-    given before it only, they are kept (the command's own options default to nothing)."""
+def test_verbosity_options_after_the_command(tmp_path, monkeypatch):
+    """``-q`` / ``-v`` after the command act as before it (most tools take them anywhere):
+    ``-v`` counts on from the ones before it, a ``-q`` before it is kept."""
+    import logging
+
     from bioplug.cli import build_parser
 
-    def parsed(*argv):
-        return build_parser("msa").parse_args([*argv])
-
     tail = [str(EXAMPLE), "-o", str(tmp_path / "o.fa")]
-    assert parsed("msa", *tail, "-q").quiet is True
-    assert parsed("msa", *tail, "-vv").verbose == 2
-    assert parsed("-v", "msa", *tail).verbose == 1
-    assert parsed("-q", "msa", *tail).quiet is True
-    assert parsed("msa", *tail).verbose == 0 and parsed("msa", *tail).quiet is False
-    assert main(["msa", *tail, "--device", "cpu", "-q"]) == 0
+    assert build_parser("msa").parse_args(["msa", *tail, "-q"]).quiet is True
+    assert build_parser("msa").parse_args(["-q", "msa", *tail]).quiet is True
+    assert build_parser("msa").parse_args(["msa", *tail]).quiet is False
+    levels = []
+    monkeypatch.setattr(logging, "basicConfig", lambda **kw: levels.append(kw["level"]))
+    for argv in (["msa", *tail], ["-v", "msa", *tail], ["msa", *tail, "-v"],
+                 ["-v", "msa", *tail, "-v"], ["msa", *tail, "-vv"]):
+        assert main([*argv, "--device", "cpu", "-q"]) == 0
+    assert levels == [logging.WARNING, logging.INFO, logging.INFO, logging.DEBUG,
+                      logging.DEBUG]
