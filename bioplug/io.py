@@ -37,8 +37,7 @@ from bioplug.errors import InputError
 __all__ = [
     "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
     "check_ascii", "check_unique_ids", "guess_format", "input_format", "read_records",
-    "sequence_name", "sniff_format",
-    "sequence_text", "write_alignment", "write_rows",
+    "sequence_name", "sequence_text", "sniff_format", "write_alignment", "write_rows",
 ]
 
 #: The path that means standard input (reading) or standard output (writing).
