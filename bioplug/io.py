@@ -423,13 +423,13 @@ def read_sequences(sequences, first: int = 0) -> list[SeqRecord]:
     return records
 
 
-def ungapped(records: Iterable[SeqRecord]) -> list[SeqRecord]:
+def ungapped(records: Iterable[SeqRecord], empty_ok: bool = False) -> list[SeqRecord]:
     """New records without gap characters (``-``, ``.``); an empty one is an
-    :class:`InputError` naming it."""
+    :class:`InputError` naming it (unless ``empty_ok``: the caller's own check names it)."""
     out = []
     for i, rec in enumerate(records):
         text = str(rec.seq).replace("-", "").replace(".", "")
-        if not text:
+        if not text and not empty_ok:
             name = rec.id or f"sequence {i + 1}"
             raise InputError(f"{name}: empty sequence (record {i + 1})")
         out.append(SeqRecord(Seq(text), id=rec.id, name=rec.name,

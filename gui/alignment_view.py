@@ -852,8 +852,7 @@ class AlignmentView(QWidget):
         scheme is set after this)."""
         from bioplug.alphabet import is_nucleotide
 
-        defaults = {colors.DEFAULT_SCHEME: False, "Nucleotide": True}
-        if self.scheme not in defaults or not data.names:
+        if self.scheme not in (colors.DEFAULT_SCHEME, "Nucleotide") or not data.names:
             return
         nucleotide = is_nucleotide([str(r.seq) for r in data.records])
         wanted = "Nucleotide" if nucleotide else colors.DEFAULT_SCHEME

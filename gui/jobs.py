@@ -300,18 +300,11 @@ class PairResult:
 
 def gap_free(records) -> list:
     """The records without gap characters (``-``, ``.``): jobs align residues, while the
-    viewer keeps unaligned rows as their file has them (stray gaps included)."""
-    from Bio.Seq import Seq
-    from Bio.SeqRecord import SeqRecord
+    viewer keeps unaligned rows as their file has them (stray gaps included); an empty one
+    is left for the job's own check, which names its role."""
+    from bioplug.io import ungapped
 
-    out = []
-    for r in records:
-        text = str(r.seq)
-        if "-" in text or "." in text:
-            r = SeqRecord(Seq(text.replace("-", "").replace(".", "")), id=r.id, name=r.name,
-                          description=r.description)
-        out.append(r)
-    return out
+    return ungapped(records, empty_ok=True)
 
 
 def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
