@@ -164,9 +164,6 @@ def run(
     k = len(texts)
     if k == 1:
         return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
-    # "all": every GPU shares stage I's batches (most of a long family's time)
-    devices = get_runtimes(device) if every_gpu(device) else [get_runtime(device)]
-    rt = devices[0]
     lengths = np.array([len(t) for t in texts], dtype=np.int64)
     full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
     mode = "full" if full else "anchor"
@@ -174,6 +171,10 @@ def run(
     codes = [encode(t, nm, model) for t, nm in zip(texts, names, strict=False)]
     ia, ib = np.triu_indices(k, 1)
     all_pairs = np.stack([ia, ib], axis=1)
+    # the device last: a command's driver start-up runs on a thread until here (this host
+    # work goes beside it); "all": every GPU shares stage I's batches
+    devices = get_runtimes(device) if every_gpu(device) else [get_runtime(device)]
+    rt = devices[0]
     log.info("msa: %d sequences, mode %s, %s model, device %s", k, mode, model.name, rt)
     stages = _Stages(rt, k, codes, model, accurate, progress, devices)
     if full or fast_distances or ANCHOR_TREE == "posterior":
