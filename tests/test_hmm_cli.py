@@ -65,6 +65,21 @@ def test_stdin_stdout_and_chain(model_file, monkeypatch, capsys):
     assert [r[0] for r in rows] == ["a", "b"] and rows[0][2] == "LLLL"
 
 
+def test_model_from_stdin(tmp_path, monkeypatch, capsys):
+    """MODEL.json as ``-`` was "-: cannot read the model file: No such file or directory"."""
+    seqs = tmp_path / "rolls.fa"
+    seqs.write_text(">a\n6666\n>b\n1234\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(CASINO)))
+    assert _run(["-", seqs, "-o", "-"]) == 0
+    rows = _table(capsys.readouterr().out)
+    assert [r[0] for r in rows] == ["a", "b"] and rows[0][2] == "LLLL"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{}"))
+    assert _run(["-", seqs, "-o", "-"]) == 2
+    assert "standard input: missing field(s) states" in capsys.readouterr().err
+    assert _run(["-", "-", "-o", "-"]) == 2
+    assert "standard input (-) can be read once" in capsys.readouterr().err
+
+
 def test_multi_letter_state_names_and_ignore_case(tmp_path):
     data = dict(CASINO, states=["fair", "loaded"], symbols="abcdef", ignore_case=True)
     model = tmp_path / "m.json"

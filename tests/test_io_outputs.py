@@ -204,6 +204,32 @@ def test_score_reads_stdin_and_gzip(tmp_path, monkeypatch, capsys):
     assert "SP 100.00" in capsys.readouterr().out
 
 
+def test_score_reads_the_reference_from_stdin_and_gzip(tmp_path, monkeypatch, capsys):
+    """REF took neither ``-`` ("-: no such file") nor a gzipped BAliBASE ``.xml.gz`` (read as
+    FASTA); both ``-`` is refused, as every command refuses it."""
+    import gzip
+
+    aligned = ">a\nMKV-LA\n>b\nMK-VLA\n"
+    xml = ("<?xml version='1.0'?><EMBED><alignment>"
+           "<sequence><seq-name>a</seq-name><seq-data>MKV-LA</seq-data></sequence>"
+           "<sequence><seq-name>b</seq-name><seq-data>MK-VLA</seq-data></sequence>"
+           "<column-score><colsco-name>coreblock</colsco-name>"
+           "<colsco-data>1 1 0 0 0 1</colsco-data></column-score></alignment></EMBED>")
+    (tmp_path / "test.fa").write_text(">a\nMKVL-A\n>b\nMK-VLA\n")
+    (tmp_path / "ref.xml.gz").write_bytes(gzip.compress(xml.encode()))
+    test = str(tmp_path / "test.fa")
+    assert main(["score", test, str(tmp_path / "ref.xml.gz")]) == 0
+    # the test moves a's L off b's L: out of the core blocks (M, K, A), in FASTA's columns
+    assert capsys.readouterr().out == "SP 100.00\nTC 100.00\n"
+    for text in (aligned, xml):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        assert main(["score", test, "-"]) == 0
+        assert capsys.readouterr().out == ("SP 75.00\nTC 75.00\n" if text == aligned
+                                           else "SP 100.00\nTC 100.00\n")
+    assert main(["score", "-", "-"]) == 2
+    assert "standard input (-) can be read once" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("argv", [["pairwise", "{d}", "-o", "-", "--device", "cpu"],
                                   ["align3", "{d}", "-o", "-", "--device", "cpu"],
                                   ["score", "{d}", "{ref}"]])

@@ -198,6 +198,66 @@ def test_score_definitions(tmp_path):
     assert tc == pytest.approx(3 / 4)
 
 
+XML = ("<?xml version='1.0'?><EMBED><alignment>{seqs}<column-score><colsco-name>coreblock"
+       "</colsco-name><colsco-data>{core}</colsco-data></column-score></alignment></EMBED>")
+
+
+def _xml(rows: dict[str, str], core: str = "1 1 1 1") -> str:
+    seqs = "".join(f"<sequence><seq-name>{k}</seq-name><seq-data>{v}</seq-data></sequence>"
+                   for k, v in rows.items())
+    return XML.format(seqs=seqs, core=core)
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    # a repeated id counted its pairs twice (reference) or hid a row (test): SP 100 either way
+    ("dup.fa", ">a\nAB-C\n>a\nAB-C\n>b\nA-BC\n", "dup.fa: duplicate sequence ids: a"),
+    ("digit.fa", ">a\nAB-C\n>b\nA-1C\n",
+     "digit.fa: b: letter '1' at position 3 is not a sequence letter"),
+    ("short.xml", _xml({"a": "AB-C", "b": "A-BC"}, "1 1"),
+     "short.xml: coreblock has 2 column scores for 4 columns"),
+    ("cut.xml", _xml({"a": "AB-C", "b": "A-BC"})[:60], "cut.xml: not readable as BAliBASE XML"),
+    ("noname.xml", _xml({"a": "AB-C", "": "A-BC"}), "noname.xml: sequence 2 has no <seq-name>"),
+    ("ragged.xml", _xml({"a": "AB-C", "b": "A-BC-"}),
+     "ragged.xml: not an alignment: its rows have different lengths"),
+])
+def test_score_refuses_bad_references_naming_them(tmp_path, capsys, name, text, message):
+    """Each was a traceback (exit 1: IndexError, ParseError, AttributeError) or a silent
+    score; now exit 2 with the file, record and position. The test file gets the same
+    checks."""
+    good = tmp_path / "test.fa"
+    good.write_text(">a\nAB-C\n>b\nA-BC\n")
+    bad = tmp_path / name
+    bad.write_text(text)
+    assert cli_main(["score", str(good), str(bad)]) == 2
+    assert message in capsys.readouterr().err
+    if name.endswith(".fa"):
+        assert cli_main(["score", str(bad), str(good)]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_score_reads_the_a2m_bioplug_writes(tmp_path, capsys):
+    """``-o x.a2m`` writes A2M, which Bio.AlignIO cannot read ("Unknown format 'a2m'"):
+    score read it through Bio.AlignIO only."""
+    from Bio import Align
+
+    ref = tmp_path / "ref.fa"
+    ref.write_text(">a\nAB-C\n>b\nA-BC\n")
+    test = tmp_path / "test.a2m"
+    alignment = Align.read(str(ref), "fasta")
+    alignment.column_annotations = {"state": "DDDD"}
+    Align.write(alignment, str(test), "a2m")
+    assert cli_main(["score", str(test), str(ref)]) == 0
+    assert capsys.readouterr().out == "SP 100.00\nTC 100.00\n"
+
+
+def test_score_names_the_first_residue_that_differs(tmp_path, capsys):
+    (tmp_path / "t.fa").write_text(">a\nAB-C\n>b\nA-BD\n")
+    (tmp_path / "r.fa").write_text(">a\nAB-C\n>b\nA-BC\n")
+    assert cli_main(["score", str(tmp_path / "t.fa"), str(tmp_path / "r.fa")]) == 2
+    assert ("b: residues differ between test and reference (residue 3: 'D' in the test, 'C' in "
+            "the reference)") in capsys.readouterr().err
+
+
 def _simulate(k, length, seed):
     import importlib.util
 

@@ -82,6 +82,28 @@ def test_lower_triangular_phylip(tmp_path) -> None:
     assert TreeNode.read(str(out)).count(tips=True) == 4
 
 
+@pytest.mark.parametrize("text", ["4\na\nb 1.0\nc 2.0 2.0\nd 3.0 3.0 2.0\n",
+                                  "3\na 0 1 2\nb 1 0 2\nc 2 2 0\n"])
+def test_gzipped_phylip_matrix_is_a_matrix(tmp_path, capsys, text) -> None:
+    """A .phy.gz matrix was sniffed and read with plain open(): parsed as a PHYLIP
+    alignment ("First line should have two integers"), while every other input reads gzip."""
+    import gzip
+
+    plain, packed = tmp_path / "m.phy", tmp_path / "m.phy.gz"
+    plain.write_text(text)
+    packed.write_bytes(gzip.compress(text.encode()))
+    for path in (plain, packed):
+        assert main(["-q", "tree", str(path), "-o", str(tmp_path / f"{path.name}.nwk"),
+                     "--method", "upgma", "--device", "cpu"]) == 0
+    assert (tmp_path / "m.phy.gz.nwk").read_text() == (tmp_path / "m.phy.nwk").read_text()
+    # --bootstrap refuses a matrix for what it is, not as an alignment it cannot parse
+    assert main(["-q", "tree", str(packed), "-o", str(tmp_path / "b.nwk"), "--bootstrap",
+                 "3", "--device", "cpu"]) == 2
+    assert "--bootstrap needs an alignment (its columns are resampled); this is a distance " \
+        "matrix" in capsys.readouterr().err
+    assert not (tmp_path / "b.nwk").exists()
+
+
 def test_errors_leave_no_output(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.phy"
     bad.write_text("3\na 0 1 2\nb 1 0 nan\nc 2 3 0\n")

@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
         "probability of the best path, the path (state names, run together when each is one "
         "character, else comma-separated).",
     )
-    p.add_argument("model", metavar="MODEL.json", help="HMM model file (JSON)")
+    p.add_argument("model", metavar="MODEL.json", help="HMM model file (JSON; - for standard "
+                   "input)")
     p.add_argument("sequences", metavar="SEQS", help="FASTA file of symbol sequences (- for "
                    "standard input)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
@@ -44,9 +45,16 @@ def run(args: argparse.Namespace) -> int:
 
     from bioplug.hmm.decoding import viterbi
     from bioplug.hmm.model import read_model
-    from bioplug.io import atomic_output, check_output, check_unique_ids, read_records
+    from bioplug.io import (
+        atomic_output,
+        check_one_stdin,
+        check_output,
+        check_unique_ids,
+        read_records,
+    )
     from bioplug.progress import TerminalBar
 
+    check_one_stdin(args.model, args.sequences)
     check_output(args.output, [args.model, args.sequences])
     model = read_model(args.model)
     records = read_records(args.sequences, "fasta")

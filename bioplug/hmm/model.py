@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,12 +110,18 @@ class HMMModel:
 
 
 def read_model(path: str | Path) -> HMMModel:
-    """Read and validate a model file (see the module notes)."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the model file: {exc.strerror or exc}") from exc
+    """Read and validate a model file (see the module notes); ``-`` reads standard input."""
+    if str(path) == "-":   # as every command's input; Path("-") was "No such file"
+        path = "standard input"
+        stream = getattr(sys.stdin, "buffer", None)
+        raw = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    else:
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the model file: "
+                             f"{exc.strerror or exc}") from exc
     if not raw.strip():
         raise InputError(f"{path}: the model file is empty")
     try:

@@ -340,8 +340,10 @@ def _run_batch(args: argparse.Namespace, bar: TerminalBar) -> int:
 
 
 def run_score(args) -> int:
+    from bioplug.io import check_one_stdin
     from bioplug.msa.score import read_alignment, read_reference, sp_tc
 
+    check_one_stdin(args.test, args.ref)
     ref = read_reference(args.ref)
     ids, rows = read_alignment(args.test)
     sp, tc = sp_tc(ids, rows, ref)

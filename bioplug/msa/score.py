@@ -15,12 +15,16 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from Bio import AlignIO
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
 
+from bioplug.alphabet import check_sequence_letters
 from bioplug.errors import InputError
-from bioplug.io import STDIO, input_format, open_input, sniff_format
+from bioplug.io import STDIO, check_unique_ids, input_format, open_input, sniff_format
 
 GAPS = "-.~"
 
@@ -42,49 +46,123 @@ def _norm(row: str) -> str:
 
 
 def read_reference(path: str | os.PathLike) -> Reference:
-    """Read a BAliBASE XML (core blocks) or any Bio.AlignIO alignment (all columns)."""
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such file")
-    if path.lower().endswith(".xml"):
-        root = ET.parse(path).getroot()
-        aln = root.find("alignment")
-        if aln is None:
-            raise InputError(f"{path}: not a BAliBASE XML alignment")
-        ids, rows = [], []
-        for seq in aln.findall("sequence"):
-            ids.append(seq.findtext("seq-name").strip())
-            rows.append(_norm(seq.findtext("seq-data") or ""))
-        scored = None
-        for cs in aln.findall("column-score"):
-            if (cs.findtext("colsco-name") or "").strip() == "coreblock":
+    """Read a BAliBASE XML (core blocks) or any Bio.AlignIO alignment (all columns).
+
+    ``-`` reads standard input and gzip data is read as the text it holds, as for the test
+    alignment; XML is told by the name (``.xml``, ``.xml.gz``) or, for standard input and
+    other names, by a first character ``<``.
+
+    Raises
+    ------
+    InputError
+        When the file is missing or unreadable, the XML is not a BAliBASE alignment, the rows
+        differ in length, an id repeats, or a character is no sequence letter.
+    """
+    text, fmt = _read_text(path)
+    name = Path(str(path)).name.lower().removesuffix(".gz")
+    if name.endswith(".xml") or (fmt == "fasta" and text.lstrip().startswith("<")):
+        ids, rows, scored = _read_balibase_xml(text, _source(path))
+        return Reference(ids, rows, scored)
+    ids, rows = _parse_alignment(text, fmt, path)
+    return Reference(ids, rows, np.ones(len(rows[0]) if rows else 0, dtype=bool))
+
+
+def _source(path: str | os.PathLike) -> str:
+    return "standard input" if str(path) == STDIO else str(path)
+
+
+def _read_text(path: str | os.PathLike) -> tuple[str, str]:
+    """(text, format) of one input: standard input or a file, gzip or not (the format from
+    the extension, else the first line)."""
+    if str(path) == STDIO:
+        text = sys.stdin.read()
+        if not text.strip():
+            raise InputError("standard input is empty")
+        return text, sniff_format(text)
+    fmt = input_format(path)
+    try:
+        with open_input(path, "rt") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not readable as text: {exc.reason}") from exc
+    return text, fmt
+
+
+def _read_balibase_xml(text: str, source: str) -> tuple[list[str], list[str], np.ndarray]:
+    """(ids, rows, core-block mask) of a BAliBASE 3 XML reference; every column is scored
+    when it has no ``coreblock`` column score."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise InputError(f"{source}: not readable as BAliBASE XML: {exc}") from exc
+    aln = root.find("alignment")
+    if aln is None:
+        raise InputError(f"{source}: not a BAliBASE XML alignment (no <alignment>)")
+    ids, rows = [], []
+    for index, seq in enumerate(aln.findall("sequence")):
+        name = (seq.findtext("seq-name") or "").strip()
+        if not name:
+            raise InputError(f"{source}: sequence {index + 1} has no <seq-name>")
+        ids.append(name)
+        rows.append(_norm(seq.findtext("seq-data") or ""))
+    if not rows:
+        raise InputError(f"{source}: the alignment has no sequences")
+    _check_rows(ids, rows, source)
+    length = len(rows[0])
+    scored = np.ones(length, dtype=bool)
+    for cs in aln.findall("column-score"):
+        if (cs.findtext("colsco-name") or "").strip() == "coreblock":
+            try:
                 vals = np.array((cs.findtext("colsco-data") or "").split(), dtype=np.int64)
-                scored = vals == 1
-        L = len(rows[0]) if rows else 0
-        if scored is None:
-            scored = np.ones(L, dtype=bool)
-        return Reference(ids, rows, scored[:L])
-    aln = read_alignment(path)
-    return Reference(aln[0], aln[1], np.ones(len(aln[1][0]) if aln[1] else 0, dtype=bool))
+            except ValueError as exc:
+                raise InputError(f"{source}: coreblock: {exc}") from exc
+            if vals.size != length:   # a mask of another length would score other columns
+                raise InputError(f"{source}: coreblock has {vals.size} column scores for "
+                                 f"{length} columns")
+            scored = vals == 1
+    return ids, rows, scored
+
+
+def _check_rows(ids: list[str], rows: list[str], source: str) -> None:
+    """Refuse repeated ids (a repeated row would count its pairs twice, or hide one row),
+    rows of different lengths and characters that are no sequence letters."""
+    check_unique_ids([SeqRecord(Seq(""), id=i) for i in ids], source)
+    lengths = sorted({len(r) for r in rows})
+    if len(lengths) > 1:
+        raise InputError(f"{source}: not an alignment: its rows have different lengths "
+                         f"({', '.join(map(str, lengths))})")
+    for name, row in zip(ids, rows, strict=True):
+        check_sequence_letters(row, f"{source}: {name}")
 
 
 def read_alignment(path: str | os.PathLike) -> tuple[list[str], list[str]]:
     """(ids, upper-case rows) of an alignment file through Bio.AlignIO, in the format its
     extension or first line names (FASTA otherwise; ``-`` reads standard input), and gzip
     data is read as the text it holds."""
-    text = sys.stdin.read() if str(path) == STDIO else None
-    fmt = sniff_format(text) if text is not None else input_format(path)
+    text, fmt = _read_text(path)
+    return _parse_alignment(text, fmt, path)
+
+
+def _parse_alignment(text: str, fmt: str, path) -> tuple[list[str], list[str]]:
+    source = _source(path)
     try:
-        if text is not None:
+        try:
             aln = AlignIO.read(io.StringIO(text), fmt)
-        else:
-            with open_input(path, "rt") as handle:
-                aln = AlignIO.read(handle, fmt)
-    except InputError:
-        raise
+            ids, rows = [r.id for r in aln], [_norm(str(r.seq)) for r in aln]
+        except ValueError as exc:
+            if not str(exc).startswith("Unknown format"):
+                raise
+            # a format only Bio.Align reads (a2m, a3m, ...): bioplug writes them too
+            from Bio import Align
+
+            aln = Align.read(io.StringIO(text), fmt)
+            ids = [r.id for r in aln.sequences]
+            rows = [_norm(aln[i]) for i in range(len(aln.sequences))]
     except ValueError as exc:
-        raise InputError(f"{path}: not readable as a {fmt} alignment: {exc}") from exc
-    return [r.id for r in aln], [_norm(str(r.seq)) for r in aln]
+        raise InputError(f"{source}: not readable as a {fmt} alignment: "
+                         f"{' '.join(str(exc).split())}") from exc
+    _check_rows(ids, rows, source)
+    return ids, rows
 
 
 def _columns(rows: list[str]) -> np.ndarray:
@@ -111,8 +189,13 @@ def sp_tc(test_ids: list[str], test_rows: list[str], ref: Reference) -> tuple[fl
         raise InputError(f"test alignment lacks reference sequences: {', '.join(missing[:5])}")
     test_rows = [_norm(test_rows[pos[r]]) for r in ref.ids]
     for name, a, b in zip(ref.ids, test_rows, ref.rows, strict=False):
-        if a.replace("-", "") != b.replace("-", ""):
-            raise InputError(f"{name}: residues differ between test and reference")
+        a, b = a.replace("-", ""), b.replace("-", "")
+        if a != b:   # name the first residue that differs: the place to look in both files
+            i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]),
+                     min(len(a), len(b)))
+            shown = [repr(s[i]) if i < len(s) else "the end" for s in (a, b)]
+            raise InputError(f"{name}: residues differ between test and reference (residue "
+                             f"{i + 1}: {shown[0]} in the test, {shown[1]} in the reference)")
     rc = _columns(ref.rows)[:, ref.scored]          # (k, C) residue index or -1
     tc = _columns(test_rows)                        # (k, Lt)
     k, C = rc.shape

@@ -71,7 +71,10 @@ def add_parser(sub) -> None:
 
 
 def _is_phylip_distances(path: Path) -> bool:
-    with open(path, errors="replace") as handle:
+    from bioplug.io import open_input
+
+    # gzip too: a .phy.gz matrix was read as a PHYLIP alignment ("two integers")
+    with open_input(path, "rt", errors="replace") as handle:
         lines = [line.split() for line in handle.readlines()[:3] if line.strip()]
     if len(lines) < 2 or len(lines[0]) != 1 or not lines[0][0].isdigit():
         return False
@@ -137,6 +140,10 @@ def run_bootstrap(args: argparse.Namespace, progress):
     if args.distance not in (None, "identity", "kimura") or args.ktuple is not None:
         raise InputError("--bootstrap uses alignment distances: --distance identity or "
                          "kimura, no --ktuple")
+    if args.format in (None, "phylip-distance") and _is_phylip_distances(path):
+        # it was parsed as a PHYLIP alignment: "First line should have two integers"
+        raise InputError(f"{args.source}: --bootstrap needs an alignment (its columns are "
+                         "resampled); this is a distance matrix")
     records = read_records(path, args.format or input_format(path))
     check_unique_ids(records)
     check_letters(records, args.source)

@@ -240,7 +240,8 @@ def write_phylip(data: np.ndarray, ids: Sequence[str], handle) -> None:
 
 
 def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
-    """Read a square or lower-triangular PHYLIP distance matrix (relaxed ids).
+    """Read a square or lower-triangular PHYLIP distance matrix (relaxed ids), gzip data
+    as the text it holds.
 
     Raises
     ------
@@ -252,7 +253,9 @@ def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
         data, ids = fast
         ids = check_ids(ids, len(ids))
         return validate_square(data, ids), ids
-    with open(path) as handle:
+    from bioplug.io import open_input
+
+    with open_input(path, "rt") as handle:   # gzip too, as every other input
         tokens_by_line = [line.split() for line in handle if line.strip()]
     if not tokens_by_line or len(tokens_by_line[0]) != 1 or not tokens_by_line[0][0].isdigit():
         raise InputError(f"{path}: not a PHYLIP distance matrix (first line must be the count)")
@@ -289,7 +292,9 @@ def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
 
 def _read_phylip_square_lines(path) -> tuple[np.ndarray, list[str]] | None:
     """Fast path: one taxon per line, ``n`` values each (parsed in C); None otherwise."""
-    with open(path) as handle:
+    from bioplug.io import open_input
+
+    with open_input(path, "rt") as handle:
         first = handle.readline().split()
         if len(first) != 1 or not first[0].isdigit():
             return None
