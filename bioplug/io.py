@@ -48,7 +48,7 @@ EXTENSION_FORMATS = {
     ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
     ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".msf": "msf",
     ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank", ".gbk": "genbank",
-    ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m",
+    ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".maf": "maf",
 }
 
 
@@ -190,7 +190,19 @@ def _parse(handle, fmt: str) -> list[SeqRecord]:
         return parse_fasta(handle)
     from Bio import SeqIO
 
-    return list(SeqIO.parse(handle, fmt))
+    try:
+        return list(SeqIO.parse(handle, fmt))
+    except ValueError as exc:
+        if not str(exc).startswith("Unknown format"):
+            raise
+    # formats only Bio.Align reads (a2m, ...), which bioplug also writes: the rows
+    from Bio import Align
+
+    handle.seek(0)
+    alignment = Align.read(handle, fmt)
+    return [SeqRecord(Seq(alignment[i]), id=rec.id, name=rec.name,
+                      description=rec.description)
+            for i, rec in enumerate(alignment.sequences)]
 
 
 def parse_fasta(handle) -> list[SeqRecord]:

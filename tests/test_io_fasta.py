@@ -116,3 +116,26 @@ def test_a_clustal_file_without_its_extension_reads_as_clustal(tmp_path, monkeyp
     fasta = tmp_path / "plain"
     fasta.write_text(">x\nACGT\n")
     assert [str(r.seq) for r in read_records(fasta)] == ["ACGT"]
+
+
+@pytest.mark.parametrize("ext", [".a2m", ".maf", ".aln", ".sto", ".phy", ".nex"])
+def test_bioplug_reads_back_the_alignment_formats_it_writes(tmp_path, ext):
+    """The formats ``-o`` writes by extension are read again by the same extension (a2m was
+    "Unknown format", maf read as FASTA)."""
+    from Bio import Align
+    from Bio.Seq import Seq as _Seq
+    from Bio.SeqRecord import SeqRecord as _Rec
+
+    from bioplug.io import output_format, read_records, write_alignment
+
+    rows = ["MKVLLAGH", "MKVELLAH", "MKV-LAGH"]
+    records = [_Rec(_Seq(r.replace("-", "")), id=f"s{i}",
+                    annotations={"molecule_type": "protein"}) for i, r in enumerate(rows)]
+    _, coords = Align.Alignment.parse_printed_alignment([r.encode() for r in rows])
+    alignment = Align.Alignment(records, coords)
+    alignment.column_annotations = {"state": "D" * alignment.length}  # a2m's match states
+    path = tmp_path / f"aln{ext}"
+    write_alignment(alignment, path, output_format(path))
+    got = read_records(path)
+    assert [r.id for r in got] == ["s0", "s1", "s2"]
+    assert [str(r.seq).upper().replace(".", "-") for r in got] == rows
