@@ -541,8 +541,9 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     closed. A symbolic link's target is written (the link stays); a path that is not a
     regular file (``/dev/null``, a named pipe) is written in place. The file gets the
     permissions of a file written by any other tool: an existing file keeps its own, a new
-    one gets ``0666`` less the umask (``mkstemp`` makes ``0600``). When the body raises (a
-    cancelled or failed job), no file is left behind.
+    one gets ``0666`` less the umask (``mkstemp`` makes ``0600``). A name ending in ``.gz``
+    is written gzip-compressed. When the body raises (a cancelled or failed job), no file is
+    left behind.
 
     Raises
     ------
@@ -563,7 +564,9 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
-        with os.fdopen(fd, mode) as handle:
+        with os.fdopen(fd, "wb" if _gzipped(target) else mode) as raw, \
+                _compressed(raw, mode) if _gzipped(target) else contextlib.nullcontext(raw) \
+                as handle:
             yield handle
         os.chmod(tmp, new_file_mode(target))
         os.replace(tmp, target)
@@ -571,6 +574,26 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _gzipped(target: Path) -> bool:
+    """Whether an output is written gzip-compressed: its name ends in ``.gz``, as inputs so
+    named are read (by their content)."""
+    return target.name.lower().endswith(".gz")
+
+
+@contextlib.contextmanager
+def _compressed(raw, mode: str):
+    """A gzip stream over the open file ``raw``, text or binary as ``mode`` asks (no name
+    or time stamp in the header: the same output gives the same bytes)."""
+    import gzip
+
+    with gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as packed:
+        if "b" in mode:
+            yield packed
+        else:
+            with io.TextIOWrapper(packed, encoding="utf-8") as text:
+                yield text
 
 
 # -- what the commands check and write -------------------------------------------------------

@@ -241,3 +241,23 @@ def test_a_folder_as_input_is_a_clear_error(tmp_path, capsys, argv):
     assert main(["-q", *argv]) == 2
     err = capsys.readouterr().err
     assert f"{folder}: is a directory" in err and "failed" not in err
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_gz_output_is_gzip_compressed(tmp_path, command):
+    """``-o OUT.gz`` writes gzip (read by content, as inputs so named are): the same text
+    as the plain output, and the same bytes on a second run (no time stamp)."""
+    import gzip
+
+    src = tmp_path / "in.fa"
+    src.write_text(FASTA)
+    plain, packed = tmp_path / "out.txt", tmp_path / "out.txt.gz"
+    for out in (plain, packed):
+        assert main(["-q", *COMMANDS[command], str(src), "-o", str(out), "--device", "cpu"]) == 0
+    first = packed.read_bytes()
+    assert first[:2] == b"\x1f\x8b"
+    text = gzip.decompress(first).decode()
+    assert text == plain.read_text()
+    check_text(command, text)
+    assert main(["-q", *COMMANDS[command], str(src), "-o", str(packed), "--device", "cpu"]) == 0
+    assert packed.read_bytes() == first
