@@ -310,3 +310,11 @@ def test_profiles_that_share_ids_are_refused_with_the_reason():
     with pytest.raises(InputError, match=r"duplicate sequence ids across the two alignments "
                                          r"\(seq1, seq2\).*plain strings"):
         aligner.align_profiles(first, second)
+
+
+def test_score_refuses_a_reference_without_pairs(tmp_path, capsys):
+    """One reference sequence has no residue pairs: SP / TC 0.00 read as "all wrong"."""
+    one = tmp_path / "one.fa"
+    one.write_text(">s1\nMKVLA\n")
+    assert cli_main(["-q", "score", str(one), str(one)]) == 2
+    assert "at least two" in capsys.readouterr().err

@@ -353,6 +353,13 @@ def test_align_profiles_gap_characters_and_gap_columns(aligner) -> None:
                                second)
 
 
+def test_align_profiles_keeps_an_all_gap_row(aligner) -> None:
+    """An alignment may hold a row of gaps only (a subset of a larger alignment): it stays,
+    as gaps, where an 'empty sequence' refusal stopped the job."""
+    rows = rows_of(aligner.align_profiles(["MKV-LA", "------", "MKVQLA"], ["MKVLA"]))
+    assert rows[1] == "-" * len(rows[0]) and rows[3].replace("-", "") == "MKVLA"
+
+
 def test_align_profiles_of_plain_strings(aligner) -> None:
     """The docstring accepts lists of gapped strings for both alignments."""
     rows = rows_of(aligner.align_profiles(["MK-VLAT", "MKIVLAS"], ["MKVLAT"]))

@@ -181,8 +181,13 @@ def sp_tc(test_ids: list[str], test_rows: list[str], ref: Reference) -> tuple[fl
     Raises
     ------
     InputError
-        When the test lacks a reference sequence or a sequence's residues differ.
+        When the reference holds fewer than two sequences (no residue pairs to score), the
+        test lacks a reference sequence or a sequence's residues differ.
     """
+    if len(ref.ids) < 2:   # SP and TC count aligned pairs: 0 / 0 would read as "all wrong"
+        raise InputError(f"the reference holds {len(ref.ids)} sequence"
+                         f"{'' if len(ref.ids) == 1 else 's'}: SP and TC need at least two "
+                         "(they score aligned residue pairs)")
     pos = {name: i for i, name in enumerate(test_ids)}
     missing = [r for r in ref.ids if r not in pos]
     if missing:

@@ -420,7 +420,7 @@ class ProgressiveAligner:
                 "(alignments made from plain strings name them seq1, seq2, ... each)")
         check_unique_ids(a + b)
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
-        plain = ungapped(a + b)
+        plain = ungapped(a + b, empty_ok=True)   # an alignment may hold an all-gap row
         texts = [str(r.seq) for r in plain]
         self._check_one_alphabet(texts[:len(a)], texts[len(a):])
         matrix, gaps, nucleotide = self.scoring(texts)

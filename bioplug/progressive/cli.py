@@ -17,9 +17,10 @@ log = logging.getLogger(__name__)
 AUTO_PROGRESSIVE_K = 2000
 
 
-def add_options(p: argparse.ArgumentParser) -> None:
+def add_options(p: argparse.ArgumentParser, title: str = "progressive method (ClustalW-style; "
+                "--method progressive)") -> None:
     """The progressive pipeline's options, on ``bioplug msa`` and ``bioplug profile``."""
-    g = p.add_argument_group("progressive method (ClustalW-style; --method progressive)")
+    g = p.add_argument_group(title)
     g.add_argument("--distances", choices=("auto", "align", "lcs", "ktuple"), default="auto",
                    help="guide-tree distances of all pairs: local alignment scores, longest "
                         "common subsequences (bit-parallel, for big families) or shared "
@@ -123,7 +124,7 @@ def add_parser(sub) -> None:
                    help="output format (Bio.Align.write name); default: from OUT's extension "
                         "(.aln clustal, .sto stockholm, .phy phylip, .nex nexus, .a2m, .maf), "
                         "FASTA for any other extension and for -o -")
-    add_options(p)
+    add_options(p, "scoring (ClustalW-style profile alignment)")
     add_device_option(p)
     p.set_defaults(func=run_profile)
 
