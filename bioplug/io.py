@@ -36,8 +36,9 @@ from bioplug.errors import InputError
 
 __all__ = [
     "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
-    "check_ascii", "check_unique_ids", "guess_format", "input_format", "read_records",
-    "sequence_name", "sequence_text", "sniff_format", "write_alignment", "write_rows",
+    "check_ascii", "check_unique_ids", "guess_format", "input_format", "parse_records",
+    "read_records", "sequence_name", "sequence_text", "sniff_format", "write_alignment",
+    "write_rows",
 ]
 
 #: The path that means standard input (reading) or standard output (writing).
@@ -81,16 +82,16 @@ _SIGNATURES = (("CLUSTAL", "clustal"), ("MUSCLE (", "clustal"), ("PROBCONS", "cl
                ("!!AA_MULTIPLE_ALIGNMENT", "msf"), ("!!NA_MULTIPLE_ALIGNMENT", "msf"))
 
 
-def sniff_format(text: str, default: str | None = "fasta") -> str | None:
+def sniff_format(text: str) -> str:
     """The format the first non-blank line of ``text`` announces (a PHYLIP header of two
-    numbers included), else ``default``."""
+    numbers included), else FASTA."""
     line = next((x for x in text.splitlines() if x.strip()), "").strip()
     for signature, fmt in _SIGNATURES:
         if line.upper().startswith(signature.upper()):
             return fmt
     if re.fullmatch(r"\s*\d+\s+\d+\s*", line):
         return "phylip"
-    return default
+    return "fasta"
 
 
 def input_format(path: str | os.PathLike) -> str:
@@ -173,7 +174,7 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     fmt = fmt or input_format(path)
     with open_input(path, "rt") as handle:
         try:
-            records = _parse(handle, fmt)
+            records = parse_records(handle, fmt)
         except (ValueError, AssertionError) as exc:
             raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
@@ -182,7 +183,7 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     return records
 
 
-def _parse(handle, fmt: str) -> list[SeqRecord]:
+def parse_records(handle, fmt: str) -> list[SeqRecord]:
     """``list(Bio.SeqIO.parse(handle, fmt))``; plain FASTA is read by :func:`parse_fasta`,
     which gives the same records without importing Bio.SeqIO (whose format modules cost about
     0.06 s of every command's start-up)."""
@@ -250,7 +251,7 @@ def _read_stdin(fmt: str | None) -> list[SeqRecord]:
         raise InputError("standard input is empty")
     fmt = fmt or sniff_format(text)
     try:
-        records = _parse(io.StringIO(text), fmt)
+        records = parse_records(io.StringIO(text), fmt)
     except (ValueError, AssertionError) as exc:
         raise InputError(f"standard input: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
@@ -563,10 +564,10 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         return
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    gzipped = target.name.lower().endswith(".gz")   # as inputs so named are read
     try:
-        with os.fdopen(fd, "wb" if _gzipped(target) else mode) as raw, \
-                _compressed(raw, mode) if _gzipped(target) else contextlib.nullcontext(raw) \
-                as handle:
+        with os.fdopen(fd, "wb" if gzipped else mode) as raw, \
+                _compressed(raw, mode) if gzipped else contextlib.nullcontext(raw) as handle:
             yield handle
         os.chmod(tmp, new_file_mode(target))
         os.replace(tmp, target)
@@ -574,12 +575,6 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def _gzipped(target: Path) -> bool:
-    """Whether an output is written gzip-compressed: its name ends in ``.gz``, as inputs so
-    named are read (by their content)."""
-    return target.name.lower().endswith(".gz")
 
 
 @contextlib.contextmanager

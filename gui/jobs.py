@@ -27,6 +27,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from bioplug.errors import BioplugError, InputError
+from bioplug.io import ungapped
 from bioplug.progress import Cancelled
 
 from .pair_stats import PairStats, pair_stats
@@ -298,15 +299,6 @@ class PairResult:
     matrix: str = ""
 
 
-def gap_free(records) -> list:
-    """The records without gap characters (``-``, ``.``): jobs align residues, while the
-    viewer keeps unaligned rows as their file has them (stray gaps included); an empty one
-    is left for the job's own check, which names its role."""
-    from bioplug.io import ungapped
-
-    return ungapped(records, empty_ok=True)
-
-
 def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
                   matrix: str | None = None, source: str = "pairwise alignment") -> TaskFn:
     """One pair: score and one optimal alignment -> :class:`PairResult`.
@@ -323,7 +315,9 @@ def pairwise_task(rec_a, rec_b, device: str | None, mode: str = "global",
     source : str
         Where the records come from, first in error messages (the file's name).
     """
-    rec_a, rec_b = gap_free([rec_a, rec_b])
+    # jobs align residues; the viewer keeps unaligned rows as their file has them (stray
+    # gaps included); an empty one is left to check_pair, which names its role
+    rec_a, rec_b = ungapped([rec_a, rec_b], empty_ok=True)
     matrix = matrix or default_matrix([rec_a, rec_b])
 
     def fn(progress: ProgressFn):
@@ -356,7 +350,7 @@ def three_task(records, device: str | None) -> TaskFn:
 
         if len(records) != 3:
             raise InputError(f"a three-sequence alignment needs 3 sequences, not {len(records)}")
-        residues = gap_free(records)
+        residues = ungapped(records, empty_ok=True)
         for r in residues:
             if not len(r.seq):
                 raise InputError(f"{r.id}: the sequence is empty")
@@ -381,7 +375,7 @@ def all_vs_all_task(records, device: str | None, mode: str = "global",
                     matrix: str | None = None) -> TaskFn:
     """All-vs-all scores -> :class:`MatrixResult` (``matrix``: default
     :func:`default_matrix`, NUC.4.4 for nucleotides, else BLOSUM62)."""
-    records = gap_free(records)
+    records = ungapped(records, empty_ok=True)
     matrix = matrix or default_matrix(records)
 
     def fn(progress: ProgressFn):
@@ -406,32 +400,15 @@ class TreeResult:
 
 
 def aligned_rows(data) -> list:
-    """The rows of an alignment as gapped records (id, text), from the viewer's codes.
-
-    What the tree engines read instead of ``data.to_alignment()``: a ``Bio.Align.Alignment``
-    builds every row from its coordinates in Python, which takes minutes for a gappy
-    alignment of a few thousand rows, all before the job's first progress report (so Cancel
-    did nothing meanwhile); the codes hold the same rows already.
-
-    Parameters
-    ----------
-    data : AlignmentData
-        An alignment.
-
-    Returns
-    -------
-    list of Bio.SeqRecord.SeqRecord
-
-    Raises
-    ------
-    InputError
-        When the rows are unaligned sequences.
-    """
-    from Bio.Seq import Seq
-    from Bio.SeqRecord import SeqRecord
+    """The rows of an alignment as gapped records, from the viewer's codes: what the tree
+    engines read instead of ``data.to_alignment()``, whose ``Bio.Align`` rows are built in
+    Python (minutes for a gappy alignment of a few thousand rows, before the job's first
+    progress report, so Cancel did nothing meanwhile). Unaligned sequences are an
+    :class:`InputError`, as ``to_alignment`` gives it."""
+    from .documents import titled_records
 
     data.to_alignment()  # unaligned sequences: "run a multiple alignment first"
-    return [SeqRecord(Seq(data.row_text(i)), id=name) for i, name in enumerate(data.names)]
+    return titled_records(data, gapped=True)
 
 
 def tree_task(data, device: str | None, method: str = "nj", distance: str = "auto") -> TaskFn:

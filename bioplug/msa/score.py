@@ -18,13 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from Bio import AlignIO
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
 from bioplug.alphabet import check_sequence_letters
 from bioplug.errors import InputError
-from bioplug.io import STDIO, check_unique_ids, input_format, open_input, sniff_format
+from bioplug.io import (
+    STDIO,
+    check_unique_ids,
+    input_format,
+    open_input,
+    parse_records,
+    sniff_format,
+)
 
 GAPS = "-.~"
 
@@ -136,9 +142,9 @@ def _check_rows(ids: list[str], rows: list[str], source: str) -> None:
 
 
 def read_alignment(path: str | os.PathLike) -> tuple[list[str], list[str]]:
-    """(ids, upper-case rows) of an alignment file through Bio.AlignIO, in the format its
-    extension or first line names (FASTA otherwise; ``-`` reads standard input), and gzip
-    data is read as the text it holds."""
+    """(ids, upper-case rows) of an alignment file, read as :func:`bioplug.io.read_records`
+    reads it: the format its extension or first line names (FASTA otherwise), ``-`` for
+    standard input, gzip data as the text it holds."""
     text, fmt = _read_text(path)
     return _parse_alignment(text, fmt, path)
 
@@ -146,21 +152,13 @@ def read_alignment(path: str | os.PathLike) -> tuple[list[str], list[str]]:
 def _parse_alignment(text: str, fmt: str, path) -> tuple[list[str], list[str]]:
     source = _source(path)
     try:
-        try:
-            aln = AlignIO.read(io.StringIO(text), fmt)
-            ids, rows = [r.id for r in aln], [_norm(str(r.seq)) for r in aln]
-        except ValueError as exc:
-            if not str(exc).startswith("Unknown format"):
-                raise
-            # a format only Bio.Align reads (a2m, a3m, ...): bioplug writes them too
-            from Bio import Align
-
-            aln = Align.read(io.StringIO(text), fmt)
-            ids = [r.id for r in aln.sequences]
-            rows = [_norm(aln[i]) for i in range(len(aln.sequences))]
-    except ValueError as exc:
+        records = parse_records(io.StringIO(text), fmt)
+    except (ValueError, AssertionError) as exc:
         raise InputError(f"{source}: not readable as a {fmt} alignment: "
                          f"{' '.join(str(exc).split())}") from exc
+    if not records:
+        raise InputError(f"{source}: no {fmt} alignment found (is it a {fmt} file?)")
+    ids, rows = [r.id for r in records], [_norm(str(r.seq)) for r in records]
     _check_rows(ids, rows, source)
     return ids, rows
 
