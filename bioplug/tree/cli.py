@@ -189,16 +189,14 @@ def run(args: argparse.Namespace) -> int:
     args.source = args.input
     if args.input != "-":
         return _run(args)
-    from bioplug.io import input_format, spooled_stdin
+    from bioplug.io import spooled_stdin
 
     # the input is sniffed (distance matrix or sequences) before it is parsed: standard
     # input is spooled to a private file so that it can be read twice
     args.source = "standard input"
     suffix = {None: ".txt"}.get(args.format, f".{args.format}")
     with spooled_stdin("bioplug-tree-", suffix) as spooled:
-        args.input = spooled
-        if args.format is None and not _is_phylip_distances(Path(spooled)):
-            args.format = input_format(spooled)
+        args.input = spooled   # its ".txt" name leaves the format to its content
         try:
             return _run(args, inputs=[])
         except InputError as exc:  # name the input the user gave, not the spooled copy
