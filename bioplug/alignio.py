@@ -305,6 +305,7 @@ def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
 
 
 def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
+    _need_rows(arr)   # first, as Biopython and _clustal: no rows is the message, not names
     names = []
     for name in ids:
         name = name.strip()
@@ -315,7 +316,6 @@ def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
         names.append(name[:_PHYLIP_NAME].ljust(_PHYLIP_NAME))
     _distinct(ids, names, "PHYLIP", _PHYLIP_NAME)
     fixed = _fixed(_text(names), _PHYLIP_NAME)
-    _need_rows(arr)
     return _phylip_lines(fixed, arr)
 
 
