@@ -3,11 +3,13 @@
 ``Bio.Align.write`` prints each row through ``Alignment._get_row``, which walks every
 coordinate segment of the alignment for every row: minutes for 1,500 rows and thousands of
 segments. Here the rows come out of ``alignment.coordinates`` in one numpy pass
-(:func:`alignment_rows`), and FASTA, Clustal, Stockholm, A2M and PHYLIP files are laid out
-from that matrix with numpy, a block of lines at a time (:func:`write_rows`,
+(:func:`alignment_rows`), and FASTA, Clustal, Stockholm, A2M, A3M and PHYLIP files are laid
+out from that matrix with numpy, a block of lines at a time (:func:`write_rows`,
 :func:`write_alignment`). The text is the text ``Bio.Align.write`` writes for the same
 alignment; other formats, and what these writers do not lay out themselves (Stockholm ``#=GR``
-lines, sequences that are not SeqRecords), go through Biopython's own writers.
+lines, sequences that are not SeqRecords), go through Biopython's own writers. A3M, which
+Biopython does not write, is A2M without the insert gaps ``.`` (HH-suite's ``reformat.pl``
+rule): bioplug's alignments have match columns only, so their A3M text is their A2M text.
 
 Use these through :mod:`bioplug.io`, which re-exports them.
 """
@@ -30,7 +32,9 @@ from Bio.SeqRecord import SeqRecord
 log = logging.getLogger(__name__)
 
 #: Formats laid out here; every other one is written by ``Bio.Align.write``.
-FAST_FORMATS = ("fasta", "clustal", "stockholm", "a2m", "phylip")
+FAST_FORMATS = ("fasta", "clustal", "stockholm", "a2m", "a3m", "phylip")
+#: Formats of one alignment a file, match columns in upper case (HMM-style FASTA).
+_STATE_FORMATS = ("a2m", "a3m")
 GAP = ord("-")
 _DOT = ord(".")
 _NEWLINE = ord("\n")
@@ -326,9 +330,33 @@ def _phylip_lines(names: np.ndarray, arr: np.ndarray) -> Iterator[str]:
 
 
 def _a2m(headers: list[str], arr: np.ndarray, state: str) -> Iterator[str]:
+    """A2M text: see :func:`_a2m_rows`."""
+    return _headed(headers, _a2m_rows(arr, state))
+
+
+def _a3m(headers: list[str], arr: np.ndarray, state: str) -> Iterator[str]:
+    """A3M text: the A2M rows without their insert gaps ``.`` (rows of match columns only,
+    every alignment bioplug makes, are the A2M text as it is)."""
+    out = _a2m_rows(arr, state)
+    if not (out == _DOT).any():
+        return _headed(headers, out)
+    return _ragged(headers, [row[row != _DOT] for row in out])
+
+
+def _ragged(headers: list[str], rows: list[np.ndarray]) -> Iterator[str]:
+    """FASTA-like text of rows of different lengths, each on one line."""
+    step = max(1, _CHUNK_BYTES // max(max(map(len, rows), default=1), 1))
+    for start in range(0, len(rows), step):
+        yield "".join(f"{headers[i]}\n{rows[i].tobytes().decode('latin-1')}\n"
+                      for i in range(start, min(start + step, len(rows))))
+
+
+def _a2m_rows(arr: np.ndarray, state: str) -> np.ndarray:
     """Match (``D``) columns upper case, insert (``I``) columns lower case with ``.`` gaps;
     columns in any other state (or past the end of ``state``) are left out, as Biopython does.
-    Case is changed for ASCII letters only (a Bio.Seq holds nothing else)."""
+    Case is changed for ASCII letters only (a Bio.Seq holds nothing else): lower-case letters
+    in match columns (an A3M file's insertions, read as columns) come out upper case, as
+    Biopython's A2M writer writes them."""
     codes = np.array([ord(c) for c in state[:arr.shape[1]]], dtype=np.int64)
     match = np.flatnonzero(codes == ord("D"))
     insert = np.flatnonzero(codes == ord("I"))
@@ -340,8 +368,7 @@ def _a2m(headers: list[str], arr: np.ndarray, state: str) -> Iterator[str]:
     table_low = np.arange(256, dtype=np.uint8)
     table_low[ord("A"):ord("Z") + 1] += 32
     table_low[GAP] = _DOT
-    out = np.where(is_match[None, :], table_up[out], table_low[out])
-    return _headed(headers, out)
+    return np.where(is_match[None, :], table_up[out], table_low[out])
 
 
 def _stockholm(ids: list[str], arr: np.ndarray, gs: list[list[str]], gc: list[tuple[str, str]],
@@ -383,9 +410,10 @@ def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], 
                          f"{arr.shape[0]} rows")
     if fmt == "fasta":
         return _headed(_fasta_headers(ids, descriptions), arr)
-    if fmt == "a2m":
+    if fmt in _STATE_FORMATS:
         headers = _fasta_headers(ids, descriptions)
-        return _a2m(headers, arr, "D" * arr.shape[1] if state is None else state)
+        layout = _a2m if fmt == "a2m" else _a3m
+        return layout(headers, arr, "D" * arr.shape[1] if state is None else state)
     if fmt == "clustal":
         return _clustal(ids, arr, consensus)
     if fmt == "phylip":
@@ -430,9 +458,9 @@ def write_rows(target, ids: Sequence[str], rows, fmt: str,
 
     The text equals ``Bio.Align.write`` of ``alignment_from_rows`` of SeqRecords with these
     ids and descriptions. Like any ``Bio.Align.Alignment``, that prints ``.`` gaps as ``-``
-    and has no all-gap columns: they are left out here too. FASTA, Clustal, Stockholm, A2M
-    and PHYLIP are laid out with numpy in time proportional to the file size; other formats
-    go through ``Bio.Align.write``.
+    and has no all-gap columns: they are left out here too. FASTA, Clustal, Stockholm, A2M,
+    A3M and PHYLIP are laid out with numpy in time proportional to the file size; other
+    formats go through ``Bio.Align.write``.
 
     Parameters
     ----------
@@ -444,11 +472,11 @@ def write_rows(target, ids: Sequence[str], rows, fmt: str,
     rows : list of str, or numpy.ndarray
         Equal-length gapped rows, or a ``(k, L)`` uint8 array (e.g. :func:`alignment_rows`).
     fmt : str
-        A ``Bio.Align`` format name.
+        A ``Bio.Align`` format name, or ``"a3m"``.
     descriptions : sequence of str, optional
-        Record descriptions (FASTA/A2M headers, Stockholm ``#=GS DE``); none by default.
+        Record descriptions (FASTA/A2M/A3M headers, Stockholm ``#=GS DE``); none by default.
     state : str, optional
-        A2M state of each column of ``rows`` (``D`` match, ``I`` insert; the states of
+        A2M / A3M state of each column of ``rows`` (``D`` match, ``I`` insert; the states of
         all-gap columns are dropped with them); every column a match by default.
     inputs : iterable of path-like
         Files the output must not replace.
@@ -511,10 +539,12 @@ def _alignment_text(alignment: Alignment, fmt: str) -> Iterator[str]:
         if consensus is not None and not isinstance(consensus, str):
             raise _Unsupported("consensus that is not text")
         return _layout(fmt, ids, arr, descriptions, consensus=consensus)
-    if fmt == "a2m":
+    if fmt in _STATE_FORMATS:
         state = columns.get("state")
+        if fmt == "a3m" and state is None:   # Biopython has no A3M writer to ask
+            state = "D" * arr.shape[1]
         if not isinstance(state, str):
-            raise _Unsupported("A2M without a text state annotation")
+            raise _Unsupported(f"{fmt.upper()} without a text state annotation")
         return _layout(fmt, ids, arr, descriptions, state=state)
     if fmt != "stockholm":
         return _layout(fmt, ids, arr, descriptions)
@@ -570,8 +600,10 @@ def write_alignment(alignments, target, fmt: str, *,
     target : path-like, text handle or ``"-"``
         As for :func:`write_rows`.
     fmt : str
-        A ``Bio.Align`` format name; FASTA, Clustal, Stockholm, A2M and PHYLIP are laid out
-        here, others written by ``Bio.Align.write``.
+        A ``Bio.Align`` format name, or ``"a3m"``; FASTA, Clustal, Stockholm, A2M, A3M and
+        PHYLIP are laid out here, others written by ``Bio.Align.write``. A2M is written in
+        the alignment's ``column_annotations["state"]``, A3M too when it has one, else
+        every column a match (upper case, ``-`` gaps).
     inputs : iterable of path-like
         Files the output must not replace.
 
@@ -597,12 +629,15 @@ def write_alignment(alignments, target, fmt: str, *,
     with _opened(target, inputs) as handle:
         handle.write(_file_header(fmt, None if single else alignments))
         for n, alignment in enumerate(items):
-            if fmt == "a2m" and n == 1:
-                raise ValueError("Alignment files in the A2M format can contain a single "
-                                 "alignment only.")
+            if fmt in _STATE_FORMATS and n == 1:
+                raise ValueError(f"Alignment files in the {fmt.upper()} format can contain a "
+                                 "single alignment only.")
             try:
                 text = _alignment_text(alignment, fmt)
             except _Unsupported as why:
+                if fmt == "a3m":
+                    raise ValueError(f"A3M is written by bioplug only, which cannot write "
+                                     f"this alignment: {why}") from None
                 log.debug("%s written by Biopython (%s)", fmt, why)
                 text = iter([alignment.format(fmt)])
             for chunk in text:

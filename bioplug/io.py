@@ -49,7 +49,8 @@ EXTENSION_FORMATS = {
     ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
     ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".msf": "msf",
     ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank", ".gbk": "genbank",
-    ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".maf": "maf",
+    ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".a3m": "a3m",
+    ".maf": "maf",
 }
 
 
@@ -80,15 +81,26 @@ _SIGNATURES = (("CLUSTAL", "clustal"), ("MUSCLE (", "clustal"), ("PROBCONS", "cl
                ("# STOCKHOLM", "stockholm"), ("#NEXUS", "nexus"), ("LOCUS", "genbank"),
                ("ID ", "embl"), (">", "fasta"), ("@", "fastq"), ("PileUp", "msf"),
                ("!!AA_MULTIPLE_ALIGNMENT", "msf"), ("!!NA_MULTIPLE_ALIGNMENT", "msf"))
+#: ColabFold's first line of an A3M file: the query lengths and their copy numbers
+#: (``#123<TAB>1``, ``#57,83<TAB>1,1``). A plain A3M file starts with ``>``, as FASTA does.
+_COLABFOLD_HEADER = re.compile(r"#\d+(?:,\d+)*\t\d+(?:,\d+)*")
 
 
 def sniff_format(text: str) -> str:
     """The format the first non-blank line of ``text`` announces (a PHYLIP header of two
-    numbers included), else FASTA."""
-    line = next((x for x in text.splitlines() if x.strip()), "").strip()
+    numbers included), else FASTA.
+
+    A ColabFold A3M header (``#123<TAB>1``) followed by a ``>`` title is A3M. An A3M file
+    without that line cannot be told from FASTA by its first line: it reads as FASTA unless
+    its name ends in ``.a3m``.
+    """
+    lines = (x.strip() for x in text.splitlines() if x.strip())
+    line = next(lines, "")
     for signature, fmt in _SIGNATURES:
         if line.upper().startswith(signature.upper()):
             return fmt
+    if _COLABFOLD_HEADER.fullmatch(line) and next(lines, "").startswith(">"):
+        return "a3m"
     if re.fullmatch(r"\s*\d+\s+\d+\s*", line):
         return "phylip"
     return "fasta"
@@ -186,9 +198,15 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
 def parse_records(handle, fmt: str) -> list[SeqRecord]:
     """``list(Bio.SeqIO.parse(handle, fmt))``; plain FASTA is read by :func:`parse_fasta`,
     which gives the same records without importing Bio.SeqIO (whose format modules cost about
-    0.06 s of every command's start-up)."""
+    0.06 s of every command's start-up). A3M, which Biopython does not read, is read by
+    :func:`bioplug.a3m.parse_a3m`: its rows expanded to one length, as ``reformat.pl a3m
+    fas`` does."""
     if fmt == "fasta":
         return parse_fasta(handle)
+    if fmt == "a3m":
+        from bioplug.a3m import parse_a3m
+
+        return parse_a3m(handle)
     from Bio import SeqIO
 
     try:
@@ -206,18 +224,20 @@ def parse_records(handle, fmt: str) -> list[SeqRecord]:
             for i, rec in enumerate(alignment.sequences)]
 
 
-def parse_fasta(handle) -> list[SeqRecord]:
-    """The records of a FASTA text stream as ``Bio.SeqIO.parse(handle, "fasta")`` gives them:
-    the title line after ``>`` (trailing white space removed) is the description and its
-    first word the id and name; the sequence is every following line up to the next ``>``
-    line, white space removed (``tests/test_io_fasta.py`` compares the two).
+def parse_fasta(handle: Iterable[str]) -> list[SeqRecord]:
+    """The records of a FASTA text stream (or any iterable of its lines) as
+    ``Bio.SeqIO.parse(handle, "fasta")`` gives them: the title line after ``>`` (trailing
+    white space removed) is the description and its first word the id and name; the sequence
+    is every following line up to the next ``>`` line, white space removed
+    (``tests/test_io_fasta.py`` compares the two).
 
     Raises
     ------
     ValueError
         Text before the first ``>`` line (Bio.SeqIO's "fasta" refuses it too).
     """
-    line = handle.readline()
+    handle = iter(handle)
+    line = next(handle, "")
     if not line:
         return []
     if not line.startswith(">"):
@@ -611,7 +631,10 @@ def output_format(output, given: str | None = None) -> str:
 def write_checked(alignment, output, source, fmt: str) -> None:
     """Write one command's alignment atomically, a format that cannot hold it an
     :class:`InputError` (shared by ``msa``, its batches and ``profile``)."""
-    if fmt == "a2m":  # every column is a match state
+    if fmt in ("a2m", "a3m"):  # every column is a match state
+        # align3's alignments come without the attribute (Bio.Align sets it only when read)
+        if getattr(alignment, "column_annotations", None) is None:
+            alignment.column_annotations = {}
         alignment.column_annotations["state"] = "D" * alignment.length
     try:
         write_alignment(alignment, output, fmt, inputs=[source])

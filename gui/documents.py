@@ -326,4 +326,5 @@ def load_file(path: str | os.PathLike, fmt: str | None = None) -> AlignmentData:
             raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
         return AlignmentData.from_alignment(alignment, path)
     records = read_records(path, fmt)
-    return AlignmentData.from_records(records, path)
+    # an A3M file is an alignment even without gaps (its rows were expanded to one length)
+    return AlignmentData.from_records(records, path, aligned=True if fmt == "a3m" else None)

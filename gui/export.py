@@ -26,7 +26,7 @@ from bioplug.progress import Cancelled
 ALIGNMENT_EXPORTS = {
     "fasta": ("FASTA", ".fasta"), "clustal": ("Clustal", ".aln"),
     "stockholm": ("Stockholm", ".sto"), "phylip": ("PHYLIP", ".phy"),
-    "nexus": ("NEXUS", ".nex"),
+    "nexus": ("NEXUS", ".nex"), "a3m": ("A3M", ".a3m"),
 }
 IMAGE_EXPORTS = {"png": ("PNG image", ".png"), "svg": ("SVG image", ".svg")}
 NEWICK_EXPORTS = {"newick": ("Newick", ".nwk", ".newick", ".tree")}

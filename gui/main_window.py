@@ -62,6 +62,7 @@ FORMAT_FILTERS = {
     "MSF (*.msf)": "msf",
     "NEXUS (*.nex *.nexus)": "nexus",
     "A2M (*.a2m)": "a2m",
+    "A3M (*.a3m)": "a3m",
     "GenBank (*.gb *.gbk)": "genbank",
     "EMBL (*.embl)": "embl",
     "FASTQ (*.fastq *.fq)": "fastq",
@@ -69,7 +70,7 @@ FORMAT_FILTERS = {
 OPEN_FILTER = ";;".join(
     ["Sequences and alignments (*.fa *.fasta *.faa *.fna *.fas *.tfa *.aln *.clustal *.sto "
      "*.stockholm *.phy *.phylip *.msf *.nex *.nexus *.gb *.gbk *.embl *.fastq *.fq *.a2m "
-     "*.bioplug)"]
+     "*.a3m *.bioplug)"]
     + list(FORMAT_FILTERS) + ["All files (*)"]
 )
 #: Alignments larger than this are exported on a worker thread.

@@ -76,3 +76,24 @@ def test_invalid_characters_are_named_when_opened(qtbot, tmp_path):
     good.write_text(">a\nACDEF\n>b\nAC*EF\n")
     view.set_data(load_file(good))
     assert view.warning.isHidden()
+
+
+def test_an_a3m_opens_as_its_expanded_alignment_and_exports_as_a3m(tmp_path):
+    """An A3M (HH-suite, ColabFold) opens as an alignment, its insertions as columns (it was
+    refused as FASTA after its '#' line), even with no gap in it; File > Export offers A3M."""
+    from bioplug.gui.export import ALIGNMENT_EXPORTS, write_alignment_file
+
+    from bioplug.io import read_records
+
+    src = tmp_path / "msa.a3m"
+    src.write_text("#6\t1\n>101\nMKVLAA\n>hit some title\nMKvVLAAg\n")
+    data = load_file(src)
+    assert data.aligned and data.names == ["101", "hit"]
+    assert [data.row_text(i) for i in range(2)] == ["MK-VLAA-", "MKvVLAAg"]
+    plain = tmp_path / "plain.a3m"
+    plain.write_text(">a\nMKV\n>b\nMKI\n")
+    assert load_file(plain).aligned
+    assert "a3m" in ALIGNMENT_EXPORTS
+    out = write_alignment_file(data, tmp_path / "out.a3m")
+    assert out.read_text() == ">101\nMK-VLAA-\n>hit some title\nMKVVLAAG\n"
+    assert [str(r.seq) for r in read_records(out)] == ["MK-VLAA-", "MKVVLAAG"]

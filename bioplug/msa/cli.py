@@ -2,13 +2,14 @@
 
 ``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed)
 and write the alignment as ``Bio.Align.write`` does, in the format --format names or else the
-one OUT's extension names (.aln Clustal, .sto Stockholm, .phy PHYLIP, .nex NEXUS, .a2m, .maf;
-FASTA for any other extension and for -o -). Proteins, DNA and RNA go through the QuickProbs
-pipeline (nucleotides with the ProbConsRNA / HOXD70 model; --seqtype overrides the detected
-alphabet); --method auto (the default) takes the ClustalW-style progressive pipeline instead
-for protein families of more than 300 sequences, for any family of more than 2,000, and when
-an option only that pipeline reads is given (--tree-out, --guide-tree, --matrix, ...), and
-says so on stderr.
+one OUT's extension names (.aln Clustal, .sto Stockholm, .phy PHYLIP, .nex NEXUS, .a2m, .a3m,
+.maf; FASTA for any other extension and for -o -). An A3M input (.a3m: HH-suite, ColabFold) is
+read as the alignment it is; its sequences are then aligned without its gaps, as any aligned
+input's. Proteins, DNA and RNA go through the QuickProbs pipeline (nucleotides with the
+ProbConsRNA / HOXD70 model; --seqtype overrides the detected alphabet); --method auto (the
+default) takes the ClustalW-style progressive pipeline instead for protein families of more
+than 300 sequences, for any family of more than 2,000, and when an option only that pipeline
+reads is given (--tree-out, --guide-tree, --matrix, ...), and says so on stderr.
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
@@ -17,7 +18,8 @@ it is done (FASTA unless --format says otherwise); --keep-going reports a failed
 goes on.
 
 ``bioplug score TEST REF``: sum-of-pairs (SP) and total-column (TC) scores of TEST against REF,
-on the core blocks of a BAliBASE 3 XML reference, or on every column of a FASTA/MSF/... one.
+on the core blocks of a BAliBASE 3 XML reference, or on every column of a FASTA/MSF/A3M/...
+one (an A3M file's insertions are columns, as HH-suite's reformat.pl a3m fas lays them out).
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ def add_parser(sub) -> None:
                         "end) instead of stopping at it")
     p.add_argument("--format", default=None, metavar="FMT",
                    help="Bio.Align.write format (fasta, clustal, stockholm, phylip, nexus, "
-                        "a2m, maf); default: from OUT's extension (.aln clustal, .sto "
-                        "stockholm, .phy phylip, .nex nexus, .a2m, .maf), FASTA for any other "
-                        "extension, for -o - and with --outdir")
+                        "a2m, maf), or a3m; default: from OUT's extension (.aln clustal, .sto "
+                        "stockholm, .phy phylip, .nex nexus, .a2m, .a3m, .maf), FASTA for any "
+                        "other extension, for -o - and with --outdir")
     p.add_argument("--accurate", action="store_true",
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
     p.add_argument("--seed", type=int, default=0,

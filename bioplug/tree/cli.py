@@ -11,7 +11,7 @@ from bioplug.errors import InputError
 
 log = logging.getLogger(__name__)
 
-ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m"}
+ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "a3m"}
 
 
 def add_parser(sub) -> None:
