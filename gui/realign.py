@@ -12,6 +12,10 @@ Three jobs, each run off the GUI thread on the chosen device with
     profile (``ProgressiveAligner.add``), whose columns are kept.
 ``Add sequences…``
     Sequences from a file are aligned to the open alignment the same way (as ``mafft --add``).
+``Add fragments…``
+    Each sequence from a file is aligned to the open alignment on its own, end gaps free (as
+    ``mafft --addfragments``: reads, partial genes); their insertions are not aligned to each
+    other.
 
 A result is applied only if the alignment is still the one the job started from: an edit made
 while the job ran would otherwise be silently thrown away.
@@ -86,9 +90,11 @@ def realign_block_task(codes: np.ndarray, rows: list[int], c0: int, c1: int, dev
     return fn
 
 
-def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord], device):
+def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord], device,
+                  fragments: bool = False):
     """Job function: ``(names, codes)`` of the alignment with ``records`` profile-aligned
-    to it (``ProgressiveAligner.add``: the alignment's columns are kept)."""
+    to it (``ProgressiveAligner.add``: the alignment's columns are kept), each on its own
+    with ``fragments``."""
     clash = sorted(set(names) & {r.id for r in records})
     if clash:
         raise InputError(f"a sequence called {clash[0]!r} is already in the alignment")
@@ -105,7 +111,8 @@ def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord],
         seqs, coords = Alignment.parse_printed_alignment([bytes(r.seq) for r in rows])
         base = Alignment([SeqRecord(Seq(s), id=r.id) for s, r in zip(seqs, rows, strict=True)],
                          coords)
-        merged = ProgressiveAligner(device=device).add(base, records, progress=progress)
+        merged = ProgressiveAligner(device=device).add(base, records, progress=progress,
+                                                       fragments=fragments)
         return names + [r.id for r in records], rows_of(merged)
 
     return fn
@@ -172,31 +179,36 @@ class Realigner:
                            lambda names: self.view.highlight_names(moved),
                            [titles[i] for i in rest + rows])  # the job's row order
 
-    def add_sequences(self, records: list[SeqRecord]):
-        """Align ``records`` (unaligned) to the open alignment and append them."""
+    def add_sequences(self, records: list[SeqRecord], fragments: bool = False):
+        """Align ``records`` (unaligned) to the open alignment and append them; each on its
+        own, end gaps free, with ``fragments``."""
         data = self._aligned()
         # the words after the id (Bio.SeqIO keeps the id in front of them)
         records = [SeqRecord(Seq(str(r.seq).replace("-", "").replace(".", "")), id=r.id,
                              description=description_after_id(r)) for r in records]
-        fn = add_rows_task(list(data.names), data.codes, records, self.window.device)
+        fn = add_rows_task(list(data.names), data.codes, records, self.window.device,
+                           fragments)
         added = [r.id for r in records]
-        return self._start("Add sequences", fn, f"add {len(records)} sequence(s)",
+        name = "Add fragments" if fragments else "Add sequences"
+        return self._start(name, fn, f"{name.lower()}: {len(records)}",
                            lambda names: self.view.highlight_names(added),
                            data.descriptions + [r.description for r in records])
 
-    def ask_add(self) -> None:
+    def ask_add(self, fragments: bool = False) -> None:
         """Choose a sequence file, then :meth:`add_sequences`."""
         from bioplug.io import read_records
 
-        path, _ = QFileDialog.getOpenFileName(self.window, "Add sequences", "",
+        title = "Add fragments" if fragments else "Add sequences"
+        path, _ = QFileDialog.getOpenFileName(self.window, title, "",
                                               "Sequences (*.fa *.fasta *.faa *.fna *.fas);;"
                                               "All files (*)")
         if path:
-            self.add_sequences(read_records(path))
+            self.add_sequences(read_records(path), fragments)
 
 
 def install_realign(window) -> Realigner:
-    """Realign block / sequences and Add sequences… at the end of the window's Edit menu."""
+    """Realign block / sequences, Add sequences… and Add fragments… at the end of the window's
+    Edit menu."""
     realigner = Realigner(window)
     menu = window.edit_menu
     menu.addSeparator()
@@ -212,6 +224,7 @@ def install_realign(window) -> Realigner:
     menu.addAction("Realign selected &block", guarded(realigner.realign_block))
     menu.addAction("Realign selected se&quences", guarded(realigner.realign_sequences))
     menu.addAction("&Add sequences…", guarded(realigner.ask_add))
+    menu.addAction("Add &fragments…", guarded(lambda: realigner.ask_add(fragments=True)))
     return realigner
 
 

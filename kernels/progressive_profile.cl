@@ -144,6 +144,56 @@ __kernel void leaf_profiles(__global float *pool,
 /* node (long8): s0 X column offset, s1 Y column offset, s3 direction-byte offset, s4
  * move/source offset (LX+LY reserved), s5 LX, s6 LY, s7 boundary-row offset (2*(LY+1) cells).
  * weight (float2): total weight of X, of Y. */
+/* weighted_profiles: F profiles of one alignment's rows, each under its own row weights
+ * (adding fragments: each fragment's profile leans on the rows most like it). Work-item
+ * (c, f) writes column c of profile f at pool column base + f * L + c: each slot the
+ * weighted share of rows (weights of a profile sum to 1), HI and HE from this column and the
+ * next as ProfileEngine.add_profiles lays them out on the host; MU, with RESGAP, is left to
+ * open_factors. cells: (n, L) letter codes, 255 at gaps; bits: 1 segment start, 2 first,
+ * 4 last, 8 span, 16 hydrophilic stretch (pipeline.cell_bits). */
+__kernel void weighted_profiles(__global float *pool,
+                                __global const uchar *cells,
+                                __global const uchar *bits,
+                                __global const float *weights,
+                                const int n, const int L, const int F, const long base)
+{
+    const int c = get_global_id(0), f = get_global_id(1);
+    if (c >= L || f >= F) return;
+    float acc[A];
+    for (int a = 0; a < A; a++) acc[a] = 0.0f;
+    float g = 0.0f, st = 0.0f, fi = 0.0f, la = 0.0f, sp = 0.0f, hy = 0.0f;
+    float occ_next = 0.0f, fi_next = 0.0f;
+    __global const float *w = weights + (long)f * n;
+    for (int r = 0; r < n; r++) {
+        const float wr = w[r];
+        const long at = (long)r * L + c;
+        const uchar code = cells[at], b = bits[at];
+        if (code == 255) g += wr; else acc[code] += wr;
+        st += (b & 1) ? wr : 0.0f;
+        fi += (b & 2) ? wr : 0.0f;
+        la += (b & 4) ? wr : 0.0f;
+        sp += (b & 8) ? wr : 0.0f;
+        hy += (b & 16) ? wr : 0.0f;
+        if (c + 1 < L) {
+            occ_next += (cells[at + 1] != 255) ? wr : 0.0f;
+            fi_next += (bits[at + 1] & 2) ? wr : 0.0f;
+        }
+    }
+    __global float *col = pool + (base + (long)f * L + c) * STRIDE;
+    for (int s = 0; s < STRIDE; s++) col[s] = 0.0f;
+    for (int a = 0; a < A; a++) col[a] = acc[a];
+    col[G] = g;
+    col[ST] = st;
+    col[FI] = fi;
+    col[LA] = la;
+    col[SP] = sp;
+    col[HI] = (1.0f - g - la) + (occ_next - fi_next);
+    col[HE] = la + fi_next;
+#if RESGAP
+    col[HY] = hy;
+#endif
+}
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void align_nodes(__global const long8 *node,
                  __global const float *pool,

@@ -102,6 +102,29 @@ def test_add_sequences_keeps_the_columns(window, qtbot):
     assert window.data.names == list(ROWS)
 
 
+def test_add_fragments_from_the_menu(window, qtbot, tmp_path, monkeypatch):
+    """Edit > Add fragments…: each fragment aligned alone (end gaps free), columns kept,
+    one undo step named after it."""
+    src = tmp_path / "frags.fa"
+    src.write_text(">e\nGHWEKLQR\n>f\nMKVAL\n")
+    monkeypatch.setattr("bioplug.gui.realign.QFileDialog.getOpenFileName",
+                        lambda *a, **k: (str(src), ""))
+    action = next(a for a in window.edit_menu.actions() if "fragments" in a.text())
+    before = window.data.codes.copy()
+    with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+        action.trigger()
+    assert blocker.args[1] == "done", window.last_error
+    data = window.data
+    assert data.names == list(ROWS) + ["e", "f"]
+    assert ungapped(data.codes[4:]) == ["GHWEKLQR", "MKVAL"]
+    kept = ~is_gap(data.codes[:4]).all(axis=0)
+    assert (data.codes[:4, kept] == before).all()
+    # each fragment where it matches best: f over the first columns, e over the last ones
+    assert text(data.codes[5:])[0].startswith("MKVAL")
+    assert text(data.codes[4:5])[0].rstrip("-").endswith("GHWEKLQR")
+    assert window.alignment_view.editor.stack.undoText() == "add fragments: 2"
+
+
 def test_realign_selected_sequences_and_errors(window, qtbot):
     window.alignment_view.highlight_rows([2])
     finish(qtbot, window, window.realigner.realign_sequences)
@@ -110,7 +133,7 @@ def test_realign_selected_sequences_and_errors(window, qtbot):
         t.replace("-", "") for t in ROWS.values()]
     window.alignment_view.clear_selection()
     with qtbot.waitSignal(window.errorShown):
-        window.edit_menu.actions()[-3].trigger()  # Realign selected block, nothing selected
+        window.edit_menu.actions()[-4].trigger()  # Realign selected block, nothing selected
     with pytest.raises(Exception, match="already in the alignment"):
         window.realigner.add_sequences([SeqRecord(Seq("MKV"), id="a")])
 

@@ -37,7 +37,7 @@ from bioplug.io import (
     ungapped,
 )
 from bioplug.progress import Progress, ProgressCallback
-from bioplug.progressive import pipeline
+from bioplug.progressive import adding, pipeline
 from bioplug.progressive.device import GapScores, ProfileEngine, ResidueGaps
 from bioplug.progressive.pipeline import profile_columns
 from bioplug.progressive.refine import refine, sp_objective
@@ -75,7 +75,18 @@ DEFAULTS = {
     ("protein", "large"): ("PFASUM43", 10.0, 1.0, 0.66, 0.66, 6.0),
     ("nucleotide", "small"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
     ("nucleotide", "large"): ("NUC.4.4", 15.0, 2.0, 3.0, 1.0, 0.0),
+    ("protein", "fragments"): ("PFASUM43", 10.0, 1.0, 0.0, 0.0, 2.0),
+    ("nucleotide", "fragments"): ("NUC.4.4", 15.0, 2.0, 0.0, 0.0, 4.0),
 }
+#: Adding fragments (``add(fragments=True)``) aligns each new sequence to the alignment with
+#: free end gaps; there, without a shift, a divergent fragment's ends drift off into end
+#: insertions (its column scores average below zero). Tuned with ``benchmarks/add.py``
+#: (every other row of each reference given, the rest cut to windows of 30-100 % and added;
+#: recall / precision of the fragment-alignment residue pairs, mean over the sets), proteins:
+#: BAliBASE RV11 / RV12 / HomFam refs 73.27 / 96.17 / 92.93 recall with gap open 10 / 1 and
+#: shift 2, against 58.79 / 96.13 / 92.52 with the small-family defaults (14 / 0.75, no
+#: shift); shift 1-4 and gap open 8-14 around it lost (RESULTS.md). mafft --addfragments
+#: --localpair there: 63.91 / 93.88 / 91.13.
 #: Families of at least this many sequences take the "large" defaults.
 LARGE_FAMILY = 100
 #: Refinement rounds by default, for families below LARGE_FAMILY sequences: BAliBASE RV11/12
@@ -252,14 +263,16 @@ class ProgressiveAligner:
                 f"max_matrix={self.max_matrix}, device={self.device!r})")
 
     # -- settings for one input --------------------------------------------------------------
-    def scoring(self, texts: list[str]) -> tuple[pipeline.Substitution, GapScores, bool]:
-        """(matrix, gap scores, nucleotide?) for these sequences (see :data:`DEFAULTS`)."""
+    def scoring(self, texts: list[str], fragments: bool = False
+                ) -> tuple[pipeline.Substitution, GapScores, bool]:
+        """(matrix, gap scores, nucleotide?) for these sequences (see :data:`DEFAULTS`): by
+        the family's size, or the defaults for adding ``fragments``."""
         if self.seqtype == "auto":
             nucleotide = is_nucleotide(texts)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
-        kind = ("nucleotide" if nucleotide else "protein",
-                "large" if len(texts) >= LARGE_FAMILY else "small")
+        size = "large" if len(texts) >= LARGE_FAMILY else "small"
+        kind = ("nucleotide" if nucleotide else "protein", "fragments" if fragments else size)
         name, go, ge, eo, ee, shift = DEFAULTS[kind]
         matrix = self.matrix if self.matrix is not None else name
         if isinstance(matrix, str):
@@ -412,6 +425,37 @@ class ProgressiveAligner:
         """
         a = aligned_records(first)
         b = aligned_records(second, len(a))
+        plain, out, _, nucleotide = self._profile_pair(a, b)
+        return alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
+
+    def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord]
+                      ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
+        """Two groups of gapped records aligned as profiles: their ungapped records, the
+        merged rows, the moves (0 both, 1 ``a`` only, 2 ``b`` only) and the alphabet."""
+        self._check_distinct_ids(a, b)
+        rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
+        plain = ungapped(a + b, empty_ok=True)   # an alignment may hold an all-gap row
+        texts = [str(r.seq) for r in plain]
+        self._check_one_alphabet(texts[:len(a)], texts[len(a):])
+        matrix, gaps, nucleotide = self.scoring(texts)
+        engine = self._engine(matrix, gaps)
+        x, y = engine.add_profiles(
+            [profile_columns(rows, matrix.letters, nucleotide, [r.id for r in group],
+                             gaps.residue) for rows, group in ((rows_a, a), (rows_b, b))],
+            [len(a), len(b)])
+        (_, moves), = engine.align([(x, y)])
+        out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
+        out[: len(a), np.flatnonzero(moves != 2)] = rows_a
+        out[len(a):, np.flatnonzero(moves != 1)] = rows_b
+        return plain, out, moves, nucleotide
+
+    def _engine(self, matrix, gaps: GapScores) -> ProfileEngine:
+        from bioplug.runtime import get_runtime
+
+        return ProfileEngine(get_runtime(self.device), matrix.values, gaps)
+
+    @staticmethod
+    def _check_distinct_ids(a: list[SeqRecord], b: list[SeqRecord]) -> None:
         shared = sorted({r.id for r in a} & {r.id for r in b})
         if shared:
             raise InputError(
@@ -419,27 +463,6 @@ class ProgressiveAligner:
                 f"{', ...' if len(shared) > 5 else ''}): give their sequences distinct ids "
                 "(alignments made from plain strings name them seq1, seq2, ... each)")
         check_unique_ids(a + b)
-        rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
-        plain = ungapped(a + b, empty_ok=True)   # an alignment may hold an all-gap row
-        texts = [str(r.seq) for r in plain]
-        self._check_one_alphabet(texts[:len(a)], texts[len(a):])
-        matrix, gaps, nucleotide = self.scoring(texts)
-        from bioplug.runtime import get_runtime
-
-        engine = ProfileEngine(get_runtime(self.device), matrix.values, gaps)
-        letters = matrix.letters
-        ids = [r.id for r in a + b]
-        x = engine.add_profile(profile_columns(rows_a, letters, nucleotide, ids, gaps.residue),
-                               len(a))
-        y = engine.add_profile(profile_columns(rows_b, letters, nucleotide, ids[len(a):],
-                                               gaps.residue),
-                               len(b))
-        (_, moves), = engine.align([(x, y)])
-        out = np.full((len(a) + len(b), moves.size), ord("-"), dtype=np.uint8)
-        out[: len(a), np.flatnonzero(moves != 2)] = rows_a
-        out[len(a):, np.flatnonzero(moves != 1)] = rows_b
-        alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
-        return alignment
 
     def _check_one_alphabet(self, first: list[str], second: list[str]) -> None:
         """Refuse, with ``seqtype="auto"``, a nucleotide side beside a protein one: one
@@ -453,17 +476,78 @@ class ProgressiveAligner:
                              "the detection)")
 
     @device_guard
-    def add(self, alignment, sequences, progress: ProgressCallback | None = None) -> Alignment:
-        """Add unaligned sequences to an existing alignment, whose columns stay intact
-        (as ``mafft --add``): the new sequences are aligned progressively among themselves,
-        then that profile is aligned to the existing one."""
+    def add(self, alignment, sequences, progress: ProgressCallback | None = None, *,
+            fragments: bool = False, keep_length: bool = False) -> Alignment:
+        """Add unaligned sequences to an existing alignment, whose columns stay intact.
+
+        Parameters
+        ----------
+        alignment : Bio.Align.Alignment, path of an alignment file, or list of gapped rows
+        sequences : path, or iterable of SeqRecord / str / Seq / skbio.Sequence
+            Gap characters are removed first.
+        progress : callable, optional
+            ``progress(stage, done, total)``; returning False cancels.
+        fragments : bool
+            False (``mafft --add``): the new sequences are aligned progressively among
+            themselves, then that profile is aligned to the existing one. True (``mafft
+            --addfragments``): each new sequence is aligned to the alignment on its own, end
+            gaps free, all in device batches; insertions of different sequences at one place
+            are not aligned to each other (each left-justified in a block as wide as the
+            longest).
+        keep_length : bool
+            Keep the alignment's columns only (``mafft --keeplength``): residues of the new
+            sequences in insertions are deleted from them (logged as a warning). Columns
+            of gaps only in the input cannot be kept (a ``Bio.Align.Alignment`` cannot hold
+            them).
+
+        Returns
+        -------
+        Bio.Align.Alignment
+            The alignment's rows, then the new ones. ``alignment.residue_columns`` maps each
+            new sequence's id to the 0-based column of each of its residues (-1: deleted).
+        """
         existing = aligned_records(alignment)   # read once: it may be standard input
         new = ungapped(read_sequences(sequences, len(existing)))
-        if len(new) > 1:
-            new_aln = self.align(new, progress)
-            new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
-                   for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
-        return self.align_profiles(existing, new)
+        progress = Progress(progress)
+        if fragments:
+            plain, out, inserted, nucleotide = self._add_fragments(existing, new, progress)
+        else:
+            if len(new) > 1:
+                new_aln = self._align_records(new, progress)
+                new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
+                       for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
+            plain, out, moves, nucleotide = self._profile_pair(existing, new)
+            inserted = moves == 2
+        records, rows, mapping = adding.finish(plain, out, len(existing), inserted,
+                                               keep_length)
+        result = alignment_from_rows(records, rows, molecule_type=molecule(nucleotide))
+        result.residue_columns = mapping
+        return result
+
+    def _add_fragments(self, existing: list[SeqRecord], new: list[SeqRecord],
+                       progress: Progress) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
+        """Each new sequence aligned to the alignment on its own (end gaps free): the ungapped
+        records, all rows laid out, the inserted columns and the alphabet."""
+        self._check_distinct_ids(existing, new)
+        plain = ungapped(existing, empty_ok=True) + new
+        texts = [str(r.seq) for r in plain]
+        self._check_one_alphabet(texts[:len(existing)], texts[len(existing):])
+        matrix, gaps, nucleotide = self.scoring(texts, fragments=True)
+        engine = self._engine(matrix, gaps)
+        rows = gapped_matrix(existing)
+        cells, features = pipeline.cell_features(rows, matrix.letters, nucleotide,
+                                                 [r.id for r in existing], gaps.residue)
+        added = texts[len(existing):]
+        codes = pipeline.encode(added, [r.id for r in new], matrix.letters, nucleotide)
+        progress.report("similarities", 0, 1)
+        scores = adding.similarity_scores(texts[:len(existing)], added, nucleotide,
+                                          self.device)
+        progress.report("similarities", 1, 1)
+        weights = adding.neighbour_weights(scores, adding.NEIGHBOUR_SHARPNESS)
+        moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weights,
+                                      codes, progress)
+        out, inserted = adding.fragment_rows(rows, moves, added)
+        return plain, out, inserted, nucleotide
 
 
 class StageSuffix(Progress):

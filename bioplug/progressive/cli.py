@@ -3,6 +3,10 @@
 ``bioplug profile A.aln B.aln -o OUT``: align two existing alignments to each other, keeping
 each one's columns. ``bioplug profile A.aln --add NEW.fa -o OUT``: add unaligned sequences to
 an existing alignment (as ``mafft --add``); the alignment's columns stay intact.
+``--add-fragments NEW.fa`` aligns each new sequence to the alignment on its own, end gaps
+free (as ``mafft --addfragments``: reads, partial genes); ``--keep-length`` keeps only the
+alignment's columns, deleting the added residues that fall in insertions (as ``mafft
+--keeplength``; ``--map-out`` says where every added residue went).
 """
 
 from __future__ import annotations
@@ -117,13 +121,24 @@ def add_parser(sub) -> None:
     p.add_argument("first", metavar="ALN", help="an alignment (FASTA, Clustal, Stockholm, ...)")
     p.add_argument("second", metavar="ALN2", nargs="?",
                    help="a second alignment (profile-profile)")
-    p.add_argument("--add", metavar="SEQS", help="unaligned sequences to add to ALN")
+    p.add_argument("--add", metavar="SEQS", help="unaligned sequences to add to ALN: "
+                   "aligned among themselves, then to ALN (as mafft --add)")
+    p.add_argument("--add-fragments", metavar="SEQS",
+                   help="unaligned sequences to add to ALN each on its own, end gaps free "
+                        "(as mafft --addfragments; for reads and partial sequences)")
+    p.add_argument("--keep-length", action="store_true",
+                   help="keep ALN's columns only: residues of added sequences in insertions "
+                        "are deleted (as mafft --keeplength; a warning counts them)")
+    p.add_argument("--map-out", metavar="MAP",
+                   help="write where each added residue went: letter, position in its "
+                        "sequence, column in OUT or - where --keep-length deleted it (the "
+                        "layout of mafft --mapout)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="alignment file (- for standard output)")
     p.add_argument("--format", default=None, metavar="FMT",
                    help="output format (Bio.Align.write name); default: from OUT's extension "
-                        "(.aln clustal, .sto stockholm, .phy phylip, .nex nexus, .a2m, .maf), "
-                        "FASTA for any other extension and for -o -")
+                        "(.aln clustal, .sto stockholm, .phy phylip, .nex nexus, .a2m, .a3m, "
+                        ".maf), FASTA for any other extension and for -o -")
     add_options(p, "scoring (ClustalW-style profile alignment)")
     add_device_option(p)
     p.set_defaults(func=run_profile)
@@ -134,35 +149,59 @@ def run_profile(args: argparse.Namespace) -> int:
     name their file."""
     from bioplug.errors import InputError
     from bioplug.io import (
+        atomic_output,
+        check_distinct_outputs,
         check_one_stdin,
         check_output,
         check_writable,
         input_name,
         naming_input,
         output_format,
+        ungapped,
         write_checked,
     )
+    from bioplug.progress import TerminalBar
 
-    if (args.second is None) == (args.add is None):
-        raise InputError("give a second alignment (ALN2) or --add SEQS, not both or neither")
+    added = args.add if args.add is not None else args.add_fragments
+    if sum(v is not None for v in (args.second, args.add, args.add_fragments)) != 1:
+        raise InputError("give one of a second alignment (ALN2), --add SEQS or "
+                         "--add-fragments SEQS")
+    if added is None and (args.keep_length or args.map_out):
+        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
     for flag, value in (("--guide-tree", args.guide_tree), ("--tree-out", args.tree_out)):
         if value is not None:   # the option group is msa's; profile has no guide tree to use
             raise InputError(f"{flag}: an option of bioplug msa; bioplug profile does not "
                              "read it")
-    inputs = [args.first, args.second if args.add is None else args.add]
+    inputs = [args.first, args.second if added is None else added]
     check_one_stdin(*inputs)
-    check_output(args.output, inputs)
+    check_distinct_outputs({"-o": args.output, "--map-out": args.map_out})
+    for output in (args.output, args.map_out):
+        if output is not None:
+            check_output(output, inputs)
     fmt = output_format(args.output, args.format)
     check_writable(fmt, 3, args.output, args.format)
     first = _read_input(inputs[0], aligned=True)
-    second = _read_input(inputs[1], aligned=args.add is None)
+    second = _read_input(inputs[1], aligned=added is None)
     aligner = make_aligner(args)
     with naming_input({input_name(inputs[0]): first, input_name(inputs[1]): second}):
-        if args.add is not None:
-            alignment = aligner.add(first, second)
-        else:
+        if added is None:
             alignment = aligner.align_profiles(first, second)
-    write_checked(alignment, args.output, inputs[0], fmt)
+        else:
+            bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
+            try:
+                alignment = aligner.add(first, second, bar,
+                                        fragments=args.add_fragments is not None,
+                                        keep_length=args.keep_length)
+            finally:
+                bar.close()
+    if args.map_out is None:
+        write_checked(alignment, args.output, inputs[0], fmt)
+        return 0
+    from bioplug.progressive.adding import map_text
+
+    with atomic_output(args.map_out, inputs) as handle:   # both files, or neither
+        handle.write(map_text(ungapped(second), alignment.residue_columns))
+        write_checked(alignment, args.output, inputs[0], fmt)
     return 0
 
 

@@ -104,6 +104,7 @@ class ProfileEngine:
             self.k_factors = rt.kernel("progressive_profile.cl", "open_factors", defines)
             self.d_factor = rt.to_device(np.asarray(self.residue.factor, np.float32))
         self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
+        self.defines = defines
         self.k_align = rt.kernel("progressive_profile.cl", "align_nodes", defines)
         self.k_merge = rt.kernel("progressive_profile.cl", "merge_nodes", defines)
         self.d_matrix = rt.to_device(kernel_matrix(np.asarray(matrix, np.float64), self.stride))
@@ -259,6 +260,39 @@ class ProfileEngine:
         self.length.extend(lengths)
         self.weight.extend(float(w) for w in weights)
         self.released.extend([False] * len(lengths))
+        return list(range(first, len(self.offset)))
+
+    def add_weighted_profiles(self, cells: np.ndarray, bits: np.ndarray,
+                              weights: np.ndarray) -> list[int]:
+        """Profiles of one alignment's rows, each under its own row weights, made on the
+        device (``weighted_profiles``); their node ids.
+
+        Parameters
+        ----------
+        cells, bits : numpy.ndarray
+            ``(n, L)`` uint8: letter codes (255 at gaps) and feature bits of each cell
+            (``pipeline.cell_features`` / ``pipeline.cell_bits``).
+        weights : numpy.ndarray
+            ``(F, n)``: a profile's row weights, summing to 1.
+        """
+        count, n = weights.shape
+        length = cells.shape[1]
+        start = self._reserve(count * length)
+        if count and length:
+            kernel = self.rt.kernel("progressive_profile.cl", "weighted_profiles", self.defines)
+            group = min(64, self.rt.max_work_group)
+            kernel(self.rt.queue, (-(-length // group) * group, count), (group, 1), self.pool,
+                   self.rt.to_device(np.ascontiguousarray(cells, np.uint8)),
+                   self.rt.to_device(np.ascontiguousarray(bits, np.uint8)),
+                   self.rt.to_device(np.ascontiguousarray(weights, np.float32)),
+                   np.int32(n), np.int32(length), np.int32(count), np.int64(start))
+        offsets = start + length * np.arange(count, dtype=np.int64)
+        self._open_factors(offsets, [length] * count)
+        first = len(self.offset)
+        self.offset.extend(int(v) for v in offsets)
+        self.length.extend([length] * count)
+        self.weight.extend([1.0] * count)
+        self.released.extend([False] * count)
         return list(range(first, len(self.offset)))
 
     def _pool_columns(self, node: int) -> np.ndarray:

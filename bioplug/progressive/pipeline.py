@@ -183,15 +183,46 @@ def assemble(link: np.ndarray, k: int, moves: dict[int, np.ndarray], root_length
 
 
 def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
-                    ids: list[str], residue: ResidueGaps | None = None) -> np.ndarray:
-    """(L, A + 5) profile of gapped rows (equal weights), as ``ProfileEngine.add_profile``
-    takes it: residue frequencies, then the fractions of sequences with a gap, a segment start
-    (residue after a gap or the start), their first residue, their last residue, and residues
-    on both sides of the boundary after the column; with ``residue`` (residue-specific gaps)
-    a last column, the fraction whose residue lies in a hydrophilic stretch of its ungapped
-    sequence."""
+                    ids: list[str], residue: ResidueGaps | None = None,
+                    weights: np.ndarray | None = None) -> np.ndarray:
+    """(L, A + 5) profile of gapped rows (equal weights, or ``weights``, one per row summing
+    to 1), as ``ProfileEngine.add_profile`` takes it: residue frequencies, then the fractions
+    of sequences with a gap, a segment start (residue after a gap or the start), their first
+    residue, their last residue, and residues on both sides of the boundary after the column;
+    with ``residue`` (residue-specific gaps) a last column, the fraction whose residue lies in
+    a hydrophilic stretch of its ungapped sequence."""
     n, L = rows.shape
     A = len(letters)
+    codes, features = cell_features(rows, letters, nucleotide, ids, residue)
+    res = codes != 255
+    col = np.broadcast_to(np.arange(L), rows.shape)[res]
+    out = np.zeros((L, A + 5 + (residue is not None)), dtype=np.float32)
+    if weights is None:      # counts over n: the bits the profiles always had
+        counts = np.bincount(col * A + codes[res], minlength=L * A).reshape(L, A)
+        out[:, :A] = counts / n
+        for k, v in enumerate(features):
+            out[:, A + k] = v.sum(axis=0) / n
+        return out
+    w = np.asarray(weights, np.float64)
+    row_w = np.broadcast_to(w[:, None], rows.shape)[res]
+    out[:, :A] = np.bincount(col * A + codes[res], weights=row_w,
+                             minlength=L * A).reshape(L, A)
+    for k, v in enumerate(features):
+        out[:, A + k] = w @ v
+    return out
+
+
+def cell_features(rows: np.ndarray, letters: str, nucleotide: bool, ids: list[str],
+                  residue: ResidueGaps | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Per row and column of gapped rows: the letter code (255 at gaps) and the bool
+    matrices a profile's fractions sum (:func:`profile_columns`): gap, segment start, first
+    residue, last residue, span (and hydrophilic stretch with ``residue``).
+
+    Raises
+    ------
+    InputError
+        A letter the matrix lacks, named with its row and column.
+    """
     table = scoring_table(letters, nucleotide)
     codes = table[rows]
     gap = rows == ord("-")
@@ -201,8 +232,6 @@ def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
         raise InputError(f"{ids[r]}: letter {chr(rows[r, c])!r} at column {c + 1} is not in "
                          f"the scoring matrix ({letters})")
     res = ~gap
-    col = np.broadcast_to(np.arange(L), rows.shape)[res]
-    counts = np.bincount(col * A + codes[res], minlength=L * A).reshape(L, A)
     seen_before = np.cumsum(res, axis=1) > 0                 # a residue at or before c
     seen_after = np.cumsum(res[:, ::-1], axis=1)[:, ::-1] > 0  # a residue at or after c
     starts = res.copy()
@@ -210,16 +239,23 @@ def profile_columns(rows: np.ndarray, letters: str, nucleotide: bool,
     first = res & ~np.pad(seen_before[:, :-1], ((0, 0), (1, 0)))
     last = res & ~np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
     span = seen_before & np.pad(seen_after[:, 1:], ((0, 0), (0, 1)))
-    out = np.zeros((L, A + 5 + (residue is not None)), dtype=np.float32)
-    out[:, :A] = counts / n
-    for k, v in enumerate((gap, starts, first, last, span)):
-        out[:, A + k] = v.sum(axis=0) / n
+    features = [gap, starts, first, last, span]
     if residue is not None:      # row-major residues are the ungapped sequences back to back
         per_row = res.sum(axis=1)
         begin = np.concatenate([[0], np.cumsum(per_row)[:-1]])[per_row > 0]
-        inside = residue.stretches(codes[res], begin)
-        out[:, A + 5] = np.bincount(col[inside], minlength=L) / n
-    return out
+        inside = np.zeros(rows.shape, dtype=bool)
+        inside[res] = residue.stretches(codes[res], begin)
+        features.append(inside)
+    return np.where(res, codes, 255).astype(np.uint8), features
+
+
+def cell_bits(features: list[np.ndarray]) -> np.ndarray:
+    """The features of :func:`cell_features` but the gap, packed one byte a cell for the
+    ``weighted_profiles`` kernel: 1 start, 2 first, 4 last, 8 span, 16 hydrophilic."""
+    bits = np.zeros(features[0].shape, dtype=np.uint8)
+    for k, v in enumerate(features[1:]):
+        bits |= v.astype(np.uint8) << k
+    return bits
 
 
 # -- the whole pipeline ----------------------------------------------------------------------

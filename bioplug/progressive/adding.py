@@ -1,0 +1,228 @@
+"""Adding sequences to an existing alignment, whose columns stay (``ProgressiveAligner.add``).
+
+Two ways, as MAFFT offers them:
+
+* together (``mafft --add``): the new sequences are aligned progressively among themselves,
+  then their profile is aligned to the alignment's (one profile-profile step, in
+  ``ProgressiveAligner``);
+* as fragments (``mafft --addfragments``): each new sequence is aligned to the alignment on
+  its own, with free end gaps (reads, partial genes and domains rarely span it), all of them
+  in device batches (:func:`fragment_moves`). Fragments know nothing of each other, so their
+  insertions at one place are not aligned to each other: each is left-justified in a block as
+  wide as the longest there (:func:`fragment_rows`), as A2M's insert states are unaligned.
+
+``keep_length`` (``mafft --keeplength``) keeps the alignment's columns only: residues of the
+new sequences that fall in insertions are deleted (:func:`finish`). That changes the new
+sequences, so it is only done when asked, logged with counts, and every residue's place is
+kept in ``alignment.residue_columns`` (``bioplug profile --map-out`` writes it in the layout
+of ``mafft --mapout``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+
+from bioplug.progress import Progress
+
+log = logging.getLogger(__name__)
+
+GAP = ord("-")
+#: How sharply a fragment's profile leans on the rows most like it (:func:`neighbour_weights`:
+#: ``exp(NEIGHBOUR_SHARPNESS * sqrt(n) * (s - s_max))`` of the local alignment scores ``s``).
+#: MAFFT's authors warn that a plain profile of the alignment ignores where the new sequence
+#: sits in the family's tree; weighing rows by similarity is how bioplug takes that in.
+#: ``benchmarks/add.py`` (recall / precision of fragment-alignment residue pairs, PoCL):
+#: a deep alignment (26 HomFam families: 200 homologs and half the reference rows aligned by
+#: Clustal Omega, the other reference rows added as fragments) 86.92 / 88.71 against 79.93 /
+#: 82.30 with the plain profile (mafft --addfragments 87.27 / 88.49); BAliBASE RV11 / RV12 /
+#: HomFam references 74.70 / 96.40 / 93.31 recall against 73.27 / 96.17 / 92.93. A fixed
+#: sharpness had to choose between the two (0.01: deep 81.7; 0.03: RV11 71.5), and so did
+#: powers of the scores and the nearest rows alone (RESULTS.md); sqrt(n) lets the many
+#: mediocre rows of a deep alignment weigh less in all.
+NEIGHBOUR_SHARPNESS = 0.0035
+#: Fragments aligned per engine call: progress and a cancel come between calls (the engine
+#: splits each call into launches by memory).
+FRAGMENTS_PER_CALL = 4096
+
+
+def similarity_scores(rows_texts: Sequence[str], added: Sequence[str], nucleotide: bool,
+                      device=None) -> np.ndarray:
+    """``(F, n)`` local alignment scores of every added sequence with every row's sequence
+    (the guide trees' pairwise engine: BLOSUM62 11/1, NUC.4.4 16/4); 0 for an empty row."""
+    from bioplug.progressive.guide import encoded, local_engine
+
+    engine, scoring = local_engine(nucleotide, device)
+    full = np.flatnonzero([len(t) > 0 for t in rows_texts])   # the engine takes no empty one
+    m, f = full.size, len(added)
+    codes = encoded([*(rows_texts[i] for i in full), *added], "".join(scoring.letters),
+                    nucleotide)
+    scores = np.zeros((f, len(rows_texts)))
+    if f and m:
+        got = engine.score_indexed(codes, np.repeat(np.arange(m, m + f), m),
+                                   np.tile(np.arange(m), f))
+        scores[:, full] = np.asarray(got, np.float64).reshape(f, m)
+    return scores
+
+
+def neighbour_weights(scores: np.ndarray, sharpness: float) -> np.ndarray:
+    """Row weights of each added sequence's profile: ``exp(sharpness * sqrt(n) * (s -
+    s_max))`` of its scores with the ``n`` rows, normalised to sum 1 (uniform where every
+    score is 0)."""
+    s = np.asarray(scores, np.float64)
+    lam = sharpness * np.sqrt(s.shape[1]) if s.ndim == 2 else sharpness
+    w = np.exp(lam * (s - s.max(axis=1, keepdims=True))) if s.size else s
+    return w / w.sum(axis=1, keepdims=True) if s.size else s
+
+
+def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndarray,
+                   codes: list[np.ndarray], progress: Progress) -> list[np.ndarray]:
+    """The moves of every new sequence against its own weighting of the alignment.
+
+    Parameters
+    ----------
+    engine : ProfileEngine
+        Its gap scores are the ones used (free end gaps for fragments).
+    cells, bits : numpy.ndarray
+        The alignment's rows as :meth:`ProfileEngine.add_weighted_profiles` takes them.
+    weights : numpy.ndarray
+        ``(F, n)``: each new sequence's row weights (:func:`neighbour_weights`).
+    codes : list of numpy.ndarray
+        Each new sequence's letter codes.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Per sequence, one move per column of its pairwise alignment with its profile: 0 both,
+        1 profile only (a gap in the sequence), 2 sequence only (an insertion).
+    """
+    out: list[np.ndarray] = []
+    progress.report("fragments", 0, len(codes))
+    for start in range(0, len(codes), FRAGMENTS_PER_CALL):
+        chunk = slice(start, start + FRAGMENTS_PER_CALL)
+        profiles = engine.add_weighted_profiles(cells, bits, weights[chunk])
+        sequences = engine.add_sequences(codes[chunk], np.ones(len(profiles)))
+        out.extend(moves for _, moves in engine.align(list(zip(profiles, sequences,
+                                                                strict=True)), merge=False))
+        engine.release(profiles + sequences)
+        progress.report("fragments", len(out), len(codes))
+    return out
+
+
+def fragment_rows(rows: np.ndarray, moves: Sequence[np.ndarray], texts: Sequence[str]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The alignment's rows and every fragment's, laid out together.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        ``(n, L)`` uint8 rows of the existing alignment.
+    moves : sequence of numpy.ndarray
+        Per fragment, its moves against the alignment (:func:`fragment_moves`).
+    texts : sequence of str
+        The fragments' letters, as given.
+
+    Returns
+    -------
+    out : numpy.ndarray
+        ``(n + len(texts), W)`` uint8 rows: the alignment's ``L`` columns in order, with before
+        each (and after the last) a block of insert columns as wide as the longest insertion
+        of any fragment there; a fragment's inserted letters are left-justified in the block.
+    inserted : numpy.ndarray
+        ``(W,)`` bool, True for the insert columns.
+    """
+    n, length = rows.shape
+    sizes = np.fromiter((len(v) for v in moves), dtype=np.int64, count=len(moves))
+    m = np.concatenate(moves) if len(moves) else np.zeros(0, np.uint8)
+    owner = np.repeat(np.arange(len(moves)), sizes)
+    firsts = np.cumsum(sizes) - sizes
+    # the alignment's columns passed before each move, counted within its own fragment
+    old = (m != 2).astype(np.int64)
+    before = np.cumsum(old) - old
+    before -= before[firsts[owner]]
+    # an insertion's rank in its run: a run starts after a column of the alignment, or at
+    # the fragment's first move (positions only grow, so the running maximum is the latest)
+    insert = m == 2
+    index = np.arange(m.size)
+    start = np.where(insert, 0, index + 1)
+    start[firsts] = np.maximum(start[firsts], firsts)
+    rank = index - np.maximum.accumulate(start) if m.size else index
+    width = np.zeros(length + 1, dtype=np.int64)
+    np.maximum.at(width, before[insert], rank[insert] + 1)
+    shift = np.cumsum(width) - width                 # insert columns before each block
+    old_pos = np.arange(length + 1) + shift + width  # the last one: past the end
+    total = length + int(width.sum())
+    out = np.full((n + len(moves), total), GAP, dtype=np.uint8)
+    out[:n, old_pos[:length]] = rows
+    pos = np.where(insert, before + shift[before] + rank, old_pos[before])
+    residue = m != 1
+    letters = np.frombuffer("".join(texts).encode("latin-1"), dtype=np.uint8)
+    out[n + owner[residue], pos[residue]] = letters
+    inserted = np.ones(total, dtype=bool)
+    inserted[old_pos[:length]] = False
+    return out, inserted
+
+
+def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.ndarray,
+           keep_length: bool) -> tuple[list[SeqRecord], np.ndarray, dict[str, np.ndarray]]:
+    """The rows to build the result from, and where each added residue went.
+
+    Parameters
+    ----------
+    plain : list of SeqRecord
+        Ungapped records: the alignment's ``n_old``, then the added ones.
+    out : numpy.ndarray
+        All rows laid out together; ``inserted`` marks the columns the added sequences made.
+    keep_length : bool
+        Drop the inserted columns, and with them the added residues in them.
+
+    Returns
+    -------
+    records : list of SeqRecord
+        ``plain``, with the added records cut to their kept residues under ``keep_length``.
+    rows : numpy.ndarray
+        The rows, columns of gaps only removed (an Alignment cannot hold them).
+    residue_columns : dict
+        Per added id, each residue's column in ``rows`` (0-based), -1 where it was deleted.
+    """
+    keep = ~inserted if keep_length else np.ones(out.shape[1], dtype=bool)
+    keep &= (out != GAP).any(axis=0)
+    column = np.cumsum(keep) - 1
+    mapping: dict[str, np.ndarray] = {}
+    records = list(plain[:n_old])
+    deleted = cut = 0
+    for i, rec in enumerate(plain[n_old:], start=n_old):
+        where = np.flatnonzero(out[i] != GAP)
+        kept = keep[where]
+        mapping[rec.id] = np.where(kept, column[where], -1)
+        if kept.all():
+            records.append(rec)
+            continue
+        deleted, cut = deleted + int((~kept).sum()), cut + 1
+        records.append(SeqRecord(Seq(out[i, where[kept]].tobytes().decode("latin-1")),
+                                 id=rec.id, name=rec.name, description=rec.description))
+    if deleted:
+        log.warning("keep_length: %d residues of %d added sequences lay in insertions and "
+                    "were deleted (residue_columns maps them)", deleted, cut)
+    return records, out[:, keep], mapping
+
+
+def map_text(records: Sequence[SeqRecord], residue_columns: dict[str, np.ndarray]) -> str:
+    """Where each added residue went, in the layout of ``mafft --mapout``: per sequence a
+    ``>id`` line, a comment line, then ``letter, position in the sequence, column`` (1-based;
+    ``-`` for a residue deleted by ``keep_length``)."""
+    lines: list[str] = []
+    for rec in records:
+        if rec.id not in residue_columns:
+            continue
+        lines += [f">{rec.id}",
+                  "# letter, position in the original sequence, position in the alignment"]
+        columns = residue_columns[rec.id]
+        lines += [f"{c}, {p}, {col + 1 if col >= 0 else '-'}"
+                  for p, (c, col) in enumerate(zip(str(rec.seq), columns, strict=True), 1)]
+    return "\n".join(lines) + ("\n" if lines else "")
+

@@ -1,0 +1,362 @@
+"""Adding sequences to an alignment as fragments, and keeping its length (``mafft
+--addfragments`` / ``--keeplength``): ``ProgressiveAligner.add`` and ``bioplug profile``.
+
+Oracles: ``tests/progressive_reference.py``'s profile DP (free end gaps) for each fragment's
+placement against its weighted profile, the host's ``profile_columns`` for the device's
+weighted profiles, Biopython's local scores for the similarities that weigh the rows, a
+plain-Python layout of fragments written from the definition for
+:func:`bioplug.progressive.adding.fragment_rows`, and the inputs themselves (the alignment's
+rows and columns kept, every residue kept or mapped).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import progressive_reference as ref
+import pytest
+from Bio import Align
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from test_progressive_aligner import (
+    DEVICE,
+    PROTEIN,
+    drop_gap_columns,
+    moves_between,
+    mutate,
+    rows_of,
+)
+
+from bioplug.alphabet import load_matrix
+from bioplug.cli import main
+from bioplug.progressive import ProgressiveAligner
+from bioplug.progressive.adding import (
+    NEIGHBOUR_SHARPNESS,
+    fragment_rows,
+    map_text,
+    neighbour_weights,
+    similarity_scores,
+)
+from bioplug.progressive.aligner import gapped_matrix, residue_gaps
+from bioplug.progressive.device import GapScores, ProfileEngine
+from bioplug.progressive.pipeline import Substitution, cell_bits, cell_features, profile_columns
+
+#: The explicit scoring of the optimality oracle, end gaps left to the fragments' defaults.
+SCORING = dict(PROTEIN, end_gap_open=None, end_gap_extend=None)
+
+
+@pytest.fixture(scope="module")
+def aligner() -> ProgressiveAligner:
+    return ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0, **SCORING)
+
+
+@pytest.fixture(scope="module")
+def family(aligner):
+    """An alignment of six related proteins, and fragments of relatives with insertions."""
+    rng = np.random.default_rng(11)
+    root = "".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 80))
+    members = [mutate(rng, root, "ACDEFGHIKLMNPQRSTVWY", 0.2) for _ in range(6)]
+    alignment = aligner.align([SeqRecord(Seq(t), id=f"m{i}") for i, t in enumerate(members)])
+    pieces = []
+    for i, (lo, hi) in enumerate([(0, 30), (20, 70), (50, 80), (10, 60), (35, 45)]):
+        text = mutate(rng, root[lo:hi], "ACDEFGHIKLMNPQRSTVWY", 0.15)
+        cut = len(text) // 2              # an insertion the alignment lacks
+        pieces.append(SeqRecord(Seq(text[:cut] + "WWPPWW"[: 2 + i] + text[cut:]),
+                                id=f"f{i}", description=f"fragment {i}"))
+    return alignment, pieces
+
+
+def weighted_optimum(old_rows: list[str], text: str, weights, moves, ends) -> tuple:
+    """(reference optimum, reference score of ``moves``) of ``text`` against the rows'
+    profile under ``weights`` (BLOSUM62 10 / 1, no shift)."""
+    sub = Substitution.complete(load_matrix("BLOSUM62"), False, 0.0)
+    as_bytes = lambda rows: np.array([list(r.encode()) for r in rows], dtype=np.uint8)  # noqa: E731
+    px = profile_columns(as_bytes(old_rows), sub.letters, False, ["a"] * len(old_rows),
+                         weights=weights)
+    py = profile_columns(as_bytes([text]), sub.letters, False, ["b"])
+    args = (len(sub.letters), sub.values, -10.0, -1.0, -ends[0], -ends[1])
+    best, _ = ref.profile_dp(px, py, *args)
+    return best, ref.score_of_moves(moves, px, py, *args)
+
+
+@pytest.mark.parametrize("ends", [(None, None), (3.0, 1.0)])
+def test_each_fragment_is_placed_optimally(family, ends) -> None:
+    """Against its own profile (the rows weighed by their local scores with it); end gaps
+    are free for fragments by default, end-gap penalties given are used."""
+    alignment, pieces = family
+    aligner = ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0,
+                                 **dict(SCORING, end_gap_open=ends[0], end_gap_extend=ends[1]))
+    out = aligner.add(alignment, pieces, fragments=True)
+    rows = rows_of(out)
+    old = rows_of(alignment)
+    assert [s.id for s in out.sequences] == [s.id for s in alignment.sequences] + [
+        p.id for p in pieces]
+    assert drop_gap_columns(rows[:6]) == old            # the alignment's columns stay
+    scores = similarity_scores([r.replace("-", "") for r in old],
+                               [str(p.seq) for p in pieces], False, DEVICE)
+    weights = neighbour_weights(scores, NEIGHBOUR_SHARPNESS)
+    for i, piece in enumerate(pieces):
+        row = rows[6 + i]
+        assert row.replace("-", "") == str(piece.seq)
+        pair = drop_gap_columns(rows[:6] + [row])     # other fragments' insert columns out
+        best, got = weighted_optimum(old, str(piece.seq), weights[i],
+                                     moves_between(pair[:6], pair[6:]),
+                                     (ends[0] or 0.0, ends[1] or 0.0))
+        assert got == pytest.approx(best, abs=1e-3)
+
+
+def test_similarities_are_biopythons_local_scores() -> None:
+    rows = ["MKVLATGHWEEILKRAG", "", "PPWQRSTDDE", "MKILASGHW"]
+    added = ["ATGHWEE", "QRSTDDEW"]
+    scores = similarity_scores(rows, added, False, DEVICE)
+    bio = Align.PairwiseAligner(mode="local", substitution_matrix=load_matrix("BLOSUM62"),
+                                open_gap_score=-11, extend_gap_score=-1)
+    want = [[bio.score(a, r) if r else 0.0 for r in rows] for a in added]
+    assert np.array_equal(scores, np.array(want))
+
+
+def test_neighbour_weights() -> None:
+    """exp(sharpness sqrt(n) (s - s_max)), each row summing to 1."""
+    w = neighbour_weights(np.array([[0.0, 100.0, 50.0, 100.0], [0.0] * 4]), 0.02)
+    assert np.allclose(w.sum(axis=1), 1) and w[0, 1] == w[0, 3] == w[0].max()
+    assert np.allclose(w[0, 2] / w[0, 1], np.exp(-0.02 * 2 * 50)) and np.allclose(w[1], 1 / 4)
+
+
+@st.composite
+def weighted_cases(draw):
+    n = draw(st.integers(1, 5))
+    length = draw(st.integers(1, 12))
+    rows = [draw(st.text("ACDKLW-", min_size=length, max_size=length)) for _ in range(n)]
+    count = draw(st.integers(1, 3))
+    raw = np.array(draw(st.lists(st.floats(0.01, 1.0), min_size=n * count,
+                                 max_size=n * count))).reshape(count, n)
+    return rows, raw / raw.sum(axis=1, keepdims=True), draw(st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(weighted_cases())
+def test_weighted_profiles_on_the_device_equal_the_hosts(case) -> None:
+    """``weighted_profiles`` writes every slot as the host lays out ``profile_columns``
+    (derived boundary factors and, with residue-specific gaps, the open multipliers too)."""
+    from bioplug.runtime import get_runtime
+
+    texts, weights, resgap = case
+    sub = Substitution.complete(load_matrix("BLOSUM62"), False, 0.0)
+    residue = residue_gaps(sub.letters) if resgap else None
+    engine = ProfileEngine(get_runtime(DEVICE), sub.values, GapScores(-10, -1, 0, 0, residue))
+    rows = gapped_matrix([SeqRecord(Seq(t), id=f"r{i}") for i, t in enumerate(texts)])
+    ids = [f"r{i}" for i in range(len(texts))]
+    cells, features = cell_features(rows, sub.letters, False, ids, residue)
+    device = engine.add_weighted_profiles(cells, cell_bits(features), weights)
+    host = engine.add_profiles([profile_columns(rows, sub.letters, False, ids, residue, w)
+                                for w in weights], [1.0] * len(weights))
+    for a, b in zip(device, host, strict=True):
+        assert np.allclose(engine._pool_columns(a), engine._pool_columns(b), atol=1e-6)
+
+
+def test_fragments_insertions_are_left_justified_blocks(aligner, family) -> None:
+    """Each fragment's insertions sit at the start of a block as wide as the longest there;
+    the blocks hold no residue of the alignment."""
+    alignment, pieces = family
+    out = aligner.add(alignment, pieces, fragments=True)
+    arr = np.array([list(r) for r in rows_of(out)])
+    inserted = (arr[:6] == "-").all(axis=0)
+    assert inserted.any()
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], inserted.view(np.int8), [0]])))
+    for lo, hi in zip(edges[::2], edges[1::2], strict=True):
+        block = arr[6:, lo:hi] != "-"
+        # residues first, then gaps, in every fragment's row of the block
+        assert (np.sort(block, axis=1)[:, ::-1] == block).all()
+        assert block[:, -1].any()                     # as wide as the longest, no wider
+
+
+def test_keep_length_keeps_the_columns_and_maps_every_residue(aligner, family) -> None:
+    alignment, pieces = family
+    out = aligner.add(alignment, pieces, fragments=True, keep_length=True)
+    rows = rows_of(out)
+    assert rows[:6] == rows_of(alignment) and out.length == alignment.length
+    deleted = 0
+    for i, piece in enumerate(pieces):
+        columns = out.residue_columns[piece.id]
+        text = str(piece.seq)
+        assert columns.size == len(text)
+        kept = columns >= 0
+        deleted += int((~kept).sum())
+        assert "".join(rows[6 + i][c] for c in columns[kept]) == "".join(
+            np.array(list(text))[kept])
+        assert rows[6 + i].replace("-", "") == "".join(np.array(list(text))[kept])
+        assert (np.diff(columns[kept]) > 0).all()
+        assert out.sequences[6 + i].description == piece.description
+    assert deleted >= 10                              # most of the planted insertions
+    together = aligner.add(alignment, pieces, keep_length=True)     # --add --keep-length
+    assert rows_of(together)[:6] == rows_of(alignment)
+    assert together.length == alignment.length
+
+
+def test_add_maps_residues_without_deleting(aligner, family) -> None:
+    alignment, pieces = family
+    for fragments in (False, True):
+        out = aligner.add(alignment, pieces[:2], fragments=fragments)
+        rows = rows_of(out)
+        for i, piece in enumerate(pieces[:2]):
+            columns = out.residue_columns[piece.id]
+            assert "".join(rows[6 + i][c] for c in columns) == str(piece.seq)
+
+
+def layout_by_definition(rows: list[str], moves: list[list[int]], texts: list[str]) -> list[str]:
+    """:func:`fragment_rows` written from its docstring, one fragment at a time."""
+    length = len(rows[0]) if rows else 0
+    inserts = []                      # per fragment: {block: letters}, and letter per column
+    for m, text in zip(moves, texts, strict=True):
+        blocks: dict[int, str] = {}
+        cols: dict[int, str] = {}
+        col = 0
+        letters = iter(text)
+        for move in m:
+            if move == 2:
+                blocks[col] = blocks.get(col, "") + next(letters)
+            else:
+                if move == 0:
+                    cols[col] = next(letters)
+                col += 1
+        inserts.append((blocks, cols))
+    width = [max((len(b.get(j, "")) for b, _ in inserts), default=0) for j in range(length + 1)]
+    out = []
+    for r in rows:
+        out.append("".join("-" * width[j] + (r[j] if j < length else "")
+                           for j in range(length + 1)))
+    for blocks, cols in inserts:
+        out.append("".join(blocks.get(j, "").ljust(width[j], "-") + (
+            cols.get(j, "-") if j < length else "") for j in range(length + 1)))
+    return out
+
+
+@st.composite
+def fragment_cases(draw):
+    length = draw(st.integers(1, 8))
+    n = draw(st.integers(1, 3))
+    rows = ["".join(draw(st.lists(st.sampled_from("AC-"), min_size=length, max_size=length)))
+            for _ in range(n)]
+    moves, texts = [], []
+    for _ in range(draw(st.integers(0, 4))):
+        # a walk over the alignment's columns: each column matched (0) or skipped (1), with
+        # insertions (2) before any of them and after the last
+        m: list[int] = []
+        for _j in range(length + 1):
+            m += [2] * draw(st.integers(0, 3))
+            if _j < length:
+                m.append(draw(st.sampled_from([0, 1])))
+        if not any(v != 1 for v in m):
+            m.append(2)                       # a fragment has a residue
+        moves.append(m)
+        texts.append("".join(draw(st.sampled_from("xyz")) for v in m if v != 1))
+    return rows, moves, texts
+
+
+@settings(max_examples=300, deadline=None)
+@given(fragment_cases())
+@example((["A-C"], [[2, 2, 0, 1, 2, 0], [1, 2, 1, 1, 2, 2, 2]], ["abcde", "efgh"]))
+def test_fragment_rows_equals_the_layout_by_definition(case) -> None:
+    rows, moves, texts = case
+    arr = np.array([list(r.encode()) for r in rows], dtype=np.uint8)
+    out, inserted = fragment_rows(arr, [np.array(m, np.uint8) for m in moves], texts)
+    want = layout_by_definition(rows, moves, texts)
+    assert [r.tobytes().decode() for r in out] == want
+    old = ~inserted
+    assert old.sum() == len(rows[0])
+    assert [r.tobytes().decode() for r in out[: len(rows), old]] == rows
+
+
+def test_map_text_layout() -> None:
+    records = [SeqRecord(Seq("MKV"), id="a"), SeqRecord(Seq("W"), id="b"),
+               SeqRecord(Seq("Q"), id="not-added")]
+    text = map_text(records, {"a": np.array([0, -1, 4]), "b": np.array([2])})
+    assert text == (">a\n# letter, position in the original sequence, position in the "
+                    "alignment\nM, 1, 1\nK, 2, -\nV, 3, 5\n>b\n# letter, position in the "
+                    "original sequence, position in the alignment\nW, 1, 3\n")
+
+
+# -- bioplug profile ---------------------------------------------------------------------------
+@pytest.fixture()
+def files(tmp_path, family, monkeypatch):
+    alignment, pieces = family
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "aln.fa").write_text("".join(
+        f">{s.id}\n{r}\n" for s, r in zip(alignment.sequences, rows_of(alignment),
+                                          strict=True)))
+    (tmp_path / "new.fa").write_text("".join(f">{p.id} {p.description}\n{p.seq}\n"
+                                             for p in pieces))
+    return tmp_path
+
+
+def read_map(text: str) -> dict[str, list[tuple[str, int, int | None]]]:
+    out: dict[str, list] = {}
+    for line in text.splitlines():
+        if line.startswith(">"):
+            name = line[1:]
+            out[name] = []
+        elif not line.startswith("#"):
+            letter, pos, col = (v.strip() for v in line.split(","))
+            out[name].append((letter, int(pos), None if col == "-" else int(col)))
+    return out
+
+
+def test_cli_add_fragments_keep_length_with_map(files, caplog) -> None:
+    assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
+                 "--map-out", "new.map", "-o", "out.fa", "--device", DEVICE,
+                 "--matrix", "BLOSUM62", "--gap-open", "10", "--gap-extend", "1"]) == 0
+    rows = {}
+    for block in (files / "out.fa").read_text().split(">")[1:]:
+        head, *lines = block.splitlines()
+        rows[head.split()[0]] = "".join(lines)
+    old = (files / "aln.fa").read_text().split(">")[1:]
+    assert {len(r) for r in rows.values()} == {len(old[0].splitlines()[1])}
+    mapping = read_map((files / "new.map").read_text())
+    assert sorted(mapping) == [f"f{i}" for i in range(5)]
+    deleted = 0
+    for name, entries in mapping.items():
+        for letter, _pos, col in entries:
+            if col is None:
+                deleted += 1
+            else:
+                assert rows[name][col - 1] == letter
+        assert [p for _, p, _ in entries] == list(range(1, len(entries) + 1))
+    assert deleted >= 10 and "were deleted" in caplog.text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["aln.fa", "--add", "new.fa", "--add-fragments", "new.fa"], "give one of"),
+    (["aln.fa", "aln.fa", "--add-fragments", "new.fa"], "give one of"),
+    (["aln.fa", "aln.fa", "--keep-length"], "options of --add"),
+    (["aln.fa", "aln.fa", "--map-out", "m.map"], "options of --add"),
+    (["aln.fa", "--add-fragments", "new.fa", "--map-out", "out.fa"], "the same file"),
+    (["aln.fa", "--add-fragments", "new.fa", "--map-out", "new.fa"], "overwrite an input"),
+])
+def test_cli_add_options_refused(files, capsys, args, message) -> None:
+    assert main(["-q", "profile", *args, "-o", "out.fa", "--device", DEVICE]) == 2
+    assert message in capsys.readouterr().err
+    assert not (files / "out.fa").exists() and not (files / "m.map").exists()
+
+
+def test_cli_failed_add_leaves_no_map(files, capsys) -> None:
+    (files / "bad.fa").write_text(">ok\nMKVLAG\n>bad\nMKV1AG\n")
+    assert main(["-q", "profile", "aln.fa", "--add-fragments", "bad.fa", "--map-out",
+                 "m.map", "-o", "out.fa", "--device", DEVICE]) == 2
+    assert "bad" in capsys.readouterr().err
+    assert not (files / "out.fa").exists() and not (files / "m.map").exists()
+
+
+def test_fragment_defaults_free_end_gaps_and_a_shift() -> None:
+    """Fragments take their own defaults (RESULTS.md, benchmarks/add.py): gap open 10 /
+    extend 1, end gaps free, scores shifted by 2; values given win."""
+    plain = ProgressiveAligner(device=DEVICE)
+    matrix, gaps, nucleotide = plain.scoring(["MKVLAGHW", "MKVIAGHW"], fragments=True)
+    small, small_gaps, _ = plain.scoring(["MKVLAGHW", "MKVIAGHW"])
+    assert not nucleotide
+    assert (gaps.open, gaps.extend, gaps.end_open, gaps.end_extend) == (-10, -1, 0, 0)
+    assert (small_gaps.open, small_gaps.end_open) == (-14, -2)
+    assert np.allclose(matrix.values, small.values + 2)
+    given = ProgressiveAligner(device=DEVICE, shift=0.0, end_gap_open=3.0)
+    matrix, gaps, _ = given.scoring(["MKVLAGHW"], fragments=True)
+    assert np.allclose(matrix.values, small.values) and gaps.end_open == -3
