@@ -237,7 +237,6 @@ def test_cli_rerun_of_a_finished_job_starts_no_cluster(families, proteins, tmp_p
                                                       monkeypatch, capsys):
     """--cluster starts a local cluster only for work left; the dashboard link is written
     while that cluster runs the job, and a rerun with nothing left is silent."""
-    import bioplug.distributed.cli as cluster_cli
     import bioplug.distributed.cluster as cluster_module
 
     real = cluster_module.local_cluster
@@ -257,7 +256,7 @@ def test_cli_rerun_of_a_finished_job_starts_no_cluster(families, proteins, tmp_p
 
     monkeypatch.setattr(cluster_module, "local_cluster", spy)
     # a link worth showing, bokeh installed or not
-    monkeypatch.setattr(cluster_cli, "_has_bokeh", lambda: True, raising=False)
+    monkeypatch.setattr(cluster_module, "has_bokeh", lambda: True)
     fasta = tmp_path / "p.fasta"
     SeqIO.write(proteins[:20], fasta, "fasta")
     runs = [["msa", *map(str, families), "--outdir", str(tmp_path / "msa"),
@@ -270,6 +269,22 @@ def test_cli_rerun_of_a_finished_job_starts_no_cluster(families, proteins, tmp_p
         assert cli_main([*argv, "--cluster", "--device", "cpu"]) == 0  # nothing left to do
         assert capsys.readouterr().err == ""
     assert len(started) == len(stderr_at_close) == 2
+
+
+def test_no_dashboard_link_without_bokeh_for_a_local_cluster(families, tmp_path, monkeypatch,
+                                                            caplog):
+    """A local scheduler without bokeh serves only a page asking to install it: -v does not
+    log that link (the plain run already left it out)."""
+    import logging
+
+    import bioplug.distributed.cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "has_bokeh", lambda: False)
+    with caplog.at_level(logging.DEBUG, logger="bioplug"):
+        assert cli_main(["-v", "msa", *map(str, families), "--outdir", str(tmp_path / "msa"),
+                         "--method", "quickprobs", "--cluster", "--device", "cpu"]) == 0
+    assert "Dask dashboard: http" not in caplog.text
+    assert "no Dask dashboard: bokeh is not installed" in caplog.text
 
 
 def test_relative_paths_are_the_callers_and_the_largest_family_goes_first(

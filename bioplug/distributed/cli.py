@@ -10,7 +10,6 @@ while the cluster runs the job. The progress bar counts tiles or families.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
 import os
 import sys
@@ -63,14 +62,12 @@ def _show_dashboard(made, args) -> None:
     link = made.dashboard_link
     if not link or getattr(args, "quiet", False) or getattr(args, "verbose", 0):
         return
-    if args.cluster == "local" and not _has_bokeh():
+    from bioplug.distributed.cluster import has_bokeh
+
+    if args.cluster == "local" and not has_bokeh():
         log.debug("no Dask dashboard: bokeh is not installed")
         return
     sys.stderr.write(f"Dask dashboard: {link}\n")
-
-
-def _has_bokeh() -> bool:
-    return importlib.util.find_spec("bokeh") is not None
 
 
 def _dask_messages(verbose: bool) -> None:

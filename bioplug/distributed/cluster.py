@@ -15,6 +15,7 @@ dashboard are Dask's.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -144,6 +145,7 @@ def connect(client=None) -> Iterator:
     if isinstance(client, distributed.Client):
         yield client
         return
+    local = client is None or client == "local" or callable(client)
     with contextlib.ExitStack() as stack:
         if client is None or (isinstance(client, str) and client == "local"):
             client = stack.enter_context(local_cluster())
@@ -154,8 +156,16 @@ def connect(client=None) -> Iterator:
         devices = getattr(client, "bioplug_devices", None)
         if devices:
             made.register_plugin(device_plugin(devices))
-        log.info("Dask dashboard: %s", made.dashboard_link)
+        if local and not has_bokeh():   # its page would only ask to install bokeh
+            log.debug("no Dask dashboard: bokeh is not installed")
+        else:
+            log.info("Dask dashboard: %s", made.dashboard_link)
         yield made
+
+
+def has_bokeh() -> bool:
+    """Whether bokeh, which serves a local scheduler's dashboard, is installed."""
+    return importlib.util.find_spec("bokeh") is not None
 
 
 def device_resources(client) -> dict | None:
