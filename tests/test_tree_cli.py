@@ -82,6 +82,34 @@ def test_lower_triangular_phylip(tmp_path) -> None:
     assert TreeNode.read(str(out)).count(tips=True) == 4
 
 
+@pytest.mark.parametrize("text", [
+    # square, names with spaces in their 10 characters (values right after them too)
+    "    3\nHomo sapie 0.0 0.1 0.2\nMus muscul0.1 0.0 0.3\nE. coli    0.2 0.3 0.0\n",
+    # lower-triangular, a row's values wrapping onto a line of their own
+    "3\nHomo sapie\nMus muscul0.1\nE. coli   0.2\n 0.3\n",
+])
+def test_strict_phylip_matrix_names_with_spaces(tmp_path, text) -> None:
+    """PHYLIP's own programs write names in 10 characters, spaces allowed: read as such
+    when the relaxed reading (an id is a word) fails."""
+    from bioplug.tree.matrix import read_phylip
+
+    path = tmp_path / "strict.phy"
+    path.write_text(text)
+    data, names = read_phylip(path)
+    assert names == ["Homo sapie", "Mus muscul", "E. coli"]
+    assert np.allclose(data, [[0, 0.1, 0.2], [0.1, 0, 0.3], [0.2, 0.3, 0]])
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "-o", str(out), "--device", "cpu"]) == 0
+    assert sorted(t.name for t in TreeNode.read(str(out)).tips()) == sorted(names)
+
+
+def test_a_bad_relaxed_matrix_keeps_its_own_message(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.phy"
+    path.write_text("3\nA 0 1 x\nB 1 0 2\nC 2 2 0\n")
+    assert main(["-q", "tree", str(path), "-o", str(tmp_path / "t.nwk"), "--device", "cpu"]) == 2
+    assert "taxon A: bad distance value" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("text", ["4\na\nb 1.0\nc 2.0 2.0\nd 3.0 3.0 2.0\n",
                                   "3\na 0 1 2\nb 1 0 2\nc 2 2 0\n"])
 def test_gzipped_phylip_matrix_is_a_matrix(tmp_path, capsys, text) -> None:

@@ -75,14 +75,18 @@ def _is_phylip_distances(path: Path) -> bool:
 
     # gzip too: a .phy.gz matrix was read as a PHYLIP alignment ("two integers")
     with open_input(path, "rt", errors="replace") as handle:
-        lines = [line.split() for line in handle.readlines()[:3] if line.strip()]
-    if len(lines) < 2 or len(lines[0]) != 1 or not lines[0][0].isdigit():
+        lines = [line for line in handle.readlines()[:3] if line.strip()]
+    if len(lines) < 2 or len(lines[0].split()) != 1 or not lines[0].split()[0].isdigit():
         return False
-    try:
-        [float(x) for x in lines[1][1:]]
-    except ValueError:
-        return False
-    return True
+    # values after the first word (relaxed ids), or after 10 characters (strict ones, which
+    # may hold spaces: "E. coli   0.2 0.3")
+    for values in (lines[1].split()[1:], lines[1][10:].split()):
+        try:
+            [float(x) for x in values]
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def load_distances(args: argparse.Namespace, progress):

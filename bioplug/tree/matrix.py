@@ -240,13 +240,15 @@ def write_phylip(data: np.ndarray, ids: Sequence[str], handle) -> None:
 
 
 def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
-    """Read a square or lower-triangular PHYLIP distance matrix (relaxed ids), gzip data
-    as the text it holds.
+    """Read a square or lower-triangular PHYLIP distance matrix, gzip data as the text it
+    holds: relaxed ids (a word), else strict ones (the first 10 characters of a taxon's
+    line, spaces allowed, as PHYLIP's own programs write them).
 
     Raises
     ------
     InputError
-        Not a PHYLIP distance matrix, a row with the wrong number of values, bad numbers.
+        Not a PHYLIP distance matrix, a row with the wrong number of values, bad numbers
+        (the relaxed reading's message, when the strict one fails too).
     """
     fast = _read_phylip_square_lines(path)
     if fast is not None:
@@ -256,7 +258,55 @@ def read_phylip(path: str | os.PathLike) -> tuple[np.ndarray, list[str]]:
     from bioplug.io import open_input
 
     with open_input(path, "rt") as handle:   # gzip too, as every other input
-        tokens_by_line = [line.split() for line in handle if line.strip()]
+        lines = [line.rstrip("\r\n") for line in handle if line.strip()]
+    try:
+        return _read_relaxed(path, lines)
+    except InputError:
+        strict = _read_strict(lines)
+        if strict is None:
+            raise
+        data, ids = strict
+        ids = check_ids(ids, len(ids))
+        return validate_square(data, ids), ids
+
+
+def _read_strict(lines: list[str]) -> tuple[np.ndarray, list[str]] | None:
+    """Strict PHYLIP: each taxon's line starts with its name in 10 characters, values follow
+    (wrapping over lines without a name); square, or lower-triangular when the first taxon
+    has no values. None when the text does not read so."""
+    if not lines or not lines[0].strip().isdigit():
+        return None
+    n, rest = int(lines[0].strip()), lines[1:]
+    ids: list[str] = []
+    rows: list[list[float]] = []
+    i = 0
+    try:
+        for a in range(n):
+            name, values = rest[i][:10].strip(), rest[i][10:].split()
+            i += 1
+            want = n if (a > 0 and len(rows[0]) == n) or (a == 0 and values) else a
+            while len(values) < want:
+                values += rest[i].split()
+                i += 1
+            if len(values) != want or not name:
+                return None
+            ids.append(name)
+            rows.append([float(v) for v in values])
+    except (IndexError, ValueError):
+        return None
+    if i != len(rest):
+        return None
+    data = np.zeros((n, n))
+    for a, row in enumerate(rows):
+        data[a, : len(row)] = row
+    if n and len(rows[0]) == 0:
+        data = data + data.T
+    return data, ids
+
+
+def _read_relaxed(path, lines: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Relaxed PHYLIP (an id is a word; values may wrap over lines)."""
+    tokens_by_line = [line.split() for line in lines]
     if not tokens_by_line or len(tokens_by_line[0]) != 1 or not tokens_by_line[0][0].isdigit():
         raise InputError(f"{path}: not a PHYLIP distance matrix (first line must be the count)")
     n = int(tokens_by_line[0][0])
