@@ -182,24 +182,74 @@ def test_outputs_linked_to_one_file_are_refused(files, capsys):
 
 
 # -- the method switch and the options of one method --------------------------------------------
-def test_tree_out_switch_to_progressive_is_a_warning(files, caplog):
-    """--tree-out (--guide-tree) chooses the progressive method: said at the default
-    verbosity (WARNING), and the alignment is the progressive method's."""
+def test_tree_out_keeps_the_quickprobs_method_and_writes_its_tree(files, caplog):
+    """--tree-out writes either method's guide tree: under --method auto a small family
+    stays with QuickProbs (no switch said), and the tree's tips are the family's ids."""
     import logging
+
+    from skbio import TreeNode
 
     caplog.set_level(logging.WARNING)
     assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "auto.fa"),
                  "--tree-out", str(files / "t.nwk"), "--device", "cpu"]) == 0
-    notices = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert any("--tree-out" in m and "--method progressive" in m for m in notices), notices
-    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "prog.fa"),
-                 "--method", "progressive", "--device", "cpu"]) == 0
-    assert (files / "auto.fa").read_bytes() == (files / "prog.fa").read_bytes()
+    assert not [r for r in caplog.records if "progressive" in r.getMessage()]
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "qp.fa"),
+                 "--method", "quickprobs", "--device", "cpu"]) == 0
+    assert (files / "auto.fa").read_bytes() == (files / "qp.fa").read_bytes()
+    ids = [line[1:].split()[0] for line in (files / "p.fa").read_text().splitlines()
+           if line.startswith(">")]
+    tree = TreeNode.read(str(files / "t.nwk"), convert_underscores=False)
+    assert sorted(t.name for t in tree.tips()) == sorted(ids)
+
+
+def _fasta_rows(path) -> dict[str, str]:
+    rows, name = {}, None
+    for line in path.read_text().splitlines():
+        if line.startswith(">"):
+            name = line[1:].split()[0]
+            rows[name] = ""
+        else:
+            rows[name] += line.strip()
+    return rows
+
+
+@pytest.mark.parametrize("method", ["quickprobs", "progressive"])
+def test_output_order_tree(tmp_path, monkeypatch, capsys, method):
+    """--output-order tree: the rows in the guide tree's tip order (close relatives side by
+    side, as Clustal Omega's tree-order), each row as in input order; --outdir too."""
+    monkeypatch.chdir(tmp_path)
+    a, b = "MKVLATGHWEEILKRAGDDLPQ", "PWRSTYDNQQKEMCAVFWLIGH"
+    family = {"a1": a, "b1": b, "a2": a[:10] + "C" + a[11:], "b2": b[:5] + "A" + b[6:],
+              "a'3": a[:-2]}   # a quote: Newick-quoted in the tree
+    (tmp_path / "f.fa").write_text("".join(f">{k}\n{v}\n" for k, v in family.items()))
+    common = ["-q", "msa", "f.fa", "--method", method, "--device", "cpu"]
+    assert main([*common, "-o", "in.fa"]) == 0
+    assert main([*common, "-o", "tree.fa", "--output-order", "tree", "--tree-out", "t.nwk"]) == 0
+    by_input, by_tree = _fasta_rows(tmp_path / "in.fa"), _fasta_rows(tmp_path / "tree.fa")
+    assert list(by_input) == list(family) and by_tree == by_input
+    order = "".join(k[0] for k in by_tree)
+    assert order in ("aaabb", "bbaaa"), order           # the two clades, not interleaved
+    from skbio import TreeNode
+
+    tips = [t.name for t in TreeNode.read("t.nwk", convert_underscores=False).tips()]
+    assert list(by_tree) == tips
+    assert main([*common[:2], "f.fa", "--outdir", "d", "--method", method, "--device", "cpu",
+                 "--output-order", "tree"]) == 0
+    assert list(_fasta_rows(tmp_path / "d" / "f.fasta")) == tips
+
+
+def test_output_order_tree_not_with_cluster(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "f.fa").write_text(">a\nMKV\n>b\nMKI\n")
+    assert main(["-q", "msa", "f.fa", "--outdir", "d", "--cluster", "--output-order", "tree",
+                 "--device", "cpu"]) == 2
+    assert "--output-order tree: not with --cluster" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
 
 
 @pytest.mark.parametrize("option", [["--matrix", "BLOSUM62"], ["--gap-open", "3"],
                                     ["--gap-extend", "1"], ["--trees", "nj"], ["--ktuple"],
-                                    ["--tree-out", "t.nwk"], ["--guide-tree", "g.nwk"]])
+                                    ["--guide-tree", "g.nwk"]])
 def test_quickprobs_refuses_progressive_options(files, monkeypatch, capsys, option):
     monkeypatch.chdir(files)
     (files / "g.nwk").write_text("((a,b),c);\n")
@@ -301,7 +351,8 @@ def test_msa_help_says_what_auto_does(capsys):
 
 @pytest.mark.parametrize("argv", [["--method", "progressive", "--accurate"],
                                   ["--method", "progressive", "--consistency", "1"],
-                                  ["--tree-out", "{tree}", "--accurate"]])
+                                  ["--matrix", "BLOSUM62", "--tree-out", "{tree}",
+                                   "--accurate"]])
 def test_quickprobs_options_are_refused_by_the_progressive_method(files, capsys, argv):
     out = files / "q.fa"
     argv = [a.format(tree=files / "q.nwk") for a in argv]

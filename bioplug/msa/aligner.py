@@ -37,6 +37,7 @@ from bioplug.io import alignment_from_rows, read_sequences, ungapped
 from bioplug.msa import pipeline
 from bioplug.msa.model import encode, load_model, molecule_type, resolve_seqtype
 from bioplug.progress import Cancelled, Progress, ProgressCallback
+from bioplug.progressive.trees import newick_from_linkage
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +198,8 @@ class MultipleSequenceAligner:
         Returns
         -------
         Bio.Align.Alignment
-            Rows in input order, record ids kept.
+            Rows in input order, record ids kept; ``alignment.guide_tree`` is the guide tree
+            of stage II (rooted Newick, branch lengths half the UPGMA heights).
         """
         return self._align_records(prepare_records(sequences, self.seqtype), Progress(progress))
 
@@ -214,7 +216,9 @@ class MultipleSequenceAligner:
         self.last_times = result.times
         self.last_mode = result.mode
         self.last_seqtype = seqtype
-        return rows_to_alignment(records, result.rows, seqtype)
+        alignment = rows_to_alignment(records, result.rows, seqtype)
+        alignment.guide_tree = newick_from_linkage(result.link, [r.id for r in records])
+        return alignment
 
     @device_guard
     def align_many(self, inputs, progress: ProgressCallback | None = None,

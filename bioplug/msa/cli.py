@@ -9,7 +9,9 @@ input's. Proteins, DNA and RNA go through the QuickProbs pipeline (nucleotides w
 ProbConsRNA / HOXD70 model; --seqtype overrides the detected alphabet); --method auto (the
 default) takes the ClustalW-style progressive pipeline instead for protein families of more
 than 300 sequences, for any family of more than 2,000, and when an option only that pipeline
-reads is given (--tree-out, --guide-tree, --matrix, ...), and says so on stderr.
+reads is given (--guide-tree, --matrix, ...), and says so on stderr. --tree-out writes either
+pipeline's guide tree; --output-order tree writes the rows in its order (as Clustal Omega's
+tree-order and mafft --reorder), input order by default.
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
@@ -57,6 +59,9 @@ def add_parser(sub) -> None:
                         "a2m, maf), or a3m; default: from OUT's extension (.aln clustal, .sto "
                         "stockholm, .phy phylip, .nex nexus, .a2m, .a3m, .maf), FASTA for any "
                         "other extension, for -o - and with --outdir")
+    p.add_argument("--output-order", choices=("input", "tree"), default="input",
+                   help="rows in input order (default) or in the guide tree's order, related "
+                        "sequences together (Clustal Omega's tree-order, mafft --reorder)")
     p.add_argument("--accurate", action="store_true",
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
     p.add_argument("--seed", type=int, default=0,
@@ -115,8 +120,8 @@ AUTO_PROGRESSIVE_PROTEIN_K = 300
 def method_for_options(args) -> str:
     """``args.method`` as the options given decide it, before any work.
 
-    The QuickProbs pipeline reads none of the options of the progressive group (--tree-out,
-    --guide-tree, --matrix, --gap-open, ...): with ``--method auto`` they choose the
+    The QuickProbs pipeline reads none of the options of the progressive group but --tree-out
+    and --seqtype (--guide-tree, --matrix, --gap-open, ...): with ``--method auto`` they choose the
     progressive pipeline, said on stderr (a WARNING, as :func:`auto_method` says its
     switches); ``--method quickprobs`` refuses them rather than ignore them. The progressive
     pipeline reads neither --accurate nor --consistency: refused with ``--method
@@ -212,6 +217,9 @@ def _check_values(args: argparse.Namespace) -> None:
     if tree is not None and not Path(tree).is_file():
         shown = "is a folder, not a Newick file" if Path(tree).is_dir() else "no such file"
         raise InputError(f"--guide-tree {tree}: {shown}")
+    if getattr(args, "cluster", None) is not None and args.output_order != "input":
+        raise InputError("--output-order tree: not with --cluster yet (the workers write the "
+                         "families; align without --cluster)")
     if args.outdir is not None and (tree or args.tree_out):
         raise InputError("--guide-tree and --tree-out name one family's tree: not with "
                          "--outdir (align that family alone with -o OUT)")
@@ -305,6 +313,7 @@ def _write_outputs(alignment, args: argparse.Namespace, source: str) -> None:
     write leaves neither file."""
     from bioplug.io import atomic_output, write_checked
 
+    alignment = in_output_order(alignment, args.output_order)
     if not args.tree_out:
         write_checked(alignment, args.output, source, args.format)
         return
@@ -336,9 +345,36 @@ def _run_batch(args: argparse.Namespace, bar: TerminalBar) -> int:
                                     lambda records: auto_method(records, seqtype))
     inputs = batch.expand_inputs(args.input)
     outputs = batch.output_paths(inputs, args.outdir, args.format)
-    return batch.run_batch(aligner, inputs, outputs,
-                           lambda aln, out, src: write_checked(aln, out, src, args.format),
-                           keep_going=args.keep_going, bar=bar)
+    order = args.output_order
+    return batch.run_batch(
+        aligner, inputs, outputs,
+        lambda aln, out, src: write_checked(in_output_order(aln, order), out, src, args.format),
+        keep_going=args.keep_going, bar=bar)
+
+
+def in_output_order(alignment, order: str):
+    """``alignment`` itself (``order`` "input"), or its rows in the left-to-right tip order
+    of ``alignment.guide_tree`` ("tree"), annotations kept."""
+    if order == "input":
+        return alignment
+    import io
+
+    import numpy as np
+    from Bio.Align import Alignment
+    from skbio import TreeNode
+
+    # skbio reads back the quoting of bioplug's Newick labels ('a''b'), and ids keep their
+    # underscores
+    tree = TreeNode.read(io.StringIO(alignment.guide_tree), format="newick",
+                         convert_underscores=False)
+    tips = [t.name for t in tree.tips()]
+    where = {getattr(s, "id", None): i for i, s in enumerate(alignment.sequences)}
+    rows = [where[t] for t in tips]
+    out = Alignment([alignment.sequences[i] for i in rows],
+                    np.asarray(alignment.coordinates)[rows])
+    out.column_annotations = dict(getattr(alignment, "column_annotations", None) or {})
+    out.guide_tree = alignment.guide_tree
+    return out
 
 
 def run_score(args) -> int:

@@ -63,7 +63,7 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
     g.add_argument("--guide-tree", metavar="NWK", default=None,
                    help="use this Newick guide tree (tips = sequence ids)")
     g.add_argument("--tree-out", metavar="NWK", default=None,
-                   help="write the guide tree used (Newick)")
+                   help="write the guide tree used (Newick; either method's)")
 
 
 def make_aligner(args):
@@ -82,9 +82,10 @@ def make_aligner(args):
 
 #: The options only the progressive pipeline reads (attribute -> flag, default): the
 #: QuickProbs pipeline ignores them, so ``bioplug msa`` takes them as a choice of method
-#: (``bioplug.msa.cli.method_for_options``). --seqtype, --refinement and --seed serve both.
+#: (``bioplug.msa.cli.method_for_options``). --seqtype, --tree-out, --refinement and --seed
+#: serve both.
 PROGRESSIVE_ONLY = {
-    "guide_tree": ("--guide-tree", None), "tree_out": ("--tree-out", None),
+    "guide_tree": ("--guide-tree", None),
     "matrix": ("--matrix", None), "gap_open": ("--gap-open", None),
     "gap_extend": ("--gap-extend", None), "end_gap_open": ("--end-gap-open", None),
     "end_gap_extend": ("--end-gap-extend", None), "shift": ("--shift", None),
