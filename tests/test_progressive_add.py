@@ -30,6 +30,7 @@ from test_progressive_aligner import (
 
 from bioplug.alphabet import load_matrix
 from bioplug.cli import main
+from bioplug.errors import InputError
 from bioplug.progressive import ProgressiveAligner
 from bioplug.progressive.adding import (
     NEIGHBOUR_SHARPNESS,
@@ -204,6 +205,59 @@ def test_add_maps_residues_without_deleting(aligner, family) -> None:
             assert "".join(rows[6 + i][c] for c in columns) == str(piece.seq)
 
 
+class SmallBuffers:
+    """A device whose buffers hold at most ``max_alloc`` bytes (PoCL's are 4 GiB: a 30 kb
+    genome's profiles for 1,600 reads are more)."""
+
+    def __init__(self, rt, max_alloc: int):
+        self._rt, self.max_alloc = rt, max_alloc
+
+    def __getattr__(self, name):
+        return getattr(self._rt, name)
+
+
+def test_fragments_calls_fit_the_devices_buffers(aligner, family, monkeypatch) -> None:
+    """The fragments' profiles (a copy of the alignment's columns each) go to the device in
+    as many calls as its buffers need, with the same result as in one."""
+    from bioplug.runtime import get_runtime
+
+    alignment, pieces = family
+    whole = aligner.add(alignment, pieces, fragments=True)
+    made = []
+
+    def small_engine(self, matrix, gaps):
+        rt = SmallBuffers(get_runtime(DEVICE), 0)
+        made.append(ProfileEngine(rt, matrix.values, gaps))
+        rt.max_alloc = 2 * alignment.length * made[-1].col_bytes   # two profiles at most
+        return made[-1]
+
+    monkeypatch.setattr(ProgressiveAligner, "_engine", small_engine)
+    split = aligner.add(alignment, pieces, fragments=True)
+    assert len(made) == 1
+    assert rows_of(split) == rows_of(whole)
+    assert all(np.array_equal(split.residue_columns[p.id], whole.residue_columns[p.id])
+               for p in pieces)
+
+
+def test_one_row_alignment_needs_no_similarities(monkeypatch) -> None:
+    """A single reference (reads on a genome): every fragment's profile is that row, so no
+    local scores are computed (they were a third of the time of 200 reads on 10 kb)."""
+    import bioplug.progressive.adding as adding
+
+    rng = np.random.default_rng(5)
+    genome = "".join(rng.choice(list("ACGT"), 600))
+    reads = [SeqRecord(Seq(genome[lo:lo + 120]), id=f"r{lo}") for lo in (0, 233, 480)]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("similarity_scores called for a one-row alignment")
+
+    monkeypatch.setattr(adding, "similarity_scores", refuse)
+    out = ProgressiveAligner(device=DEVICE).add([genome], reads, fragments=True,
+                                                keep_length=True)
+    assert rows_of(out) == [genome] + ["-" * lo + genome[lo:lo + 120] + "-" * (480 - lo)
+                                       for lo in (0, 233, 480)]
+
+
 def layout_by_definition(rows: list[str], moves: list[list[int]], texts: list[str]) -> list[str]:
     """:func:`fragment_rows` written from its docstring, one fragment at a time."""
     length = len(rows[0]) if rows else 0
@@ -277,6 +331,39 @@ def test_map_text_layout() -> None:
                     "original sequence, position in the alignment\nW, 1, 3\n")
 
 
+def test_map_text_titles_are_the_sequences_titles() -> None:
+    """mafft --mapout heads each sequence with its whole title line."""
+    records = [SeqRecord(Seq("MK"), id="r1", description="read 1 of 2"),
+               SeqRecord(Seq("V"), id="r2", description="")]
+    text = map_text(records, {"r1": np.array([0, 1]), "r2": np.array([-1])})
+    lines = text.splitlines()
+    assert (lines[0], lines[3], lines[4], lines[6]) == (">r1 read 1 of 2", "K, 2, 2", ">r2",
+                                                        "V, 1, -")
+
+
+def test_keep_length_warns_when_columns_of_gaps_go(aligner, caplog) -> None:
+    """An alignment cannot hold columns of gaps only: under keep_length the result is
+    then shorter than the alignment, which is said (mafft keeps them)."""
+    out = aligner.add(["MKV--LAGHWEEIL--", "MKI--LAGHWEDIL--"], ["LAGHWEE"], fragments=True,
+                      keep_length=True)
+    assert out.length == 12 and rows_of(out)[2] == "---LAGHWEE--"
+    assert "4 columns of the alignment hold gaps only" in caplog.text
+    assert "12 columns, not 16" in caplog.text
+
+
+@pytest.mark.parametrize("fragments", [False, True])
+def test_add_errors_name_the_alignment_and_the_sequences(fragments) -> None:
+    aligner = ProgressiveAligner(device=DEVICE)
+    rows = [SeqRecord(Seq("ACGTACGTAC"), id="a"), SeqRecord(Seq("ACGTTCGTAC"), id="b")]
+    with pytest.raises(InputError, match=r"ids in both the alignment and the sequences to "
+                                         r"add \(a\)"):
+        aligner.add(rows, [SeqRecord(Seq("ACGT"), id="a")], fragments=fragments)
+    reads = [SeqRecord(Seq("ACGTAC"), id="r1"), SeqRecord(Seq("ACGTEACG"), id="r2")]
+    with pytest.raises(InputError, match=r"the alignment is nucleotide, the sequences to add "
+                                         r"protein \(r2: letter 'E' at position 5"):
+        aligner.add(rows, reads, fragments=fragments)
+
+
 # -- bioplug profile ---------------------------------------------------------------------------
 @pytest.fixture()
 def files(tmp_path, family, monkeypatch):
@@ -293,8 +380,8 @@ def files(tmp_path, family, monkeypatch):
 def read_map(text: str) -> dict[str, list[tuple[str, int, int | None]]]:
     out: dict[str, list] = {}
     for line in text.splitlines():
-        if line.startswith(">"):
-            name = line[1:]
+        if line.startswith(">"):     # the title line: id, description
+            name = line[1:].split()[0]
             out[name] = []
         elif not line.startswith("#"):
             letter, pos, col = (v.strip() for v in line.split(","))

@@ -27,7 +27,9 @@ import numpy as np
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
+from bioplug.io import description_after_id
 from bioplug.progress import Progress
+from bioplug.runtime.schedule import budget_batches
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,10 @@ NEIGHBOUR_SHARPNESS = 0.0035
 #: Fragments aligned per engine call: progress and a cancel come between calls (the engine
 #: splits each call into launches by memory).
 FRAGMENTS_PER_CALL = 4096
+#: ... and fewer when their profiles would take more than this share of the device's memory
+#: (or more than one buffer may hold): each is a copy of the alignment's columns, so 4,096 of
+#: a 30 kb genome's take 11 GiB, past PoCL's 4 GiB buffers (1,600 reads failed there).
+PROFILES_SHARE = 0.25
 
 
 def similarity_scores(rows_texts: Sequence[str], added: Sequence[str], nucleotide: bool,
@@ -102,8 +108,8 @@ def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndar
     """
     out: list[np.ndarray] = []
     progress.report("fragments", 0, len(codes))
-    for start in range(0, len(codes), FRAGMENTS_PER_CALL):
-        chunk = slice(start, start + FRAGMENTS_PER_CALL)
+    for start, end in fragment_calls(engine, cells.shape[1], codes):
+        chunk = slice(start, end)
         profiles = engine.add_weighted_profiles(cells, bits, weights[chunk])
         sequences = engine.add_sequences(codes[chunk], np.ones(len(profiles)))
         out.extend(moves for _, moves in engine.align(list(zip(profiles, sequences,
@@ -111,6 +117,17 @@ def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndar
         engine.release(profiles + sequences)
         progress.report("fragments", len(out), len(codes))
     return out
+
+
+def fragment_calls(engine, length: int, codes: Sequence[np.ndarray]) -> list[tuple[int, int]]:
+    """``[start, end)`` runs of the fragments for one engine call each: at most
+    :data:`FRAGMENTS_PER_CALL`, their pool columns (a profile of ``length`` columns and the
+    fragment's own) within :data:`PROFILES_SHARE` of the device's memory and one buffer."""
+    rt = engine.rt
+    budget = min(rt.max_alloc, rt.memory_budget(PROFILES_SHARE)) // engine.col_bytes
+    runs = budget_batches([length + c.size for c in codes], budget)
+    return [(lo, min(lo + FRAGMENTS_PER_CALL, end)) for begin, end in runs
+            for lo in range(begin, end, FRAGMENTS_PER_CALL)]
 
 
 def fragment_rows(rows: np.ndarray, moves: Sequence[np.ndarray], texts: Sequence[str]
@@ -190,7 +207,13 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
         Per added id, each residue's column in ``rows`` (0-based), -1 where it was deleted.
     """
     keep = ~inserted if keep_length else np.ones(out.shape[1], dtype=bool)
-    keep &= (out != GAP).any(axis=0)
+    filled = (out != GAP).any(axis=0)
+    empty = int((keep & ~filled).sum())
+    if keep_length and empty:   # the length asked for is not the one given back: say so
+        log.warning("keep_length: %d columns of the alignment hold gaps only and are left out "
+                    "(an alignment cannot hold them): %d columns, not %d", empty,
+                    int(keep.sum()) - empty, int(keep.sum()))
+    keep &= filled
     column = np.cumsum(keep) - 1
     mapping: dict[str, np.ndarray] = {}
     records = list(plain[:n_old])
@@ -212,14 +235,14 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
 
 
 def map_text(records: Sequence[SeqRecord], residue_columns: dict[str, np.ndarray]) -> str:
-    """Where each added residue went, in the layout of ``mafft --mapout``: per sequence a
-    ``>id`` line, a comment line, then ``letter, position in the sequence, column`` (1-based;
-    ``-`` for a residue deleted by ``keep_length``)."""
+    """Where each added residue went, in the layout of ``mafft --mapout``: per sequence its
+    title line (``>id description``), a comment line, then ``letter, position in the
+    sequence, column`` (1-based; ``-`` for a residue deleted by ``keep_length``)."""
     lines: list[str] = []
     for rec in records:
         if rec.id not in residue_columns:
             continue
-        lines += [f">{rec.id}",
+        lines += [f">{rec.id} {description_after_id(rec)}".rstrip(),
                   "# letter, position in the original sequence, position in the alignment"]
         columns = residue_columns[rec.id]
         lines += [f"{c}, {p}, {col + 1 if col >= 0 else '-'}"

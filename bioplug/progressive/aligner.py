@@ -26,7 +26,7 @@ from Bio.Align import Alignment
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
-from bioplug.alphabet import is_nucleotide, load_matrix
+from bioplug.alphabet import NUCLEOTIDE_CODES, is_nucleotide, load_matrix
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
 from bioplug.io import (
@@ -139,6 +139,10 @@ TREES = {
     ("nucleotide", "small"): ("upgma",),
     ("nucleotide", "large"): ("upgma",),
 }
+
+#: How errors name the two inputs of ``align_profiles`` and of ``add``.
+PROFILE_SIDES = ("the first alignment", "the second")
+ADD_SIDES = ("the alignment", "the sequences to add")
 
 
 class ProgressiveAligner:
@@ -425,18 +429,20 @@ class ProgressiveAligner:
         """
         a = aligned_records(first)
         b = aligned_records(second, len(a))
-        plain, out, _, nucleotide = self._profile_pair(a, b)
+        plain, out, _, nucleotide = self._profile_pair(a, b, PROFILE_SIDES)
         return alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
 
-    def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord]
+    def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord], sides: tuple[str, str]
                       ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
         """Two groups of gapped records aligned as profiles: their ungapped records, the
-        merged rows, the moves (0 both, 1 ``a`` only, 2 ``b`` only) and the alphabet."""
-        self._check_distinct_ids(a, b)
+        merged rows, the moves (0 both, 1 ``a`` only, 2 ``b`` only) and the alphabet;
+        ``sides`` names the groups in errors."""
+        self._check_distinct_ids(a, b, sides)
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
         plain = ungapped(a + b, empty_ok=True)   # an alignment may hold an all-gap row
         texts = [str(r.seq) for r in plain]
-        self._check_one_alphabet(texts[:len(a)], texts[len(a):])
+        self._check_one_alphabet(texts[:len(a)], texts[len(a):], sides,
+                                 [r.id for r in b] if sides == ADD_SIDES else None)
         matrix, gaps, nucleotide = self.scoring(texts)
         engine = self._engine(matrix, gaps)
         x, y = engine.add_profiles(
@@ -455,25 +461,42 @@ class ProgressiveAligner:
         return ProfileEngine(get_runtime(self.device), matrix.values, gaps)
 
     @staticmethod
-    def _check_distinct_ids(a: list[SeqRecord], b: list[SeqRecord]) -> None:
+    def _check_distinct_ids(a: list[SeqRecord], b: list[SeqRecord],
+                            sides: tuple[str, str]) -> None:
         shared = sorted({r.id for r in a} & {r.id for r in b})
         if shared:
-            raise InputError(
-                f"duplicate sequence ids across the two alignments ({', '.join(shared[:5])}"
-                f"{', ...' if len(shared) > 5 else ''}): give their sequences distinct ids "
-                "(alignments made from plain strings name them seq1, seq2, ... each)")
+            listed = f"{', '.join(shared[:5])}{', ...' if len(shared) > 5 else ''}"
+            if sides == PROFILE_SIDES:
+                raise InputError(
+                    f"duplicate sequence ids across the two alignments ({listed}): give their "
+                    "sequences distinct ids (alignments made from plain strings name them "
+                    "seq1, seq2, ... each)")
+            raise InputError(f"sequence ids in both {sides[0]} and {sides[1]} ({listed}): "
+                             "give the sequences to add distinct ids")
         check_unique_ids(a + b)
 
-    def _check_one_alphabet(self, first: list[str], second: list[str]) -> None:
+    def _check_one_alphabet(self, first: list[str], second: list[str],
+                            sides: tuple[str, str], second_ids: list[str] | None) -> None:
         """Refuse, with ``seqtype="auto"``, a nucleotide side beside a protein one: one
-        scoring cannot fit both (the detected alphabet would be the mixture's)."""
+        scoring cannot fit both (the detected alphabet would be the mixture's). With
+        ``second_ids`` the message names the first letter of ``second`` that is no nucleotide
+        code, if any (a stray letter in one read among thousands)."""
         if self.seqtype != "auto":
             return
         kinds = ["nucleotide" if is_nucleotide(side) else "protein" for side in (first, second)]
-        if kinds[0] != kinds[1]:
-            raise InputError(f"the first alignment is {kinds[0]}, the second {kinds[1]}: "
-                             "profiles of one alphabet only (seqtype= / --seqtype overrides "
-                             "the detection)")
+        if kinds[0] == kinds[1]:
+            return
+        culprit = ""
+        if kinds[0] == "nucleotide" and second_ids is not None:
+            for name, text in zip(second_ids, second, strict=True):
+                at = next((i for i, c in enumerate(text.upper()) if c not in NUCLEOTIDE_CODES),
+                          None)
+                if at is not None:
+                    culprit = (f" ({name}: letter {text[at]!r} at position {at + 1} is no "
+                               "nucleotide code)")
+                    break
+        raise InputError(f"{sides[0]} is {kinds[0]}, {sides[1]} {kinds[1]}{culprit}: profiles "
+                         "of one alphabet only (seqtype= / --seqtype overrides the detection)")
 
     @device_guard
     def add(self, alignment, sequences, progress: ProgressCallback | None = None, *,
@@ -498,7 +521,7 @@ class ProgressiveAligner:
             Keep the alignment's columns only (``mafft --keeplength``): residues of the new
             sequences in insertions are deleted from them (logged as a warning). Columns
             of gaps only in the input cannot be kept (a ``Bio.Align.Alignment`` cannot hold
-            them).
+            them; logged as a warning too).
 
         Returns
         -------
@@ -516,7 +539,7 @@ class ProgressiveAligner:
                 new_aln = self._align_records(new, progress)
                 new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
                        for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
-            plain, out, moves, nucleotide = self._profile_pair(existing, new)
+            plain, out, moves, nucleotide = self._profile_pair(existing, new, ADD_SIDES)
             inserted = moves == 2
         records, rows, mapping = adding.finish(plain, out, len(existing), inserted,
                                                keep_length)
@@ -528,10 +551,11 @@ class ProgressiveAligner:
                        progress: Progress) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
         """Each new sequence aligned to the alignment on its own (end gaps free): the ungapped
         records, all rows laid out, the inserted columns and the alphabet."""
-        self._check_distinct_ids(existing, new)
+        self._check_distinct_ids(existing, new, ADD_SIDES)
         plain = ungapped(existing, empty_ok=True) + new
         texts = [str(r.seq) for r in plain]
-        self._check_one_alphabet(texts[:len(existing)], texts[len(existing):])
+        self._check_one_alphabet(texts[:len(existing)], texts[len(existing):], ADD_SIDES,
+                                 [r.id for r in new])
         matrix, gaps, nucleotide = self.scoring(texts, fragments=True)
         engine = self._engine(matrix, gaps)
         rows = gapped_matrix(existing)
@@ -539,11 +563,14 @@ class ProgressiveAligner:
                                                  [r.id for r in existing], gaps.residue)
         added = texts[len(existing):]
         codes = pipeline.encode(added, [r.id for r in new], matrix.letters, nucleotide)
-        progress.report("similarities", 0, 1)
-        scores = adding.similarity_scores(texts[:len(existing)], added, nucleotide,
-                                          self.device)
-        progress.report("similarities", 1, 1)
-        weights = adding.neighbour_weights(scores, adding.NEIGHBOUR_SHARPNESS)
+        if len(existing) > 1:
+            progress.report("similarities", 0, 1)
+            scores = adding.similarity_scores(texts[:len(existing)], added, nucleotide,
+                                              self.device)
+            progress.report("similarities", 1, 1)
+            weights = adding.neighbour_weights(scores, adding.NEIGHBOUR_SHARPNESS)
+        else:   # one row (a reference genome): its weight is 1 whatever the scores
+            weights = np.ones((len(added), 1))
         moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weights,
                                       codes, progress)
         out, inserted = adding.fragment_rows(rows, moves, added)

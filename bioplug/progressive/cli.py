@@ -129,7 +129,8 @@ def add_parser(sub) -> None:
                         "(as mafft --addfragments; for reads and partial sequences)")
     p.add_argument("--keep-length", action="store_true",
                    help="keep ALN's columns only: residues of added sequences in insertions "
-                        "are deleted (as mafft --keeplength; a warning counts them)")
+                        "are deleted (as mafft --keeplength; a warning counts them). Columns "
+                        "of gaps only in ALN are left out (a warning says so)")
     p.add_argument("--map-out", metavar="MAP",
                    help="write where each added residue went: letter, position in its "
                         "sequence, column in OUT or - where --keep-length deleted it (the "
