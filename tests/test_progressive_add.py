@@ -447,3 +447,24 @@ def test_fragment_defaults_free_end_gaps_and_a_shift() -> None:
     given = ProgressiveAligner(device=DEVICE, shift=0.0, end_gap_open=3.0)
     matrix, gaps, _ = given.scoring(["MKVLAGHW"], fragments=True)
     assert np.allclose(matrix.values, small.values) and gaps.end_open == -3
+
+
+def test_neighbours_cap_the_rows_and_chunk_the_pairs(monkeypatch) -> None:
+    """Above NEIGHBOUR_ROWS rows a fragment weighs evenly spread rows only (the others 0);
+    scores made a few pairs a call equal one call's."""
+    import bioplug.progressive.adding as adding
+
+    rows = ["MKVLATGHW", "MKILASGHW", "", "PPWQRSTDD", "MKVLATGW", "QRSTDDEW"]
+    added = ["ATGHWEE", "QRSTDDEW", "MKVL"]
+    whole = adding.similarity_scores(rows, added, False, DEVICE)
+    monkeypatch.setattr(adding, "PAIRS_PER_CALL", 4)
+    assert np.array_equal(adding.similarity_scores(rows, added, False, DEVICE), whole)
+    monkeypatch.setattr(adding, "NEIGHBOUR_ROWS", 3)
+    weigh = adding.Neighbours(rows, added, False, DEVICE)
+    picked = [0, 3, 5]                       # the non-empty rows 0, 1, 3, 4, 5, spread
+    assert list(weigh.rows) == picked
+    w = weigh(1, 3)
+    assert w.shape == (2, 6) and np.allclose(w.sum(axis=1), 1)
+    assert (w[:, [1, 2, 4]] == 0).all()
+    assert np.allclose(w[:, picked], neighbour_weights(whole[1:3][:, picked],
+                                                       NEIGHBOUR_SHARPNESS))

@@ -56,6 +56,14 @@ FRAGMENTS_PER_CALL = 4096
 PROFILES_SHARE = 0.25
 
 
+#: A fragment's weights come from its scores with at most this many rows, spread evenly
+#: through a larger alignment (the others weigh 0): 100,000 reads against 10,000 rows would
+#: be 10^9 local alignments, and the sharpened weights rest on the best-scoring rows anyway.
+NEIGHBOUR_ROWS = 2048
+#: Local alignments per call of the pairwise engine (its index arrays live on the host).
+PAIRS_PER_CALL = 1 << 22
+
+
 def similarity_scores(rows_texts: Sequence[str], added: Sequence[str], nucleotide: bool,
                       device=None) -> np.ndarray:
     """``(F, n)`` local alignment scores of every added sequence with every row's sequence
@@ -68,11 +76,43 @@ def similarity_scores(rows_texts: Sequence[str], added: Sequence[str], nucleotid
     codes = encoded([*(rows_texts[i] for i in full), *added], "".join(scoring.letters),
                     nucleotide)
     scores = np.zeros((f, len(rows_texts)))
-    if f and m:
-        got = engine.score_indexed(codes, np.repeat(np.arange(m, m + f), m),
-                                   np.tile(np.arange(m), f))
-        scores[:, full] = np.asarray(got, np.float64).reshape(f, m)
+    step = max(1, PAIRS_PER_CALL // max(m, 1))
+    for lo in range(0, f if m else 0, step):
+        hi = min(lo + step, f)
+        got = engine.score_indexed(codes, np.repeat(np.arange(m + lo, m + hi), m),
+                                   np.tile(np.arange(m), hi - lo))
+        scores[lo:hi, full] = np.asarray(got, np.float64).reshape(hi - lo, m)
     return scores
+
+
+class Neighbours:
+    """Each added sequence's row weights, a chunk of sequences at a time
+    (:func:`similarity_scores` with at most :data:`NEIGHBOUR_ROWS` rows, then
+    :func:`neighbour_weights`); a one-row alignment (a reference genome) weighs its row 1
+    without scores."""
+
+    def __init__(self, rows_texts: Sequence[str], added: Sequence[str], nucleotide: bool,
+                 device=None):
+        self.n, self.added = len(rows_texts), added
+        self.nucleotide, self.device = nucleotide, device
+        full = np.flatnonzero([len(t) > 0 for t in rows_texts])
+        if full.size > NEIGHBOUR_ROWS:
+            full = full[np.linspace(0, full.size - 1, NEIGHBOUR_ROWS).round().astype(np.int64)]
+            log.info("fragments weigh %d of the alignment's %d rows (spread evenly)",
+                     full.size, self.n)
+        self.rows = full
+        self.texts = [rows_texts[i] for i in full]
+
+    def __call__(self, start: int, end: int) -> np.ndarray:
+        """``(end - start, n)`` float32 weights of added sequences ``start:end``."""
+        out = np.zeros((end - start, self.n), dtype=np.float32)
+        if self.n == 1:
+            out[:] = 1.0
+            return out
+        scores = similarity_scores(self.texts, self.added[start:end], self.nucleotide,
+                                   self.device)
+        out[:, self.rows] = neighbour_weights(scores, NEIGHBOUR_SHARPNESS)
+        return out
 
 
 def neighbour_weights(scores: np.ndarray, sharpness: float) -> np.ndarray:
@@ -85,7 +125,7 @@ def neighbour_weights(scores: np.ndarray, sharpness: float) -> np.ndarray:
     return w / w.sum(axis=1, keepdims=True) if s.size else s
 
 
-def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndarray,
+def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weigh,
                    codes: list[np.ndarray], progress: Progress) -> list[np.ndarray]:
     """The moves of every new sequence against its own weighting of the alignment.
 
@@ -95,8 +135,9 @@ def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndar
         Its gap scores are the ones used (free end gaps for fragments).
     cells, bits : numpy.ndarray
         The alignment's rows as :meth:`ProfileEngine.add_weighted_profiles` takes them.
-    weights : numpy.ndarray
-        ``(F, n)``: each new sequence's row weights (:func:`neighbour_weights`).
+    weigh : callable
+        ``weigh(start, end)``: the ``(end - start, n)`` row weights of new sequences
+        ``start:end`` (a :class:`Neighbours`).
     codes : list of numpy.ndarray
         Each new sequence's letter codes.
 
@@ -110,7 +151,7 @@ def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndar
     progress.report("fragments", 0, len(codes))
     for start, end in fragment_calls(engine, cells.shape[1], codes):
         chunk = slice(start, end)
-        profiles = engine.add_weighted_profiles(cells, bits, weights[chunk])
+        profiles = engine.add_weighted_profiles(cells, bits, weigh(start, end))
         sequences = engine.add_sequences(codes[chunk], np.ones(len(profiles)))
         out.extend(moves for _, moves in engine.align(list(zip(profiles, sequences,
                                                                 strict=True)), merge=False))

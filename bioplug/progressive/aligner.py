@@ -563,15 +563,8 @@ class ProgressiveAligner:
                                                  [r.id for r in existing], gaps.residue)
         added = texts[len(existing):]
         codes = pipeline.encode(added, [r.id for r in new], matrix.letters, nucleotide)
-        if len(existing) > 1:
-            progress.report("similarities", 0, 1)
-            scores = adding.similarity_scores(texts[:len(existing)], added, nucleotide,
-                                              self.device)
-            progress.report("similarities", 1, 1)
-            weights = adding.neighbour_weights(scores, adding.NEIGHBOUR_SHARPNESS)
-        else:   # one row (a reference genome): its weight is 1 whatever the scores
-            weights = np.ones((len(added), 1))
-        moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weights,
+        weigh = adding.Neighbours(texts[:len(existing)], added, nucleotide, self.device)
+        moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weigh,
                                       codes, progress)
         out, inserted = adding.fragment_rows(rows, moves, added)
         return plain, out, inserted, nucleotide

@@ -134,7 +134,8 @@ def add_parser(sub) -> None:
     p.add_argument("--map-out", metavar="MAP",
                    help="write where each added residue went: letter, position in its "
                         "sequence, column in OUT or - where --keep-length deleted it (the "
-                        "layout of mafft --mapout)")
+                        "layout of mafft --mapout, which turns on --keeplength; here "
+                        "--keep-length is asked for on its own)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="alignment file (- for standard output)")
     p.add_argument("--format", default=None, metavar="FMT",
