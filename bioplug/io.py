@@ -552,6 +552,21 @@ def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike]) -
         with contextlib.suppress(OSError):
             if Path(src).exists() and target.exists() and os.path.samefile(src, target):
                 raise InputError(f"{target}: refusing to overwrite an input file")
+    _check_writable_place(target)
+
+
+def _check_writable_place(target: Path) -> None:
+    """Refuse, before any work, an output whose folder (or the nearest existing folder above
+    it, where the missing ones would be made) cannot take a new file: the run would fail
+    only once its work was done. A device or pipe is written in place, so it is not asked."""
+    if target.exists() and not target.is_file() and not target.is_dir():
+        return
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if folder.exists() and (not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK)):
+        why = "is not a folder" if not folder.is_dir() else "is not writable"
+        raise InputError(f"{target}: cannot be written ({folder} {why})")
 
 
 @contextlib.contextmanager
@@ -579,11 +594,18 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     check_output(path, inputs)
     target = _rename_target(Path(path))
     if target is None:   # a device, pipe or terminal: written in place, as `cat > path` does
-        with open(path, mode) as handle:
+        try:
+            handle = open(path, mode)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
+        with handle:
             yield handle
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:   # a place the early check could not foresee (/proc, a full disk)
+        raise InputError(f"{target}: cannot be written ({exc.strerror or exc})") from exc
     gzipped = target.name.lower().endswith(".gz")   # as inputs so named are read
     try:
         with os.fdopen(fd, "wb" if gzipped else mode) as raw, \

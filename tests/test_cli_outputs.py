@@ -380,3 +380,27 @@ def test_verbosity_options_after_the_command(tmp_path, monkeypatch):
         assert main([*argv, "--device", "cpu", "-q"]) == 0
     assert levels == [logging.WARNING, logging.INFO, logging.INFO, logging.DEBUG,
                       logging.DEBUG]
+
+
+@pytest.mark.parametrize("command", [["msa", "p.fa"], ["profile", "aln.fa", "--add", "new.fa"],
+                                     ["tree", "p.fa"]])
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(files, monkeypatch,
+                                                                     capsys, command):
+    """An output under a plain file (or in a folder that takes no file) is refused with exit
+    2 before any work: it failed only once the work was done, as FileNotFoundError (exit 1)."""
+    monkeypatch.chdir(files)
+    (files / "plain").write_text("x\n")
+    ran = []
+    monkeypatch.setattr("bioplug.runtime.get_runtime", lambda *a, **k: ran.append(1))
+    assert main(["-q", *command, "-o", "plain/out.fa", "--device", "cpu"]) == 2
+    assert "plain/out.fa: cannot be written (plain is not a folder)" in capsys.readouterr().err
+    assert not ran and (files / "plain").read_text() == "x\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
+def test_a_place_that_refuses_the_file_is_an_input_error(files, capsys):
+    """/proc takes no new file whoever runs (root passes the early check there): the write
+    says so as an error of the output (exit 2), not as a crash."""
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", "/proc/bioplug-none/out.fa",
+                 "--device", "cpu"]) == 2
+    assert "/proc/bioplug-none/out.fa: cannot be written" in capsys.readouterr().err
