@@ -7,7 +7,9 @@ Two ways, as MAFFT offers them:
   ``ProgressiveAligner``);
 * as fragments (``mafft --addfragments``): each new sequence is aligned to the alignment on
   its own, with free end gaps (reads, partial genes and domains rarely span it), all of them
-  in device batches (:func:`fragment_moves`). Fragments know nothing of each other, so their
+  in device batches (:func:`fragment_moves`), each against its own profile of the alignment
+  whose rows are weighed by their local alignment scores with it (:class:`Neighbours`).
+  Fragments know nothing of each other, so their
   insertions at one place are not aligned to each other: each is left-justified in a block as
   wide as the longest there (:func:`fragment_rows`), as A2M's insert states are unaligned.
 
@@ -54,8 +56,6 @@ FRAGMENTS_PER_CALL = 4096
 #: (or more than one buffer may hold): each is a copy of the alignment's columns, so 4,096 of
 #: a 30 kb genome's take 11 GiB, past PoCL's 4 GiB buffers (1,600 reads failed there).
 PROFILES_SHARE = 0.25
-
-
 #: A fragment's weights come from its scores with at most this many rows, spread evenly
 #: through a larger alignment (the others weigh 0): 100,000 reads against 10,000 rows would
 #: be 10^9 local alignments, and the sharpened weights rest on the best-scoring rows anyway.
