@@ -238,15 +238,6 @@ def test_output_order_tree(tmp_path, monkeypatch, capsys, method):
     assert list(_fasta_rows(tmp_path / "d" / "f.fasta")) == tips
 
 
-def test_output_order_tree_not_with_cluster(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "f.fa").write_text(">a\nMKV\n>b\nMKI\n")
-    assert main(["-q", "msa", "f.fa", "--outdir", "d", "--cluster", "--output-order", "tree",
-                 "--device", "cpu"]) == 2
-    assert "--output-order tree: not with --cluster" in capsys.readouterr().err
-    assert not (tmp_path / "d").exists()
-
-
 @pytest.mark.parametrize("option", [["--matrix", "BLOSUM62"], ["--gap-open", "3"],
                                     ["--gap-extend", "1"], ["--trees", "nj"], ["--ktuple"],
                                     ["--guide-tree", "g.nwk"]])

@@ -287,6 +287,24 @@ def test_no_dashboard_link_without_bokeh_for_a_local_cluster(families, tmp_path,
     assert "no Dask dashboard: bokeh is not installed" in caplog.text
 
 
+def test_output_order_tree_on_the_cluster_equals_the_single_process(client, families,
+                                                                   tmp_path):
+    """``bioplug msa ... --outdir --output-order tree``: the workers write the rows in the
+    guide tree's order, as the single process does; the order is part of the fingerprint,
+    so a folder made in input order is redone."""
+    argv = ["-q", "msa", *map(str, families), "--method", "quickprobs", "--device", "cpu",
+            "--output-order", "tree"]
+    assert cli_main([*argv, "--outdir", str(tmp_path / "one")]) == 0
+    summary = align_families(families, tmp_path / "dask", "quickprobs", client=client)
+    assert summary.computed == 3
+    summary = align_families(families, tmp_path / "dask", "quickprobs", client=client,
+                             order="tree")
+    assert summary.computed == 3
+    for f in families:
+        name = f"{f.stem}.fasta"
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
 def test_relative_paths_are_the_callers_and_the_largest_family_goes_first(
         client, families, tmp_path, monkeypatch):
     """Workers have working directories of their own: a relative input or output names the

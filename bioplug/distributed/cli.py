@@ -130,7 +130,8 @@ def run_msa(args, bar) -> int:
         summary = align_families(args.input, args.outdir, args.method, format=args.format,
                                  client=_client(args), keep_going=args.keep_going,
                                  progress=bar, options=quickprobs,
-                                 progressive_options=progressive)
+                                 progressive_options=progressive,
+                                 order=getattr(args, "output_order", "input"))
     finally:
         bar.close()
     _announce(summary, "families")

@@ -30,7 +30,7 @@ METHODS = ("auto", "quickprobs", "progressive")
 def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike,
                    method: str = "auto", *, format: str = "fasta", client=None,
                    keep_going: bool = False, progress=None, options: dict | None = None,
-                   progressive_options: dict | None = None) -> Summary:
+                   progressive_options: dict | None = None, order: str = "input") -> Summary:
     """Align every family of ``paths`` on a Dask cluster, one file per family in ``outdir``.
 
     Parameters
@@ -55,6 +55,8 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
     options, progressive_options : dict, optional
         Keywords of ``MultipleSequenceAligner`` and ``ProgressiveAligner`` (``device`` is
         each worker's own).
+    order : {"input", "tree"}
+        The rows in input order, or in the guide tree's (``bioplug msa --output-order``).
 
     Returns
     -------
@@ -75,6 +77,8 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
     manifest = Manifest(outdir, MANIFEST)
     settings = (method, sorted((options or {}).items()),
                 sorted((progressive_options or {}).items()), format)
+    if order != "input":   # the fingerprints of runs before the option stay valid
+        settings += (order,)
     run = uuid.uuid4().hex[:8]
     tasks, names = [], {}
     for src, dst in zip(inputs, outputs, strict=True):
@@ -85,7 +89,8 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
         names[key] = (dst.name, fingerprint)
         # absolute: workers resolve paths in their own working directories
         tasks.append((key, align_family, (os.path.abspath(src), os.path.abspath(dst), method,
-                                          options or {}, progressive_options or {}, format),
+                                          options or {}, progressive_options or {}, format,
+                                          order),
                       float(src.stat().st_size)))
     tasks.sort(key=lambda task: -task[3])   # the largest family is submitted (and starts) first
     summary = Summary(out=os.fspath(outdir), total=len(inputs),
@@ -129,7 +134,7 @@ def _aligner(method: str, options: dict):
 
 
 def align_family(source: str, target: str, method: str, options: dict,
-                 progressive_options: dict, fmt: str) -> dict:
+                 progressive_options: dict, fmt: str, order: str = "input") -> dict:
     """Align one family on this worker's device and write it; returns its manifest fields.
 
     Errors of the input are raised as the single-process batch raises them (message starts
@@ -137,7 +142,7 @@ def align_family(source: str, target: str, method: str, options: dict,
     """
     from bioplug.io import write_checked
     from bioplug.msa.aligner import _named
-    from bioplug.msa.cli import choose_method
+    from bioplug.msa.cli import choose_method, in_output_order
 
     start = time.perf_counter()
     try:
@@ -145,7 +150,7 @@ def align_family(source: str, target: str, method: str, options: dict,
             method=method, guide_tree=None, tree_out=None, seqtype="auto"), source)
         opts = progressive_options if chosen == "progressive" else options
         alignment = _aligner(chosen, opts).align(given)
-        write_checked(alignment, target, source, fmt)
+        write_checked(in_output_order(alignment, order), target, source, fmt)
     except (BioplugError, OSError, ValueError) as exc:
         raise _named(exc, source) from exc
     return {"input": source, "output": target, "method": chosen,

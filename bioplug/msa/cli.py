@@ -217,9 +217,6 @@ def _check_values(args: argparse.Namespace) -> None:
     if tree is not None and not Path(tree).is_file():
         shown = "is a folder, not a Newick file" if Path(tree).is_dir() else "no such file"
         raise InputError(f"--guide-tree {tree}: {shown}")
-    if getattr(args, "cluster", None) is not None and args.output_order != "input":
-        raise InputError("--output-order tree: not with --cluster yet (the workers write the "
-                         "families; align without --cluster)")
     if args.outdir is not None and (tree or args.tree_out):
         raise InputError("--guide-tree and --tree-out name one family's tree: not with "
                          "--outdir (align that family alone with -o OUT)")
