@@ -468,3 +468,17 @@ def test_neighbours_cap_the_rows_and_chunk_the_pairs(monkeypatch) -> None:
     assert (w[:, [1, 2, 4]] == 0).all()
     assert np.allclose(w[:, picked], neighbour_weights(whole[1:3][:, picked],
                                                        NEIGHBOUR_SHARPNESS))
+
+
+def test_cli_says_which_options_fragments_do_not_read(files, caplog) -> None:
+    """Fragments are aligned each on its own: guide-tree options are said to be unread."""
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "-o", "out.fa",
+                 "--trees", "nj", "--ktuple", "--device", DEVICE]) == 0
+    assert "--ktuple, --trees: not read with --add-fragments" in caplog.text
+    caplog.clear()
+    assert main(["-q", "profile", "aln.fa", "--add", "new.fa", "-o", "out2.fa", "--ktuple",
+                 "--device", DEVICE]) == 0
+    assert "not read" not in caplog.text

@@ -36,16 +36,19 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
                         "nucleotides)")
     g.add_argument("--gap-open", type=float, default=None, metavar="P",
                    help="gap opening penalty (positive; default 14 for protein families "
-                        "below 100 sequences, 10 from 100; nucleotides 15)")
+                        "below 100 sequences, 10 from 100; nucleotides 15; added fragments "
+                        "10, nucleotides 15)")
     g.add_argument("--gap-extend", type=float, default=None, metavar="P",
                    help="gap extension penalty (default 0.75 for protein families below 100 "
-                        "sequences, 1 from 100; nucleotides 2)")
+                        "sequences, 1 from 100; nucleotides 2; added fragments 1, nucleotides "
+                        "2)")
     g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
                    help="penalty for opening a gap at either end (default 2; 0.66 for protein "
-                        "families of 100 or more; nucleotides 3)")
+                        "families of 100 or more; nucleotides 3; added fragments 0)")
     g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
                    help="penalty for extending an end gap (default 0.25 for protein "
-                        "families below 100 sequences, 0.66 from 100; nucleotides 1)")
+                        "families below 100 sequences, 0.66 from 100; nucleotides 1; added "
+                        "fragments 0)")
     g.add_argument("--trees", default=None, choices=("upgma", "nj", "upgma,nj"),
                    metavar="{upgma,nj,'upgma,nj'}",
                    help="candidate guide trees: the family is aligned along each and the "
@@ -57,7 +60,8 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
                         "family's size and alphabet")
     g.add_argument("--shift", type=float, default=None,
                    help="constant added to every substitution score (default 6 for protein "
-                        "families of 100 or more, else 0)")
+                        "families of 100 or more, else 0; added fragments 2, nucleotides 4, "
+                        "whatever --matrix)")
     g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
                    help="alphabet (default: detected; nucleotides use NUC.4.4)")
     g.add_argument("--guide-tree", metavar="NWK", default=None,
@@ -185,6 +189,12 @@ def run_profile(args: argparse.Namespace) -> int:
     check_writable(fmt, 3, args.output, args.format)
     first = _read_input(inputs[0], aligned=True)
     second = _read_input(inputs[1], aligned=added is None)
+    if args.add_fragments is not None:
+        unread = [flag for flag, value, default in (
+            ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
+            ("--trees", args.trees, None)) if value != default]
+        if unread:   # no guide tree among fragments: each meets the alignment alone
+            log.warning("%s: not read with --add-fragments", ", ".join(unread))
     aligner = make_aligner(args)
     with naming_input({input_name(inputs[0]): first, input_name(inputs[1]): second}):
         if added is None:
