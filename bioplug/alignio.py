@@ -453,7 +453,8 @@ def _opened(target, inputs: Iterable[str | os.PathLike]):
 
 def write_rows(target, ids: Sequence[str], rows, fmt: str,
                descriptions: Sequence[str] | None = None, *, state: str | None = None,
-               inputs: Iterable[str | os.PathLike] = ()) -> None:
+               inputs: Iterable[str | os.PathLike] = (),
+               keep_empty_columns: bool = False) -> None:
     """Write gapped rows as an alignment file, as ``Bio.Align.write`` would.
 
     The text equals ``Bio.Align.write`` of ``alignment_from_rows`` of SeqRecords with these
@@ -480,14 +481,26 @@ def write_rows(target, ids: Sequence[str], rows, fmt: str,
         all-gap columns are dropped with them); every column a match by default.
     inputs : iterable of path-like
         Files the output must not replace.
+    keep_empty_columns : bool
+        Keep columns of gaps only (as no ``Bio.Align.Alignment`` can), in the formats laid
+        out here: ``bioplug profile --keep-length`` keeps its input's length so.
 
     Raises
     ------
     ValueError
         Rows of different lengths; an empty alignment in a format that needs rows; a
-        format Biopython cannot write.
+        format Biopython cannot write, or one not laid out here with
+        ``keep_empty_columns``.
     """
-    arr, kept = _printed(_as_matrix(rows))
+    if keep_empty_columns:   # a kept alignment length (profile --keep-length): as given
+        if fmt.lower() not in FAST_FORMATS:
+            raise ValueError(f"columns of gaps only are kept in {', '.join(FAST_FORMATS)} "
+                             f"files, not {fmt}")
+        arr, kept = _as_matrix(rows), None
+        if (arr == _DOT).any():
+            arr = np.where(arr == _DOT, np.uint8(GAP), arr)
+    else:
+        arr, kept = _printed(_as_matrix(rows))
     if state is not None and kept is not None:
         state = "".join(state[c] for c in kept[kept < len(state)])
     fmt = fmt.lower()

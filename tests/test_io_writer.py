@@ -280,3 +280,19 @@ def test_description_after_id():
     assert description_after_id(rec("a", "ab c")) == "ab c"        # not the id word
     assert description_after_id(rec("a", "made in code")) == "made in code"
     assert description_after_id(rec("", " x")) == " x"
+
+
+def test_write_rows_keeps_columns_of_gaps_only_when_asked():
+    """``keep_empty_columns`` (profile --keep-length) writes the rows as given, '.' as '-';
+    a format bioplug does not lay out itself cannot hold such columns."""
+    from bioplug.alignio import write_rows
+
+    rows = ["MK--V.A", "MK--I-A"]
+    out = io.StringIO()
+    write_rows(out, ["a", "b"], rows, "fasta", keep_empty_columns=True)
+    assert out.getvalue() == ">a\nMK--V-A\n>b\nMK--I-A\n"
+    out = io.StringIO()
+    write_rows(out, ["a", "b"], rows, "fasta")
+    assert out.getvalue() == ">a\nMKVA\n>b\nMKIA\n"
+    with pytest.raises(ValueError, match="not nexus"):
+        write_rows(io.StringIO(), ["a", "b"], rows, "nexus", keep_empty_columns=True)

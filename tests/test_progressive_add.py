@@ -38,6 +38,7 @@ from bioplug.progressive.adding import (
     map_text,
     neighbour_weights,
     similarity_scores,
+    with_empty_columns,
 )
 from bioplug.progressive.aligner import gapped_matrix, residue_gaps
 from bioplug.progressive.device import GapScores, ProfileEngine
@@ -349,6 +350,47 @@ def test_keep_length_warns_when_columns_of_gaps_go(aligner, caplog) -> None:
     assert out.length == 12 and rows_of(out)[2] == "---LAGHWEE--"
     assert "4 columns of the alignment hold gaps only" in caplog.text
     assert "12 columns, not 16" in caplog.text
+    # given_columns puts each column back at its place: the given rows come back whole
+    assert list(out.given_columns) == [0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    rows = np.array([list(r.encode()) for r in rows_of(out)], dtype=np.uint8)
+    full = [r.tobytes().decode() for r in with_empty_columns(rows, out.given_columns, 16)]
+    assert full == ["MKV--LAGHWEEIL--", "MKI--LAGHWEDIL--", "-----LAGHWEE----"]
+
+
+def test_cli_keep_length_keeps_columns_of_gaps_only(tmp_path, monkeypatch, caplog) -> None:
+    """``--keep-length`` writes exactly the given length, as mafft --keeplength does: the
+    given rows byte for byte, the map numbered in OUT's columns; a format bioplug does not
+    lay out itself (NEXUS) cannot hold such columns, as before."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "aln.fa").write_text(">r1\nMK--VLATG-HW\n>r2\nMK--ILASG-HW\n")
+    (tmp_path / "new.fa").write_text(">f1\nVLAT\n>f2\nSGHW\n")
+    for name in ("out.fa", "out.aln", "out.sto"):
+        assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
+                     "--map-out", "m.map", "-o", name, "--device", DEVICE]) == 0
+    rows = _fasta_rows(tmp_path / "out.fa")
+    assert rows["r1"] == "MK--VLATG-HW" and rows["r2"] == "MK--ILASG-HW"
+    assert {len(r) for r in rows.values()} == {12}
+    for name, entries in read_map((tmp_path / "m.map").read_text()).items():
+        for letter, _pos, col in entries:
+            assert col is None or rows[name][col - 1] == letter
+    from bioplug.io import read_records
+
+    assert {len(r.seq) for r in read_records(tmp_path / "out.aln")} == {12}
+    assert {len(r.seq) for r in read_records(tmp_path / "out.sto")} == {12}
+    assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
+                 "-o", "out.nex", "--device", DEVICE]) == 0
+    assert "hold gaps only" in caplog.text
+
+
+def _fasta_rows(path) -> dict[str, str]:
+    rows, name = {}, None
+    for line in path.read_text().splitlines():
+        if line.startswith(">"):
+            name = line[1:].split()[0]
+            rows[name] = ""
+        else:
+            rows[name] += line.strip()
+    return rows
 
 
 @pytest.mark.parametrize("fragments", [False, True])

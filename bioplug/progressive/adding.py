@@ -226,7 +226,8 @@ def fragment_rows(rows: np.ndarray, moves: Sequence[np.ndarray], texts: Sequence
 
 
 def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.ndarray,
-           keep_length: bool) -> tuple[list[SeqRecord], np.ndarray, dict[str, np.ndarray]]:
+           keep_length: bool
+           ) -> tuple[list[SeqRecord], np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
     """The rows to build the result from, and where each added residue went.
 
     Parameters
@@ -246,15 +247,20 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
         The rows, columns of gaps only removed (an Alignment cannot hold them).
     residue_columns : dict
         Per added id, each residue's column in ``rows`` (0-based), -1 where it was deleted.
+    given_columns : numpy.ndarray or None
+        With ``keep_length``, the given alignment's column (0-based) of each column of
+        ``rows``.
     """
     keep = ~inserted if keep_length else np.ones(out.shape[1], dtype=bool)
     filled = (out != GAP).any(axis=0)
     empty = int((keep & ~filled).sum())
     if keep_length and empty:   # the length asked for is not the one given back: say so
-        log.warning("keep_length: %d columns of the alignment hold gaps only and are left out "
-                    "(an alignment cannot hold them): %d columns, not %d", empty,
+        log.warning("keep_length: %d columns of the alignment hold gaps only and are not in "
+                    "the result (an Alignment cannot hold them): %d columns, not %d "
+                    "(bioplug profile --keep-length writes them back)", empty,
                     int(keep.sum()) - empty, int(keep.sum()))
     keep &= filled
+    given_columns = (np.cumsum(~inserted) - 1)[keep] if keep_length else None
     column = np.cumsum(keep) - 1
     mapping: dict[str, np.ndarray] = {}
     records = list(plain[:n_old])
@@ -272,7 +278,15 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
     if deleted:
         log.warning("keep_length: %d residues of %d added sequences lay in insertions and "
                     "were deleted (residue_columns maps them)", deleted, cut)
-    return records, out[:, keep], mapping
+    return records, out[:, keep], mapping, given_columns
+
+
+def with_empty_columns(rows: np.ndarray, given_columns: np.ndarray, length: int) -> np.ndarray:
+    """A keep-length result's rows at the given alignment's ``length``: each column at its
+    place among the given ones (``given_columns``), the columns of gaps only put back."""
+    full = np.full((rows.shape[0], length), GAP, dtype=np.uint8)
+    full[:, given_columns] = rows
+    return full
 
 
 def map_text(records: Sequence[SeqRecord], residue_columns: dict[str, np.ndarray]) -> str:

@@ -527,7 +527,9 @@ class ProgressiveAligner:
         -------
         Bio.Align.Alignment
             The alignment's rows, then the new ones. ``alignment.residue_columns`` maps each
-            new sequence's id to the 0-based column of each of its residues (-1: deleted).
+            new sequence's id to the 0-based column of each of its residues (-1: deleted);
+            with ``keep_length``, ``alignment.given_columns`` is the given alignment's column
+            of each column (they differ where it had columns of gaps only).
         """
         existing = aligned_records(alignment)   # read once: it may be standard input
         new = ungapped(read_sequences(sequences, len(existing)))
@@ -541,10 +543,12 @@ class ProgressiveAligner:
                        for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
             plain, out, moves, nucleotide = self._profile_pair(existing, new, ADD_SIDES)
             inserted = moves == 2
-        records, rows, mapping = adding.finish(plain, out, len(existing), inserted,
-                                               keep_length)
+        records, rows, mapping, given_columns = adding.finish(plain, out, len(existing),
+                                                              inserted, keep_length)
         result = alignment_from_rows(records, rows, molecule_type=molecule(nucleotide))
         result.residue_columns = mapping
+        if keep_length:
+            result.given_columns = given_columns
         return result
 
     def _add_fragments(self, existing: list[SeqRecord], new: list[SeqRecord],

@@ -133,8 +133,9 @@ def add_parser(sub) -> None:
                         "(as mafft --addfragments; for reads and partial sequences)")
     p.add_argument("--keep-length", action="store_true",
                    help="keep ALN's columns only: residues of added sequences in insertions "
-                        "are deleted (as mafft --keeplength; a warning counts them). Columns "
-                        "of gaps only in ALN are left out (a warning says so)")
+                        "are deleted (as mafft --keeplength; a warning counts them); ALN's "
+                        "length is kept, columns of gaps only included (in FASTA, Clustal, "
+                        "Stockholm, A2M, A3M and PHYLIP output)")
     p.add_argument("--map-out", metavar="MAP",
                    help="write where each added residue went: letter, position in its "
                         "sequence, column in OUT or - where --keep-length deleted it (the "
@@ -165,7 +166,6 @@ def run_profile(args: argparse.Namespace) -> int:
         naming_input,
         output_format,
         ungapped,
-        write_checked,
     )
     from bioplug.progress import TerminalBar
 
@@ -207,15 +207,45 @@ def run_profile(args: argparse.Namespace) -> int:
                                         keep_length=args.keep_length)
             finally:
                 bar.close()
+    write = _writer(alignment, args, first, inputs[0], fmt)
     if args.map_out is None:
-        write_checked(alignment, args.output, inputs[0], fmt)
+        write()
         return 0
     from bioplug.progressive.adding import map_text
 
     with atomic_output(args.map_out, inputs) as handle:   # both files, or neither
         handle.write(map_text(ungapped(second), alignment.residue_columns))
-        write_checked(alignment, args.output, inputs[0], fmt)
+        write()
     return 0
+
+
+def _writer(alignment, args: argparse.Namespace, given: list, source: str, fmt: str):
+    """How OUT is written: as any alignment, or, with --keep-length of an alignment that has
+    columns of gaps only, as rows of exactly its length (an Alignment cannot hold those
+    columns: they are put back, and ``residue_columns`` numbered as in OUT), as mafft
+    --keeplength keeps them, in the formats bioplug lays out itself."""
+    import numpy as np
+
+    from bioplug.alignio import FAST_FORMATS, alignment_rows, write_rows
+    from bioplug.io import write_checked
+    from bioplug.progressive.adding import with_empty_columns
+
+    def plain() -> None:
+        write_checked(alignment, args.output, source, fmt)
+
+    length = len(given[0].seq) if given else 0
+    place = getattr(alignment, "given_columns", None)
+    if place is None or place.size == length or fmt not in FAST_FORMATS:
+        return plain
+    full = with_empty_columns(alignment_rows(alignment), place, length)
+    alignment.residue_columns = {k: np.where(v >= 0, place[np.maximum(v, 0)], -1)
+                                 for k, v in alignment.residue_columns.items()}
+    records = alignment.sequences
+    log.info("--keep-length: %d columns of gaps only kept as in %s", length - place.size,
+             source)
+    return lambda: write_rows(args.output, [r.id for r in records], full, fmt,
+                              [r.description for r in records], inputs=[source],
+                              keep_empty_columns=True)
 
 
 def _read_input(path: str, aligned: bool) -> list:
