@@ -1,9 +1,13 @@
 """Adding fragments to an alignment: ``bioplug profile --add-fragments`` against ``mafft
---addfragments``, in one run, on simulated families with their true alignment.
+--addfragments``, in one run, on cases whose true alignment is known.
 
-A family of ``--existing + --fragments`` proteins is simulated (``simulate.evolve``: a random
-tree, substitutions and indels, the true alignment known). The first ``--existing`` rows of
-the true alignment (columns of gaps only removed) are the alignment given to both tools; each
+Cases: a simulated family (``--existing + --fragments`` proteins, ``simulate.evolve``: a
+random tree, substitutions and indels), whose first ``--existing`` true rows (columns of gaps
+only removed) are the alignment given to both tools; or reference alignments
+(``--references DIR ...``: BAliBASE XML, scored on core columns; HomFam references; BRAliBASE
+``*.ref.fa.gz``), every other row given; with ``--homologs`` (HomFam's family sequences) the
+given rows and ``--depth`` homologs are aligned by ``--given-by`` (MAFFT, Clustal Omega or
+bioplug) first: a deep alignment as users have them, scored on the reference rows. Each
 other sequence is cut to a random window of ``--min-frac``-1 of its length (reads, partial
 genes) and added. Every tool runs as the user runs it, output file written (the time is the
 process's, start to exit; peak memory its ru_maxrss: ``progressive.run_process``):
@@ -15,15 +19,18 @@ process's, start to exit; peak memory its ru_maxrss: ``progressive.run_process``
 
 ``--keep-length`` adds the tools' keep-length option to every command.
 
-Scores, against the true alignment: a pair is a fragment's residue and a residue of the given
-alignment in one column. *Recall* is the share of the true pairs the output aligns (what SP
-measures), *precision* the share of the output's pairs that are true. The given alignment's
-rows must come back unchanged (its columns kept: ``kept``).
+Scores, against the truth: a pair is a fragment's residue and a residue of a scored given row
+(every given row, or the reference rows) in one column. *Recall* is the share of the true
+pairs the output aligns (what SP measures), *precision* the share of the output's pairs that
+are true. The given alignment's rows must come back unchanged (its columns kept: ``kept``).
 
 Examples (repository root)::
 
     # here, PoCL
     python benchmarks/add.py --existing 20 --fragments 200 --length 200 --device cpu
+    python benchmarks/add.py --references ../shared/bench/balibase3/RV11 --repeats 1
+    python benchmarks/add.py --references ../shared/bench/homfam/ref --homologs \\
+        ../shared/bench/homfam/small --depth 200 --every 4 --given-by clustalo --repeats 1
     # GPU machine: bash .device/prelude.sh && python benchmarks/add.py --existing 100 \\
     #   --fragments 20000 --length 300 --device gpu --threads 16 --peers-dir .peers
 """
