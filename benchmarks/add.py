@@ -273,7 +273,7 @@ def main(argv=None) -> int:
                         "families")
     p.add_argument("--homologs", type=Path, default=None, metavar="DIR",
                    help="HomFam's family sequences (homfam/small): each given alignment is "
-                        "mafft --auto of the given reference rows and --depth homologs")
+                        "the given reference rows and --depth homologs, aligned by --given-by")
     p.add_argument("--depth", type=int, default=200)
     p.add_argument("--given-by", choices=("mafft", "clustalo", "bioplug"), default="mafft",
                    help="the tool that aligns the given rows and homologs (--homologs)")

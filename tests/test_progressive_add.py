@@ -367,30 +367,20 @@ def test_cli_keep_length_keeps_columns_of_gaps_only(tmp_path, monkeypatch, caplo
     for name in ("out.fa", "out.aln", "out.sto"):
         assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
                      "--map-out", "m.map", "-o", name, "--device", DEVICE]) == 0
-    rows = _fasta_rows(tmp_path / "out.fa")
+    from bioplug.io import read_records
+
+    rows = {r.id: str(r.seq) for r in read_records(tmp_path / "out.fa")}
     assert rows["r1"] == "MK--VLATG-HW" and rows["r2"] == "MK--ILASG-HW"
     assert {len(r) for r in rows.values()} == {12}
     for name, entries in read_map((tmp_path / "m.map").read_text()).items():
         for letter, _pos, col in entries:
             assert col is None or rows[name][col - 1] == letter
-    from bioplug.io import read_records
-
     assert {len(r.seq) for r in read_records(tmp_path / "out.aln")} == {12}
     assert {len(r.seq) for r in read_records(tmp_path / "out.sto")} == {12}
     assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
                  "-o", "out.nex", "--device", DEVICE]) == 0
     assert "hold gaps only" in caplog.text
 
-
-def _fasta_rows(path) -> dict[str, str]:
-    rows, name = {}, None
-    for line in path.read_text().splitlines():
-        if line.startswith(">"):
-            name = line[1:].split()[0]
-            rows[name] = ""
-        else:
-            rows[name] += line.strip()
-    return rows
 
 
 @pytest.mark.parametrize("fragments", [False, True])
