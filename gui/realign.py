@@ -15,7 +15,8 @@ Three jobs, each run off the GUI thread on the chosen device with
 ``Add fragments…``
     Each sequence from a file is aligned to the open alignment on its own, end gaps free (as
     ``mafft --addfragments``: reads, partial genes); their insertions are not aligned to each
-    other.
+    other. ``Add fragments, keep length…`` keeps the alignment's width (as ``mafft
+    --keeplength``: the residues that would open columns are left out).
 
 A result is applied only if the alignment is still the one the job started from: an edit made
 while the job ran would otherwise be silently thrown away.
@@ -91,10 +92,11 @@ def realign_block_task(codes: np.ndarray, rows: list[int], c0: int, c1: int, dev
 
 
 def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord], device,
-                  fragments: bool = False):
+                  fragments: bool = False, keep_length: bool = False):
     """Job function: ``(names, codes)`` of the alignment with ``records`` profile-aligned
     to it (``ProgressiveAligner.add``: the alignment's columns are kept), each on its own
-    with ``fragments``."""
+    with ``fragments``; with ``keep_length`` the alignment's width stays, columns of gaps
+    only included (residues that would open columns are left out, as mafft --keeplength)."""
     clash = sorted(set(names) & {r.id for r in records})
     if clash:
         raise InputError(f"a sequence called {clash[0]!r} is already in the alignment")
@@ -102,18 +104,18 @@ def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord],
         raise InputError("no sequences to add")
 
     def fn(progress):
-        from Bio.Align import Alignment
-
         from bioplug import ProgressiveAligner
+        from bioplug.progressive.adding import with_empty_columns
 
-        rows = [SeqRecord(Seq(codes[i].tobytes().decode("ascii").replace(" ", "-")), id=name)
-                for i, name in enumerate(names)]
-        seqs, coords = Alignment.parse_printed_alignment([bytes(r.seq) for r in rows])
-        base = Alignment([SeqRecord(Seq(s), id=r.id) for s, r in zip(seqs, rows, strict=True)],
-                         coords)
-        merged = ProgressiveAligner(device=device).add(base, records, progress=progress,
-                                                       fragments=fragments)
-        return names + [r.id for r in records], rows_of(merged)
+        given = [SeqRecord(Seq(codes[i].tobytes().decode("ascii").replace(" ", "-")), id=name)
+                 for i, name in enumerate(names)]
+        merged = ProgressiveAligner(device=device).add(given, records, progress=progress,
+                                                       fragments=fragments,
+                                                       keep_length=keep_length)
+        out = rows_of(merged)
+        if keep_length:
+            out = with_empty_columns(out, merged.given_columns, codes.shape[1])
+        return names + [r.id for r in records], out
 
     return fn
 
@@ -179,22 +181,25 @@ class Realigner:
                            lambda names: self.view.highlight_names(moved),
                            [titles[i] for i in rest + rows])  # the job's row order
 
-    def add_sequences(self, records: list[SeqRecord], fragments: bool = False):
+    def add_sequences(self, records: list[SeqRecord], fragments: bool = False,
+                      keep_length: bool = False):
         """Align ``records`` (unaligned) to the open alignment and append them; each on its
-        own, end gaps free, with ``fragments``."""
+        own, end gaps free, with ``fragments``; the alignment's width kept with
+        ``keep_length``."""
         data = self._aligned()
         # the words after the id (Bio.SeqIO keeps the id in front of them)
         records = [SeqRecord(Seq(str(r.seq).replace("-", "").replace(".", "")), id=r.id,
                              description=description_after_id(r)) for r in records]
         fn = add_rows_task(list(data.names), data.codes, records, self.window.device,
-                           fragments)
+                           fragments, keep_length)
         added = [r.id for r in records]
-        name = "Add fragments" if fragments else "Add sequences"
+        name = ("Add fragments" if fragments else "Add sequences") + (
+            " (keep length)" if keep_length else "")
         return self._start(name, fn, f"{name.lower()}: {len(records)}",
                            lambda names: self.view.highlight_names(added),
                            data.descriptions + [r.description for r in records])
 
-    def ask_add(self, fragments: bool = False) -> None:
+    def ask_add(self, fragments: bool = False, keep_length: bool = False) -> None:
         """Choose a sequence file, then :meth:`add_sequences`."""
         from bioplug.io import read_records
 
@@ -203,7 +208,7 @@ class Realigner:
                                               "Sequences (*.fa *.fasta *.faa *.fna *.fas);;"
                                               "All files (*)")
         if path:
-            self.add_sequences(read_records(path), fragments)
+            self.add_sequences(read_records(path), fragments, keep_length)
 
 
 def install_realign(window) -> Realigner:
@@ -225,6 +230,8 @@ def install_realign(window) -> Realigner:
     menu.addAction("Realign selected se&quences", guarded(realigner.realign_sequences))
     menu.addAction("&Add sequences…", guarded(realigner.ask_add))
     menu.addAction("Add &fragments…", guarded(lambda: realigner.ask_add(fragments=True)))
+    menu.addAction("Add fragments, &keep length…",
+                   guarded(lambda: realigner.ask_add(fragments=True, keep_length=True)))
     return realigner
 
 

@@ -125,6 +125,32 @@ def test_add_fragments_from_the_menu(window, qtbot, tmp_path, monkeypatch):
     assert window.alignment_view.editor.stack.undoText() == "add fragments: 2"
 
 
+def test_add_fragments_keeping_the_length(window, qtbot, tmp_path, monkeypatch):
+    """Edit > Add fragments, keep length…: the alignment's width and rows stay, a column of
+    gaps only included, and a fragment's residues that would open columns are left out."""
+    rows = {k: v[:7] + "-" + v[7:] for k, v in ROWS.items()}     # a column of gaps only
+    window.set_data(AlignmentData.from_records(
+        [SeqRecord(Seq(t), id=k) for k, t in rows.items()], aligned=True))
+    before = window.data.codes.copy()
+    src = tmp_path / "frags.fa"
+    long = "MKVAL" + "W" * 20 + "GHWEKLQR"               # more letters than columns
+    src.write_text(f">e\nGHWEKLQR\n>f\n{long}\n")
+    monkeypatch.setattr("bioplug.gui.realign.QFileDialog.getOpenFileName",
+                        lambda *a, **k: (str(src), ""))
+    action = next(a for a in window.edit_menu.actions() if "keep length" in a.text())
+    with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+        action.trigger()
+    assert blocker.args[1] == "done", window.last_error
+    data = window.data
+    assert data.shape[1] == before.shape[1] and (data.codes[:4] == before).all()
+    assert ungapped(data.codes[4:5]) == ["GHWEKLQR"]
+    kept = ungapped(data.codes[5:])[0]                   # the insertion left out
+    assert len(kept) <= before.shape[1] < len(long)
+    assert kept.startswith("MKVAL") and kept.endswith("GHWEKLQR")
+    assert window.alignment_view.editor.stack.undoText().startswith(
+        "add fragments (keep length)")
+
+
 def test_realign_selected_sequences_and_errors(window, qtbot):
     window.alignment_view.highlight_rows([2])
     finish(qtbot, window, window.realigner.realign_sequences)
@@ -133,7 +159,7 @@ def test_realign_selected_sequences_and_errors(window, qtbot):
         t.replace("-", "") for t in ROWS.values()]
     window.alignment_view.clear_selection()
     with qtbot.waitSignal(window.errorShown):
-        window.edit_menu.actions()[-4].trigger()  # Realign selected block, nothing selected
+        window.edit_menu.actions()[-5].trigger()  # Realign selected block, nothing selected
     with pytest.raises(Exception, match="already in the alignment"):
         window.realigner.add_sequences([SeqRecord(Seq("MKV"), id="a")])
 
