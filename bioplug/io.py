@@ -578,8 +578,8 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     regular file (``/dev/null``, a named pipe) is written in place. The file gets the
     permissions of a file written by any other tool: an existing file keeps its own, a new
     one gets ``0666`` less the umask (``mkstemp`` makes ``0600``). A name ending in ``.gz``
-    is written gzip-compressed. When the body raises (a cancelled or failed job), no file is
-    left behind.
+    is written gzip-compressed. Missing folders are made. When the body raises (a cancelled
+    or failed job), no file is left behind, nor a folder made for it.
 
     Raises
     ------
@@ -601,10 +601,12 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         with handle:
             yield handle
         return
+    made = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:   # a place the early check could not foresee (/proc, a full disk)
+        _remove_folders(made)
         raise InputError(f"{target}: cannot be written ({exc.strerror or exc})") from exc
     gzipped = target.name.lower().endswith(".gz")   # as inputs so named are read
     try:
@@ -616,7 +618,16 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        _remove_folders(made)
         raise
+
+
+def _remove_folders(made: list[Path]) -> None:
+    """The folders an output made for itself, deepest first, where they are still empty: a
+    failed job leaves nothing behind."""
+    for folder in made:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 @contextlib.contextmanager

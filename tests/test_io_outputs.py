@@ -261,3 +261,20 @@ def test_a_gz_output_is_gzip_compressed(tmp_path, command):
     check_text(command, text)
     assert main(["-q", *COMMANDS[command], str(src), "-o", str(packed), "--device", "cpu"]) == 0
     assert packed.read_bytes() == first
+
+
+def test_a_failed_write_leaves_no_folder_it_made(tmp_path):
+    """Missing folders of an output are made for it, and removed again when the job fails:
+    a failed or cancelled job leaves nothing behind (folders that were there stay)."""
+    from bioplug.io import atomic_output
+
+    (tmp_path / "there").mkdir()
+    for target in (tmp_path / "a" / "b" / "out.fa", tmp_path / "there" / "new" / "out.fa"):
+        with pytest.raises(RuntimeError), atomic_output(target) as handle:
+            handle.write(">x\nMKV\n")
+            raise RuntimeError("cancelled")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["there"]
+    assert not any((tmp_path / "there").iterdir())
+    with atomic_output(tmp_path / "a" / "b" / "out.fa") as handle:
+        handle.write(">x\nMKV\n")
+    assert (tmp_path / "a" / "b" / "out.fa").read_text() == ">x\nMKV\n"
