@@ -252,7 +252,7 @@ def test_one_row_alignment_needs_no_similarities(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("similarity_scores called for a one-row alignment")
 
-    monkeypatch.setattr(adding, "similarity_scores", refuse)
+    monkeypatch.setattr(adding, "LocalScores", refuse)
     out = ProgressiveAligner(device=DEVICE).add([genome], reads, fragments=True,
                                                 keep_length=True)
     assert rows_of(out) == [genome] + ["-" * lo + genome[lo:lo + 120] + "-" * (480 - lo)

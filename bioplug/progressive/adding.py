@@ -68,49 +68,61 @@ def similarity_scores(rows_texts: Sequence[str], added: Sequence[str], nucleotid
                       device=None) -> np.ndarray:
     """``(F, n)`` local alignment scores of every added sequence with every row's sequence
     (the guide trees' pairwise engine: BLOSUM62 11/1, NUC.4.4 16/4); 0 for an empty row."""
-    from bioplug.progressive.guide import encoded, local_engine
+    return LocalScores(rows_texts, nucleotide, device)(added)
 
-    engine, scoring = local_engine(nucleotide, device)
-    full = np.flatnonzero([len(t) > 0 for t in rows_texts])   # the engine takes no empty one
-    m, f = full.size, len(added)
-    codes = encoded([*(rows_texts[i] for i in full), *added], "".join(scoring.letters),
-                    nucleotide)
-    scores = np.zeros((f, len(rows_texts)))
-    step = max(1, PAIRS_PER_CALL // max(m, 1))
-    for lo in range(0, f if m else 0, step):
-        hi = min(lo + step, f)
-        got = engine.score_indexed(codes, np.repeat(np.arange(m + lo, m + hi), m),
-                                   np.tile(np.arange(m), hi - lo))
-        scores[lo:hi, full] = np.asarray(got, np.float64).reshape(hi - lo, m)
-    return scores
+
+class LocalScores:
+    """Local alignment scores with the rows of an alignment: the pairwise engine made and
+    the rows encoded once, for every chunk of added sequences."""
+
+    def __init__(self, rows_texts: Sequence[str], nucleotide: bool, device=None):
+        from bioplug.progressive.guide import encoded, local_engine
+
+        self.engine, scoring = local_engine(nucleotide, device)
+        self.encode = lambda texts: encoded(list(texts), "".join(scoring.letters), nucleotide)
+        self.n = len(rows_texts)
+        self.full = np.flatnonzero([len(t) > 0 for t in rows_texts])   # no empty one
+        self.rows = self.encode(rows_texts[i] for i in self.full)
+
+    def __call__(self, added: Sequence[str]) -> np.ndarray:
+        """``(len(added), n)`` scores, :data:`PAIRS_PER_CALL` pairs an engine call."""
+        m, f = self.full.size, len(added)
+        codes = self.rows + self.encode(added)
+        scores = np.zeros((f, self.n))
+        step = max(1, PAIRS_PER_CALL // max(m, 1))
+        for lo in range(0, f if m else 0, step):
+            hi = min(lo + step, f)
+            got = self.engine.score_indexed(codes, np.repeat(np.arange(m + lo, m + hi), m),
+                                            np.tile(np.arange(m), hi - lo))
+            scores[lo:hi, self.full] = np.asarray(got, np.float64).reshape(hi - lo, m)
+        return scores
 
 
 class Neighbours:
-    """Each added sequence's row weights, a chunk of sequences at a time
-    (:func:`similarity_scores` with at most :data:`NEIGHBOUR_ROWS` rows, then
+    """Each added sequence's row weights, a chunk of sequences at a time (its
+    :class:`LocalScores` with at most :data:`NEIGHBOUR_ROWS` rows, then
     :func:`neighbour_weights`); a one-row alignment (a reference genome) weighs its row 1
     without scores."""
 
     def __init__(self, rows_texts: Sequence[str], added: Sequence[str], nucleotide: bool,
                  device=None):
         self.n, self.added = len(rows_texts), added
-        self.nucleotide, self.device = nucleotide, device
         full = np.flatnonzero([len(t) > 0 for t in rows_texts])
         if full.size > NEIGHBOUR_ROWS:
             full = full[np.linspace(0, full.size - 1, NEIGHBOUR_ROWS).round().astype(np.int64)]
             log.info("fragments weigh %d of the alignment's %d rows (spread evenly)",
                      full.size, self.n)
         self.rows = full
-        self.texts = [rows_texts[i] for i in full]
+        self.scores = (LocalScores([rows_texts[i] for i in full], nucleotide, device)
+                       if self.n > 1 else None)
 
     def __call__(self, start: int, end: int) -> np.ndarray:
         """``(end - start, n)`` float32 weights of added sequences ``start:end``."""
         out = np.zeros((end - start, self.n), dtype=np.float32)
-        if self.n == 1:
+        if self.scores is None:
             out[:] = 1.0
             return out
-        scores = similarity_scores(self.texts, self.added[start:end], self.nucleotide,
-                                   self.device)
+        scores = self.scores(self.added[start:end])
         out[:, self.rows] = neighbour_weights(scores, NEIGHBOUR_SHARPNESS)
         return out
 
@@ -262,19 +274,21 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
     keep &= filled
     given_columns = (np.cumsum(~inserted) - 1)[keep] if keep_length else None
     column = np.cumsum(keep) - 1
-    mapping: dict[str, np.ndarray] = {}
-    records = list(plain[:n_old])
-    deleted = cut = 0
-    for i, rec in enumerate(plain[n_old:], start=n_old):
-        where = np.flatnonzero(out[i] != GAP)
-        kept = keep[where]
-        mapping[rec.id] = np.where(kept, column[where], -1)
-        if kept.all():
-            records.append(rec)
-            continue
-        deleted, cut = deleted + int((~kept).sum()), cut + 1
-        records.append(SeqRecord(Seq(out[i, where[kept]].tobytes().decode("latin-1")),
-                                 id=rec.id, name=rec.name, description=rec.description))
+    # every added residue at once, row by row (np.nonzero walks the rows in order)
+    added = out[n_old:] != GAP
+    rows, cols = np.nonzero(added)
+    kept = keep[cols]
+    bounds = np.cumsum(added.sum(axis=1))[:-1]
+    places = np.split(np.where(kept, column[cols], -1), bounds)
+    mapping = {rec.id: place for rec, place in zip(plain[n_old:], places, strict=True)}
+    records = list(plain[:n_old]) + list(plain[n_old:])
+    lost = np.bincount(rows[~kept], minlength=len(plain) - n_old)
+    deleted, cut = int(lost.sum()), int((lost > 0).sum())
+    for i in np.flatnonzero(lost):   # only the sequences keep_length cut are rebuilt
+        rec, row = plain[n_old + i], out[n_old + i]
+        letters = row[(row != GAP) & keep]
+        records[n_old + i] = SeqRecord(Seq(letters.tobytes().decode("latin-1")), id=rec.id,
+                                       name=rec.name, description=rec.description)
     if deleted:
         log.warning("keep_length: %d residues of %d added sequences lay in insertions and "
                     "were deleted (residue_columns maps them)", deleted, cut)

@@ -104,7 +104,7 @@ class ProfileEngine:
             self.k_factors = rt.kernel("progressive_profile.cl", "open_factors", defines)
             self.d_factor = rt.to_device(np.asarray(self.residue.factor, np.float32))
         self.k_leaf = rt.kernel("progressive_profile.cl", "leaf_profiles", defines)
-        self.defines = defines
+        self.k_weighted = rt.kernel("progressive_profile.cl", "weighted_profiles", defines)
         self.k_align = rt.kernel("progressive_profile.cl", "align_nodes", defines)
         self.k_merge = rt.kernel("progressive_profile.cl", "merge_nodes", defines)
         self.d_matrix = rt.to_device(kernel_matrix(np.asarray(matrix, np.float64), self.stride))
@@ -206,12 +206,7 @@ class ProfileEngine:
                         self.rt.to_device(allcodes), self.rt.to_device(flags),
                         self.rt.to_device(column), np.int64(n))
             self._open_factors(starts, lengths)
-        first = len(self.offset)
-        self.offset.extend(int(s) for s in starts)
-        self.length.extend(int(v) for v in lengths)
-        self.weight.extend(float(w) for w in weights)
-        self.released.extend([False] * len(codes))
-        return list(range(first, len(self.offset)))
+        return self._register(starts, lengths, weights)
 
     def _open_factors(self, offsets, lengths) -> None:
         """The MU slot of these profiles (residue-specific gaps only; one launch)."""
@@ -255,12 +250,7 @@ class ProfileEngine:
             cl.enqueue_copy(self.rt.queue, self.pool, host, dst_offset=start * self.col_bytes)
         offsets = start + np.cumsum([0, *lengths[:-1]], dtype=np.int64)
         self._open_factors(offsets, lengths)
-        first = len(self.offset)
-        self.offset.extend(int(v) for v in offsets)
-        self.length.extend(lengths)
-        self.weight.extend(float(w) for w in weights)
-        self.released.extend([False] * len(lengths))
-        return list(range(first, len(self.offset)))
+        return self._register(offsets, lengths, weights)
 
     def add_weighted_profiles(self, cells: np.ndarray, bits: np.ndarray,
                               weights: np.ndarray) -> list[int]:
@@ -279,20 +269,23 @@ class ProfileEngine:
         length = cells.shape[1]
         start = self._reserve(count * length)
         if count and length:
-            kernel = self.rt.kernel("progressive_profile.cl", "weighted_profiles", self.defines)
             group = min(64, self.rt.max_work_group)
-            kernel(self.rt.queue, (-(-length // group) * group, count), (group, 1), self.pool,
-                   self.rt.to_device(np.ascontiguousarray(cells, np.uint8)),
-                   self.rt.to_device(np.ascontiguousarray(bits, np.uint8)),
-                   self.rt.to_device(np.ascontiguousarray(weights, np.float32)),
-                   np.int32(n), np.int32(length), np.int32(count), np.int64(start))
+            self.k_weighted(self.rt.queue, (-(-length // group) * group, count), (group, 1),
+                            self.pool, self.rt.to_device(np.ascontiguousarray(cells, np.uint8)),
+                            self.rt.to_device(np.ascontiguousarray(bits, np.uint8)),
+                            self.rt.to_device(np.ascontiguousarray(weights, np.float32)),
+                            np.int32(n), np.int32(length), np.int32(count), np.int64(start))
         offsets = start + length * np.arange(count, dtype=np.int64)
         self._open_factors(offsets, [length] * count)
+        return self._register(offsets, [length] * count, [1.0] * count)
+
+    def _register(self, offsets, lengths, weights) -> list[int]:
+        """New nodes at pool ``offsets``; their ids."""
         first = len(self.offset)
         self.offset.extend(int(v) for v in offsets)
-        self.length.extend([length] * count)
-        self.weight.extend([1.0] * count)
-        self.released.extend([False] * count)
+        self.length.extend(int(v) for v in lengths)
+        self.weight.extend(float(w) for w in weights)
+        self.released.extend([False] * (len(self.offset) - first))
         return list(range(first, len(self.offset)))
 
     def _pool_columns(self, node: int) -> np.ndarray:
