@@ -426,6 +426,15 @@ def sequence_name(item, index: int) -> str:
     return f"sequence {index + 1}"
 
 
+def check_one_length(rows: Iterable, source: str) -> None:
+    """Refuse rows of an alignment that differ in length, naming ``source`` and the
+    lengths."""
+    lengths = sorted({len(r) for r in rows})
+    if len(lengths) > 1:
+        raise InputError(f"{source}: not an alignment: its rows have different lengths "
+                         f"({', '.join(map(str, lengths))})")
+
+
 def check_unique_ids(records: Iterable[SeqRecord], source: str | None = None) -> None:
     """Raise :class:`InputError` naming every id used more than once (and ``source``, the
     file, when given)."""

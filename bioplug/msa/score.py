@@ -25,6 +25,7 @@ from bioplug.alphabet import check_sequence_letters
 from bioplug.errors import InputError
 from bioplug.io import (
     STDIO,
+    check_one_length,
     check_unique_ids,
     input_format,
     open_input,
@@ -133,10 +134,7 @@ def _check_rows(ids: list[str], rows: list[str], source: str) -> None:
     """Refuse repeated ids (a repeated row would count its pairs twice, or hide one row),
     rows of different lengths and characters that are no sequence letters."""
     check_unique_ids([SeqRecord(Seq(""), id=i) for i in ids], source)
-    lengths = sorted({len(r) for r in rows})
-    if len(lengths) > 1:
-        raise InputError(f"{source}: not an alignment: its rows have different lengths "
-                         f"({', '.join(map(str, lengths))})")
+    check_one_length(rows, source)
     for name, row in zip(ids, rows, strict=True):
         check_sequence_letters(row, f"{source}: {name}")
 

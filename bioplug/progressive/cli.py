@@ -254,14 +254,12 @@ def _read_input(path: str, aligned: bool) -> list:
     from pathlib import Path
 
     from bioplug.errors import InputError
-    from bioplug.io import check_letters, input_name, read_records
+    from bioplug.io import check_letters, check_one_length, input_name, read_records
 
     if str(path) != "-" and Path(path).is_dir():
         raise InputError(f"{path}: is a folder, not an alignment or sequence file")
     records = read_records(path)
     check_letters(records, input_name(path), empty_ok=aligned)
-    lengths = sorted({len(r.seq) for r in records})
-    if aligned and len(lengths) > 1:
-        raise InputError(f"{input_name(path)}: not an alignment: its rows have different lengths "
-                         f"({', '.join(map(str, lengths))})")
+    if aligned:
+        check_one_length([r.seq for r in records], input_name(path))
     return records
