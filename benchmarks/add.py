@@ -10,7 +10,8 @@ given rows and ``--depth`` homologs are aligned by ``--given-by`` (MAFFT, Clusta
 bioplug) first: a deep alignment as users have them, scored on the reference rows. Each
 other sequence is cut to a random window of ``--min-frac``-1 of its length (reads, partial
 genes) and added. Every tool runs as the user runs it, output file written (the time is the
-process's, start to exit; peak memory its ru_maxrss: ``progressive.run_process``):
+process's, start to exit; peak memory its ru_maxrss: ``progressive.run_process``); bioplug's
+``add`` call is timed in this process too, warm (``in_process_s``), beside it:
 
 ``bioplug``          ``bioplug -q profile aln.fa --add-fragments frags.fa -o out.fa --device D``
 ``mafft``            ``mafft --addfragments frags.fa --thread T aln.fa`` (its default, 6mer
@@ -245,6 +246,25 @@ def cases(args, work: Path, env: dict):
                              work)
 
 
+def in_process(work: Path, args) -> float:
+    """Median seconds of ``ProgressiveAligner.add`` on the case in this process (files read,
+    nothing written), after one warm-up call: beside the CLI's wall time, what start-up and
+    writing cost."""
+    import time
+
+    from bioplug.io import read_records
+    from bioplug.progressive import ProgressiveAligner
+
+    aligner = ProgressiveAligner(device=args.device)
+    aln, frags = read_records(work / "aln.fa"), read_records(work / "frags.fa")
+    times = []
+    for _ in range(args.repeats + 1):
+        t0 = time.perf_counter()
+        aligner.add(aln, frags, fragments=True, keep_length=args.keep_length)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times[1:])
+
+
 def run_tool(tool: str, work: Path, env: dict, args) -> tuple[str, list[float], int]:
     """(status, walls, peak RSS KiB) of ``--repeats`` runs of one tool."""
     walls, peak = [], 0
@@ -285,6 +305,9 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--keep-length", action="store_true")
+    p.add_argument("--no-in-process", dest="in_process", action="store_false",
+                   help="skip bioplug's in-process timing (the add call, files read but not "
+                        "written) beside its CLI wall time")
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--peers-dir", type=Path, default=None)
     args = p.parse_args(argv)
@@ -294,7 +317,8 @@ def main(argv=None) -> int:
           f"existing {args.existing}, fragments {args.fragments}, length {args.length}, "
           f"min-frac {args.min_frac}, keep-length {args.keep_length}, device {args.device}, "
           f"threads {args.threads}; peers from {where}")
-    print("case\ttool\twall_s\tpeak_MiB\trecall\tprecision\tkept\tdeleted\tstatus")
+    print("case\ttool\twall_s\tin_process_s\tpeak_MiB\trecall\tprecision\tkept\tdeleted\t"
+          "status")
     totals = {t: np.zeros(4) for t in tools}
     walls_of: dict[str, list[float]] = {t: [] for t in tools}
     with tempfile.TemporaryDirectory() as tmp:
@@ -304,12 +328,15 @@ def main(argv=None) -> int:
             for tool in tools:
                 status, walls, peak = run_tool(tool, work, env, args)
                 if status != "ok":
-                    print(f"{label}\t{tool}\t\t\t\t\t\t\t{status}", flush=True)
+                    print(f"{label}\t{tool}\t\t\t\t\t\t\t\t{status}", flush=True)
                     continue
                 pairs, found, made, right, kept, deleted = score(work / f"{tool}.fa", case)
                 totals[tool] += (pairs, found, made, right)
                 walls_of[tool].append(statistics.median(walls))
-                print(f"{label}\t{tool}\t{statistics.median(walls):.2f}\t{peak / 1024:.0f}\t"
+                inner = (f"{in_process(work, args):.2f}" if tool == "bioplug"
+                         and args.in_process and not args.bioplug_options else "")
+                print(f"{label}\t{tool}\t{statistics.median(walls):.2f}\t{inner}\t"
+                      f"{peak / 1024:.0f}\t"
                       f"{100 * found / max(pairs, 1):.2f}\t{100 * right / max(made, 1):.2f}\t"
                       f"{kept}\t{deleted}\tok", flush=True)
     for tool in tools:
