@@ -36,12 +36,15 @@ import logging
 import math
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
+from bioplug.pairwise import blast_tab
+from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
 from bioplug.pairwise.database import Database, check_distinct_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
@@ -52,20 +55,54 @@ from bioplug.runtime import get_runtimes
 log = logging.getLogger(__name__)
 
 #: Gapped Karlin-Altschul parameters (lambda, K) by matrix and BLAST gap costs
-#: (existence, extension), from NCBI BLAST's ``blast_stat.c`` tables
-#: (``blosum62_values``, ``blosum50_values``, ...; columns 4 and 5).
+#: (existence, extension), from NCBI BLAST+'s ``blast_stat.c`` tables (``blosum45_values``,
+#: ``blosum50_values``, ``blosum62_values``, ``blosum80_values``, ``blosum90_values``,
+#: ``pam30_values``, ``pam70_values``, ``pam250_values``; columns 4 and 5).
 KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
+    ("BLOSUM45", 13, 3): (0.207, 0.049), ("BLOSUM45", 12, 3): (0.199, 0.039),
+    ("BLOSUM45", 11, 3): (0.190, 0.031), ("BLOSUM45", 10, 3): (0.179, 0.023),
+    ("BLOSUM45", 16, 2): (0.210, 0.051), ("BLOSUM45", 15, 2): (0.203, 0.041),
+    ("BLOSUM45", 14, 2): (0.195, 0.032), ("BLOSUM45", 13, 2): (0.185, 0.024),
+    ("BLOSUM45", 12, 2): (0.171, 0.016), ("BLOSUM45", 19, 1): (0.205, 0.040),
+    ("BLOSUM45", 18, 1): (0.198, 0.032), ("BLOSUM45", 17, 1): (0.189, 0.024),
+    ("BLOSUM45", 16, 1): (0.176, 0.016),
+    ("BLOSUM50", 13, 3): (0.212, 0.063), ("BLOSUM50", 12, 3): (0.206, 0.055),
+    ("BLOSUM50", 11, 3): (0.197, 0.042), ("BLOSUM50", 10, 3): (0.186, 0.031),
+    ("BLOSUM50", 9, 3): (0.172, 0.022), ("BLOSUM50", 16, 2): (0.215, 0.066),
+    ("BLOSUM50", 15, 2): (0.210, 0.058), ("BLOSUM50", 14, 2): (0.202, 0.045),
+    ("BLOSUM50", 13, 2): (0.193, 0.035), ("BLOSUM50", 12, 2): (0.181, 0.025),
+    ("BLOSUM50", 19, 1): (0.212, 0.057), ("BLOSUM50", 18, 1): (0.207, 0.050),
+    ("BLOSUM50", 17, 1): (0.198, 0.037), ("BLOSUM50", 16, 1): (0.186, 0.025),
+    ("BLOSUM50", 15, 1): (0.171, 0.015),
     ("BLOSUM62", 11, 2): (0.297, 0.082), ("BLOSUM62", 10, 2): (0.291, 0.075),
     ("BLOSUM62", 9, 2): (0.279, 0.058), ("BLOSUM62", 8, 2): (0.264, 0.045),
     ("BLOSUM62", 7, 2): (0.239, 0.027), ("BLOSUM62", 6, 2): (0.201, 0.012),
     ("BLOSUM62", 13, 1): (0.292, 0.071), ("BLOSUM62", 12, 1): (0.283, 0.059),
     ("BLOSUM62", 11, 1): (0.267, 0.041), ("BLOSUM62", 10, 1): (0.243, 0.024),
     ("BLOSUM62", 9, 1): (0.206, 0.010),
-    ("BLOSUM50", 15, 2): (0.210, 0.058), ("BLOSUM50", 14, 2): (0.202, 0.045),
-    ("BLOSUM50", 13, 2): (0.193, 0.035), ("BLOSUM50", 12, 2): (0.181, 0.025),
-    ("BLOSUM50", 19, 1): (0.212, 0.057), ("BLOSUM50", 18, 1): (0.207, 0.050),
-    ("BLOSUM50", 17, 1): (0.198, 0.037), ("BLOSUM50", 16, 1): (0.186, 0.025),
-    ("BLOSUM50", 15, 1): (0.171, 0.015),
+    ("BLOSUM80", 25, 2): (0.342, 0.17), ("BLOSUM80", 13, 2): (0.336, 0.15),
+    ("BLOSUM80", 9, 2): (0.319, 0.11), ("BLOSUM80", 8, 2): (0.308, 0.090),
+    ("BLOSUM80", 7, 2): (0.293, 0.070), ("BLOSUM80", 6, 2): (0.268, 0.045),
+    ("BLOSUM80", 11, 1): (0.314, 0.095), ("BLOSUM80", 10, 1): (0.299, 0.071),
+    ("BLOSUM80", 9, 1): (0.279, 0.048),
+    ("BLOSUM90", 9, 2): (0.310, 0.12), ("BLOSUM90", 8, 2): (0.300, 0.099),
+    ("BLOSUM90", 7, 2): (0.283, 0.072), ("BLOSUM90", 6, 2): (0.259, 0.048),
+    ("BLOSUM90", 11, 1): (0.302, 0.093), ("BLOSUM90", 10, 1): (0.290, 0.075),
+    ("BLOSUM90", 9, 1): (0.265, 0.044),
+    ("PAM30", 7, 2): (0.305, 0.15), ("PAM30", 6, 2): (0.287, 0.11),
+    ("PAM30", 5, 2): (0.264, 0.079), ("PAM30", 10, 1): (0.309, 0.15),
+    ("PAM30", 9, 1): (0.294, 0.11), ("PAM30", 8, 1): (0.270, 0.072),
+    ("PAM70", 8, 2): (0.301, 0.12), ("PAM70", 7, 2): (0.286, 0.093),
+    ("PAM70", 6, 2): (0.264, 0.064), ("PAM70", 11, 1): (0.305, 0.12),
+    ("PAM70", 10, 1): (0.291, 0.091), ("PAM70", 9, 1): (0.270, 0.060),
+    ("PAM250", 15, 3): (0.205, 0.049), ("PAM250", 14, 3): (0.200, 0.043),
+    ("PAM250", 13, 3): (0.194, 0.036), ("PAM250", 12, 3): (0.186, 0.029),
+    ("PAM250", 11, 3): (0.174, 0.020), ("PAM250", 17, 2): (0.204, 0.047),
+    ("PAM250", 16, 2): (0.198, 0.038), ("PAM250", 15, 2): (0.191, 0.031),
+    ("PAM250", 14, 2): (0.182, 0.024), ("PAM250", 13, 2): (0.171, 0.017),
+    ("PAM250", 21, 1): (0.205, 0.045), ("PAM250", 20, 1): (0.199, 0.037),
+    ("PAM250", 19, 1): (0.192, 0.029), ("PAM250", 18, 1): (0.183, 0.021),
+    ("PAM250", 17, 1): (0.171, 0.014),
 }
 #: Hits of more cells are traced on a work-group each (``fill_wavefront_groups``, all in one
 #: launch): a search has a few hundred hits of up to millions of cells each, which one
@@ -75,7 +112,14 @@ HIT_GROUP_CELLS = 0
 
 @dataclass
 class Hit:
-    """One database hit of one query (BLAST tabular fields; positions 1-based, inclusive)."""
+    """One database hit of one query (BLAST+'s tabular fields; positions 1-based, inclusive).
+
+    ``length`` counts the alignment's columns, gaps included; ``identity`` is the percentage
+    of them with one letter in both rows; ``positives`` counts aligned pairs of positive
+    substitution score; ``gaps`` counts gap columns and ``gap_opens`` gap runs. ``qseq`` and
+    ``sseq`` are the aligned rows (``-`` for gaps; letters as the matrix names them, upper
+    case). :mod:`bioplug.pairwise.blast_tab` writes any of them as a column.
+    """
 
     query: int
     subject: int
@@ -95,15 +139,19 @@ class Hit:
     coverage: float = 0.0
     #: Residues of the whole database sequence (SAM's ``@SQ LN``).
     subject_length: int = 0
+    query_length: int = 0
+    nident: int = 0
+    positives: int = 0
+    gaps: int = 0
+    qseq: str = field(default="", repr=False)
+    sseq: str = field(default="", repr=False)
     coordinates: np.ndarray | None = field(default=None, repr=False)
 
-    def tabular(self) -> str:
-        """The BLAST outfmt 6 line (qseqid sseqid pident length mismatch gapopen qstart qend
-        sstart send evalue bitscore)."""
-        return "\t".join([self.query_id, self.subject_id, f"{self.identity:.3f}",
-                          str(self.length), str(self.mismatches), str(self.gap_opens),
-                          str(self.qstart), str(self.qend), str(self.sstart), str(self.send),
-                          _format_evalue(self.evalue), _format_bits(self.bits)])
+    def tabular(self, columns: Sequence[str] = STD) -> str:
+        """The BLAST tabular line of ``columns`` (default outfmt 6's twelve: qseqid sseqid
+        pident length mismatch gapopen qstart qend sstart send evalue bitscore; ``stitle``
+        needs the results: :meth:`SearchResults.tabular`)."""
+        return "\t".join(COLUMNS[c].text(self, {}) for c in check_columns(columns))
 
 
 @dataclass
@@ -117,6 +165,8 @@ class SearchResults:
     #: the scan's parts (kernel times from profiling events, the 32-bit rescue, the host's
     #: database upload and top-hit selection).
     seconds: dict = field(default_factory=dict)
+    #: Where the database's titles are: its FASTA file, or a title per sequence.
+    titles_from: str | list[str] | None = field(default=None, repr=False)
 
     def __iter__(self):
         return iter(self.hits)
@@ -124,19 +174,32 @@ class SearchResults:
     def __len__(self) -> int:
         return len(self.hits)
 
-    def tabular(self) -> str:
-        """Every hit as BLAST outfmt 6 lines."""
-        return "".join(h.tabular() + "\n" for hits in self.hits for h in hits)
+    def tabular(self, columns: Sequence[str] = STD, comments: bool = False,
+                database: str = "") -> str:
+        """Every hit as BLAST tabular lines (outfmt 6; with ``comments`` outfmt 7, naming
+        ``database``) of ``columns``: see :mod:`bioplug.pairwise.blast_tab`."""
+        from bioplug import __version__
 
+        return blast_tab.tabular(self, columns, comments, database, __version__)
 
-def _format_evalue(e: float) -> str:
-    if math.isnan(e):
-        return "NA"
-    return f"{e:.2e}" if e < 1e-3 or e >= 1e4 else f"{e:.3g}"
+    def subject_titles(self) -> dict[int, str]:
+        """The header line (BLAST's ``stitle``) of every database sequence with a hit, by
+        its database number; a FASTA database is read for them, headers only."""
+        wanted = {h.subject for hits in self.hits for h in hits}
+        if isinstance(self.titles_from, list):
+            return {k: self.titles_from[k] for k in wanted}
+        found = blast_tab.fasta_titles(self.titles_from, wanted) if self.titles_from else {}
+        return {k: found.get(k, "") for k in wanted}
 
+    def report(self, database: str = "") -> str:
+        """Each query's hits for reading, alignments as Biopython prints them (see
+        :func:`bioplug.pairwise.blast_tab.report`)."""
+        return blast_tab.report(self, database)
 
-def _format_bits(b: float) -> str:
-    return "NA" if math.isnan(b) else f"{b:.1f}"
+    def to_dataframe(self, columns: Sequence[str] = STD):
+        """The hits as a ``pandas.DataFrame`` of ``columns``, typed as scikit-bio's
+        ``blast+6`` reader types them (numbers as float, missing E-values as NaN)."""
+        return blast_tab.dataframe(self, columns)
 
 
 # -- statistics -------------------------------------------------------------------------------
@@ -162,7 +225,7 @@ def evalues(bits, query_length, db_residues: int) -> np.ndarray:
 def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_open: int = 11,
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
            device=None, chunk_residues: int | None = None, progress=None,
-           precision: str | None = None) -> SearchResults:
+           precision: str | None = None, evalue: float | None = None) -> SearchResults:
     """Search every query against every database sequence with exact local alignment.
 
     Parameters
@@ -197,6 +260,9 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         The scan's first pass (see :class:`~bioplug.pairwise.scan.Scanner`); default
         :data:`~bioplug.pairwise.scan.DEFAULT_PRECISION`.
         Scores are exact with any of them.
+    evalue : float, optional
+        Report only hits of at most this E-value (BLAST's ``-evalue``; needs Karlin-Altschul
+        parameters), among the ``top`` of each query. Default: every one of them.
 
     Returns
     -------
@@ -207,13 +273,22 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     InputError
         Bad letters or empty records (naming the record, position and letter), two queries
         or two database sequences with the same id (naming it and both record numbers),
-        ``top`` below 1 or scores the device cannot reproduce exactly.
+        ``top`` below 1, a negative ``evalue`` or one without Karlin-Altschul parameters,
+        or scores the device cannot reproduce exactly.
     """
     if top < 1:
         raise InputError(f"top must be at least 1, not {top}")
+    if evalue is not None and not evalue >= 0:
+        raise InputError(f"evalue must be 0 or more, not {evalue}")
     if chunk_residues is not None and chunk_residues < 1:
         raise InputError(f"chunk_residues must be at least 1, not {chunk_residues}")
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
+    if stats is None:
+        if evalue is not None:
+            raise InputError("an E-value cutoff needs Karlin-Altschul parameters: "
+                             + _no_table(aligner, matrix))
+        log.warning("no Karlin-Altschul parameters: E-values are N/A (%s)",
+                    _no_table(aligner, matrix))
     runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
@@ -232,9 +307,11 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         for name, value in scanner.timings.items():
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
     hits = _trace_hits(scanners[0].engine, qids, qcodes, db, best, stats)
+    if evalue is not None:   # E-values fall as scores rise: a query's best hits are kept
+        hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in qcodes)) * db.residues
-    return SearchResults(qids, hits, cells, clock)
+    return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db))
 
 
 def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
@@ -263,11 +340,19 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
         if scoring is None:
             raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
         table = karlin_altschul(matrix, gap_open, gap_extend)
-    stats = karlin if karlin is not None else table
-    if stats is None:
-        log.warning("no Karlin-Altschul parameters for this scoring: E-values are NA "
-                    "(pass karlin=(lambda, K))")
-    return scoring, stats
+    return scoring, karlin if karlin is not None else table
+
+
+def _no_table(aligner, matrix: str) -> str:
+    """Why BLAST's table has no (lambda, K) here, and the gap costs it has for the matrix."""
+    name = _matrix_name(aligner.substitution_matrix) if aligner is not None else matrix
+    costs = [f"{o}/{e}" for (m, o, e) in KARLIN_ALTSCHUL if m == str(name).upper()]
+    if not costs:
+        return (f"BLAST's table has no entry for this matrix; its matrices are "
+                f"{', '.join(sorted({m for m, _, _ in KARLIN_ALTSCHUL}))} (or pass "
+                "karlin=(lambda, K) in Python)")
+    return (f"BLAST's table has {name} with gap costs (open/extend) {' '.join(costs)} only "
+            "(or pass karlin=(lambda, K) in Python)")
 
 
 def _matrix_name(matrix) -> str | None:
@@ -317,6 +402,19 @@ def _encode_items(items, scoring: Scoring, what: str):
     return ids, codes
 
 
+def _titles(given, db: Database) -> str | list[str] | None:
+    """Where the subjects' titles are: the FASTA file, or one per given sequence (a
+    record's description, else its id)."""
+    if isinstance(given, (str, os.PathLike)):
+        return str(given)
+    if isinstance(given, Database):
+        return given.source if os.path.isfile(given.source) else list(given.ids)
+    from Bio.SeqRecord import SeqRecord
+
+    return [item.description if isinstance(item, SeqRecord) and item.description
+            else db.ids[k] for k, item in enumerate(given)]
+
+
 def _source(given, default: str) -> str:
     """How an error names where the sequences came from: the file, else ``default``."""
     if isinstance(given, Database):
@@ -353,35 +451,60 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
     qlen = np.array([len(qcodes[q]) for q in q_of], dtype=np.float64)
     bits = bit_scores(score, *stats) if stats else np.full(len(pairs), math.nan)
     e = evalues(bits, qlen, db.residues) if stats else np.full(len(pairs), math.nan)
+    letters, positive = _letter_bytes(engine.scoring), engine.scoring.matrix > 0
     hits: list[list[Hit]] = [[] for _ in qcodes]
     for n, (q, k, _) in enumerate(pairs):
         subject = seqs[len(qcodes) + int(np.searchsorted(subjects, k))]
         hit = Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]), float(e[n]),
                   subject_length=len(subject))
-        _fill_alignment(hit, traces.coordinates(n), qcodes[q], subject)
+        _fill_alignment(hit, traces.coordinates(n), qcodes[q], subject, letters, positive)
         hits[q].append(hit)
     return hits
 
 
-def _fill_alignment(hit: Hit, coords: np.ndarray, query: np.ndarray, subject: np.ndarray):
-    """Identity, length, mismatches, gap openings, 1-based ends and coverage from a path."""
+def _fill_alignment(hit: Hit, coords: np.ndarray, query: np.ndarray, subject: np.ndarray,
+                    letters: np.ndarray, positive: np.ndarray) -> None:
+    """Identity, positives, gaps, aligned rows, 1-based ends and coverage from a path.
+
+    ``letters``: byte of each residue code; ``positive``: (K, K) True where a substitution
+    scores above 0. The path is expanded into its columns: the query's and the subject's
+    residue in each, or -1 for a gap.
+    """
     hit.coordinates = coords
-    matches = aligned = gaps = opens = 0
-    for c in range(coords.shape[1] - 1):
-        (i0, j0), (i1, j1) = coords[:, c], coords[:, c + 1]
-        if i1 > i0 and j1 > j0:
-            aligned += i1 - i0
-            matches += int(np.count_nonzero(query[i0:i1] == subject[j0:j1]))
-        else:
-            gaps += max(i1 - i0, j1 - j0)
-            opens += 1
-    hit.length = int(aligned + gaps)
-    hit.identity = 100.0 * matches / hit.length if hit.length else 0.0
-    hit.mismatches = int(aligned - matches)
-    hit.gap_opens = opens
+    steps = np.diff(coords, axis=1)
+    width = steps.max(axis=0)                     # columns of each segment
+    seg = np.repeat(np.arange(width.size), width)
+    offset = np.arange(seg.size) - np.repeat(np.cumsum(width) - width, width)
+    rows = [np.where(steps[r][seg] > 0, coords[r, :-1][seg] + offset, -1) for r in (0, 1)]
+    both = (rows[0] >= 0) & (rows[1] >= 0)
+    qc, sc = query[rows[0][both]], subject[rows[1][both]]
+    hit.length = int(seg.size)
+    hit.nident = int(np.count_nonzero(qc == sc))
+    hit.positives = int(np.count_nonzero(positive[qc, sc]))
+    hit.mismatches = int(qc.size - hit.nident)
+    hit.gaps = int(hit.length - qc.size)
+    hit.gap_opens = int(np.count_nonzero((width > 0) & ((steps[0] == 0) | (steps[1] == 0))))
+    hit.identity = 100.0 * hit.nident / hit.length if hit.length else 0.0
+    hit.qseq, hit.sseq = (_row_text(r, codes, letters) for r, codes in zip(rows, (query, subject),
+                                                                          strict=True))
     hit.qstart, hit.qend = int(coords[0, 0]) + 1, int(coords[0, -1])
     hit.sstart, hit.send = int(coords[1, 0]) + 1, int(coords[1, -1])
+    hit.query_length = int(len(query))
     hit.coverage = 100.0 * (hit.qend - hit.qstart + 1) / len(query)
+
+
+def _row_text(residues: np.ndarray, codes: np.ndarray, letters: np.ndarray) -> str:
+    """An aligned row: the letter of each residue, ``-`` where the index is -1."""
+    row = np.full(residues.size, ord("-"), dtype=np.uint8)
+    at = residues >= 0
+    row[at] = letters[codes[residues[at]]]
+    return row.tobytes().decode("ascii")
+
+
+def _letter_bytes(scoring: Scoring) -> np.ndarray:
+    """The byte of each residue code (``?`` for a letter that is not one ASCII character)."""
+    return np.array([ord(c) if isinstance(c, str) and len(c) == 1 and c.isascii() else ord("?")
+                     for c in scoring.letters], dtype=np.uint8)
 
 
 def as_alignment(hit: Hit, query_seq, subject_seq=None):

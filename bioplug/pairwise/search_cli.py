@@ -1,11 +1,18 @@
 """``bioplug search``: exact Smith-Waterman search of query proteins against a FASTA database.
 
 Every query is aligned (local, affine gaps) with every database sequence; the ``--top`` best
-hits per query (score descending, then database order) are written as BLAST tabular output
-(outfmt 6: qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue
-bitscore) or as SAM. Gap costs follow BLAST: a gap of length k costs ``open + k * extend``.
-The database is indexed beside its file (``DB.fa.bioplug-idx/``) on first use; ``-o -``
-writes to standard output.
+hits per query (score descending, then database order), those of E-value at most ``--evalue``
+when it is given, are written as BLAST tabular output, as SAM, or as a report to read
+(``--format pair``: each hit's scores and alignment as Biopython prints it). Gap costs follow
+BLAST: a gap of length k costs ``open + k * extend``. The database is indexed beside its file
+(``DB.fa.bioplug-idx/``) on first use; ``-o -`` writes to standard output.
+
+The tabular columns are BLAST+'s: by default outfmt 6's qseqid sseqid pident length mismatch
+gapopen qstart qend sstart send evalue bitscore; ``--outfmt "6 qseqid sseqid evalue qseq
+sseq"`` chooses them (also std, score, qlen, slen, nident, positive, gaps, ppos, qcovhsp,
+scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment lines
+(query, database, fields, hit count). scikit-bio reads both back (formats ``blast+6`` and
+``blast+7``).
 
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
@@ -22,7 +29,7 @@ from bioplug.progress import TerminalBar
 
 log = logging.getLogger(__name__)
 
-FORMATS = ("tsv", "sam")
+FORMATS = ("tsv", "sam", "pair")
 
 
 def add_parser(sub) -> None:
@@ -44,8 +51,16 @@ def add_parser(sub) -> None:
                    help="gap existence cost, BLAST's convention (default 11)")
     p.add_argument("--gap-extend", type=int, default=1,
                    help="cost per gap position (default 1)")
+    p.add_argument("--evalue", type=float, default=None, metavar="E",
+                   help="report only hits of E-value at most E (BLAST's -evalue), among the "
+                        "--top of each query (default: all of them)")
     p.add_argument("--format", choices=FORMATS, default=None,
-                   help="tsv (BLAST outfmt 6, default) or sam (default: from the extension)")
+                   help="tsv (BLAST tabular, default), sam, or pair (a report to read: "
+                        "scores and alignments); default: sam for a .sam output, else tsv")
+    p.add_argument("--outfmt", default=None, metavar="'STYLE COLUMNS'",
+                   help="BLAST+'s tabular styles, quoted as BLAST+ takes them: 6 "
+                        "(tab-separated) or 7 (with comment lines), then column names, e.g. "
+                        "--outfmt '6 qseqid sseqid evalue qcovhsp' (default: 6 std)")
     p.add_argument("--chunk-residues", type=int, default=None,
                    help="database residues per device chunk (default: from device memory)")
     add_device_option(p, several=True)
@@ -67,22 +82,34 @@ def run(args) -> int:
 
 def _run(args) -> int:
     from bioplug.io import atomic_output, check_output
+    from bioplug.pairwise.blast_tab import parse_outfmt
     from bioplug.pairwise.search import search
 
-    fmt = args.format or ("sam" if str(args.output).lower().endswith(".sam") else "tsv")
+    fmt = args.format or ("sam" if str(args.output).lower().endswith(".sam")
+                          and args.outfmt is None else "tsv")
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
+    if args.evalue is not None and not args.evalue >= 0:
+        raise InputError(f"--evalue must be 0 or more, not {args.evalue}")
+    if args.outfmt is not None and fmt != "tsv":
+        raise InputError(f"--outfmt chooses tabular columns: it does not go with --format "
+                         f"{fmt}")
+    style, columns = parse_outfmt(args.outfmt or "6")
     check_output(args.output, [args.queries, args.database])
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         results = search(args.queries, args.database, matrix=args.matrix,
                          gap_open=args.gap_open, gap_extend=args.gap_extend, top=args.top,
-                         device=args.device, chunk_residues=args.chunk_residues, progress=bar)
+                         device=args.device, chunk_residues=args.chunk_residues, progress=bar,
+                         evalue=args.evalue)
     finally:
         bar.close()
     with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
         if fmt == "tsv":
-            out.write(results.tabular())
+            out.write(results.tabular(columns, comments=style == 7,
+                                      database=str(args.database)))
+        elif fmt == "pair":
+            out.write(results.report(database=str(args.database)))
         else:
             _write_sam(results, args, out)
     hits = sum(len(h) for h in results.hits)

@@ -1,0 +1,273 @@
+"""What ``bioplug search`` writes: BLAST+ tabular columns (outfmt 6 and 7), the E-value
+cutoff, subject titles and the readable report, checked against the aligned rows themselves,
+Biopython (scores, ``Alignment.counts``) and scikit-bio's BLAST readers.
+
+Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs them on a GPU.
+"""
+
+import math
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+import skbio
+from Bio import Align
+from Bio.Align import substitution_matrices
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bioplug.cli import main
+from bioplug.errors import InputError
+from bioplug.pairwise.blast_tab import STD, aligned_part, parse_outfmt
+from bioplug.pairwise.search import search
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+BLOSUM62 = substitution_matrices.load("BLOSUM62")
+AMINO = "ACDEFGHIKLMNPQRSTVWY"
+ALL = ("std qlen slen nident positive gaps ppos qcovhsp scovhsp score qseq sseq btop "
+       "stitle").split()
+
+
+def related_set(seed, nq=3, nd=60):
+    """Random proteins, and database sequences made from the queries with changes, gaps
+    and lower-case stretches, so hits have mismatches, gaps of both kinds and end gaps."""
+    rng = np.random.default_rng(seed)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(int(rng.integers(30, 140))) for _ in range(nq)]
+    db = [make(int(rng.integers(20, 200))) for _ in range(nd)]
+    for k, q in enumerate(queries):
+        a, b = sorted(rng.integers(0, len(q), 2))
+        piece = list(q[a:b + 10])
+        for _ in range(len(piece) // 6):
+            piece[int(rng.integers(len(piece)))] = str(rng.choice(list(AMINO)))
+        cut = len(piece) // 2
+        db[2 * k] = make(3) + "".join(piece[:cut]) + make(2) + "".join(piece[cut + 3:]).lower()
+    return queries, db
+
+
+def without_w_partners(seq):
+    """``seq`` without the letters W scores above 0 with in BLOSUM62 (W, Y, F)."""
+    return seq.translate(str.maketrans("WYFwyf", "AAAaaa"))
+
+
+def write_fasta(path, seqs, prefix):
+    path.write_text("".join(f">{prefix}{k} sequence {k} of {prefix}\n{s}\n"
+                            for k, s in enumerate(seqs)))
+    return path
+
+
+def decode_btop(text, qseq_ungapped, sseq_ungapped):
+    """The two aligned rows a BTOP string stands for (numbers copy identical letters)."""
+    import re
+
+    q, s, i, j = [], [], 0, 0
+    for number, pair in re.findall(r"(\d+)|([A-Z*\-]{2})", text):
+        if number:
+            n = int(number)
+            q.append(qseq_ungapped[i:i + n])
+            s.append(sseq_ungapped[j:j + n])
+            i, j = i + n, j + n
+        else:
+            q.append(pair[0])
+            s.append(pair[1])
+            i += pair[0] != "-"
+            j += pair[1] != "-"
+    return "".join(q), "".join(s)
+
+
+def blast_path_score(qseq, sseq, open_cost=11, extend_cost=1):
+    """Score of two aligned rows with BLAST gap costs (a run of k gaps: open + k * extend)."""
+    total, run = 0, None
+    for a, b in zip(qseq, sseq, strict=True):
+        kind = "q" if a == "-" else "s" if b == "-" else None
+        if kind is None:
+            total += BLOSUM62[a, b]
+        elif kind != run:
+            total -= open_cost + extend_cost
+        else:
+            total -= extend_cost
+        run = kind
+    return total
+
+
+def check_hit(h, query, subject):
+    q, s = query.upper(), subject.upper()
+    assert len(h.qseq) == len(h.sseq) == h.length
+    assert h.qseq.replace("-", "") == q[h.qstart - 1:h.qend]
+    assert h.sseq.replace("-", "") == s[h.sstart - 1:h.send]
+    pairs = [(a, b) for a, b in zip(h.qseq, h.sseq, strict=True) if a != "-" and b != "-"]
+    assert not any(a == "-" and b == "-" for a, b in zip(h.qseq, h.sseq, strict=True))
+    assert h.nident == sum(a == b for a, b in pairs)
+    assert h.positives == sum(BLOSUM62[a, b] > 0 for a, b in pairs)
+    assert h.mismatches == len(pairs) - h.nident
+    assert h.gaps == h.length - len(pairs)
+    kinds = ["q" if a == "-" else "s" if b == "-" else "" for a, b in
+             zip(h.qseq, h.sseq, strict=True)]
+    assert h.gap_opens == sum(bool(k) and k != p for k, p in zip(kinds, [""] + kinds,
+                                                                  strict=False))
+    assert h.identity == pytest.approx(100 * h.nident / h.length)
+    assert (h.query_length, h.subject_length) == (len(q), len(s))
+    assert blast_path_score(h.qseq, h.sseq) == h.score
+    row_q, row_s = decode_btop(h.tabular(["btop"]), h.qseq.replace("-", ""),
+                               h.sseq.replace("-", ""))
+    assert (row_q, row_s) == (h.qseq, h.sseq)
+    # Biopython counts the same alignment independently
+    counts = aligned_part(h).counts(BLOSUM62)
+    assert (counts.identities, counts.positives, counts.gaps) == (h.nident, h.positives,
+                                                                 h.gaps)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_columns_follow_from_the_aligned_rows(seed):
+    queries, db = related_set(seed)
+    results = search(queries, db, top=8, device=DEVICE)
+    aligner = Align.PairwiseAligner(mode="local", substitution_matrix=BLOSUM62,
+                                    open_gap_score=-12, extend_gap_score=-1)
+    for q, hits in enumerate(results.hits):
+        assert hits
+        for h in hits:
+            assert h.score == aligner.score(queries[q], db[h.subject].upper())
+            check_hit(h, queries[q], db[h.subject])
+
+
+def test_tabular_columns_and_styles(tmp_path):
+    queries, db = related_set(3)
+    results = search(queries, db, top=4, device=DEVICE)
+    assert results.tabular() == results.tabular(STD) == results.tabular(["std"])
+    h = results.hits[0][0]
+    line = h.tabular(["qseqid", "sseqid", "qlen", "slen", "qcovhsp", "scovhsp", "ppos",
+                      "score"]).split("\t")
+    assert line[:4] == [h.query_id, h.subject_id, str(h.query_length), str(h.subject_length)]
+    assert int(line[4]) == round(100 * (h.qend - h.qstart + 1) / h.query_length)
+    assert int(line[5]) == round(100 * (h.send - h.sstart + 1) / h.subject_length)
+    assert float(line[6]) == pytest.approx(100 * h.positives / h.length, abs=0.005)
+    assert line[7] == str(int(h.score))
+    assert parse_outfmt("6") == (6, STD)
+    assert parse_outfmt("7 qseqid std evalue") == (7, ("qseqid", *STD, "evalue"))
+    for bad, message in (("5", "not a tabular style"), ("", "not a tabular style"),
+                         ("6 qseqid subjectid", "unknown column 'subjectid'")):
+        with pytest.raises(InputError, match=message):
+            parse_outfmt(bad)
+
+
+def test_outfmt_7_and_6_read_back_with_scikit_bio(tmp_path):
+    queries, db = related_set(5)
+    queries.append("WWWW")   # no hit above zero against this database: "# 0 hits found"
+    db = [without_w_partners(d) for d in db]
+    qf, dbf = write_fasta(tmp_path / "q.fa", queries, "q"), write_fasta(tmp_path / "d.fa",
+                                                                          db, "d")
+    out7, out6 = tmp_path / "hits7.tsv", tmp_path / "hits6.tsv"
+    # scikit-bio's readers do not know scovhsp, and take BTOP for a number
+    spec = " ".join(c for c in ALL if c not in ("scovhsp", "btop"))
+    for out, style in ((out7, "7"), (out6, "6")):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "5",
+                     "--outfmt", f"{style} {spec}", "--device", DEVICE]) == 0
+    text = out7.read_text()
+    assert "# Query: q3\n" in text and "# 0 hits found\n" in text
+    assert text.endswith(f"# bioplug processed {len(queries)} queries\n")
+    assert skbio.io.sniff(str(out7))[0] == "blast+7"
+    columns = list(parse_outfmt(f"6 {spec}")[1])
+    got7 = skbio.io.read(str(out7), format="blast+7", into=pd.DataFrame)
+    got6 = skbio.io.read(str(out6), format="blast+6", into=pd.DataFrame, columns=columns)
+    assert list(got7.columns) == columns
+    results = search(str(qf), str(dbf), top=5, device=DEVICE)
+    mine = results.to_dataframe(columns)
+    assert len(got7) == len(mine) == sum(len(h) for h in results.hits) > 0
+    for got in (got7, got6):
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), mine, check_dtype=False)
+    assert list(mine["stitle"]) == [f"d{h.subject} sequence {h.subject} of d"
+                                    for hits in results.hits for h in hits]
+    assert list(mine["qseq"]) == [h.qseq for hits in results.hits for h in hits]
+    extra = results.to_dataframe(["btop", "scovhsp"])
+    assert list(extra["btop"]) == [h.tabular(["btop"]) for hits in results.hits for h in hits]
+    assert extra["scovhsp"].dtype == float
+
+
+def test_evalue_cutoff_keeps_each_querys_best_hits():
+    queries, db = related_set(8, nd=80)
+    every = search(queries, db, top=20, device=DEVICE)
+    values = sorted(h.evalue for hits in every.hits for h in hits)
+    cut = values[len(values) // 2]
+    kept = search(queries, db, top=20, device=DEVICE, evalue=cut)
+    assert [[(h.subject, h.score) for h in hits if h.evalue <= cut] for hits in every.hits] \
+        == [[(h.subject, h.score) for h in hits] for hits in kept.hits]
+    assert 0 < sum(map(len, kept.hits)) < sum(map(len, every.hits))
+    assert not any(search(queries, db, top=20, device=DEVICE, evalue=0.0).hits)
+    with pytest.raises(InputError, match="PAM250 with gap costs .*17/1"):
+        search(queries, db, matrix="PAM250", evalue=1.0, device=DEVICE)
+    with pytest.raises(InputError, match="0 or more"):
+        search(queries, db, evalue=-1.0, device=DEVICE)
+
+
+@pytest.mark.parametrize("matrix, costs, lam, k", [
+    ("BLOSUM80", (10, 1), 0.299, 0.071), ("BLOSUM45", (14, 2), 0.195, 0.032),
+    ("PAM30", (9, 1), 0.294, 0.11), ("PAM70", (10, 1), 0.291, 0.091),
+    ("PAM250", (14, 2), 0.182, 0.024), ("BLOSUM90", (10, 1), 0.290, 0.075),
+])
+def test_blast_table_gives_bits_for_its_other_matrices(matrix, costs, lam, k):
+    """(lambda, K) as NCBI BLAST+'s ``blast_stat.c`` lists them, for BLAST's default gap
+    costs of each matrix."""
+    queries, db = related_set(11, nq=1, nd=20)
+    h = search(queries, db, top=1, matrix=matrix, gap_open=costs[0], gap_extend=costs[1],
+               device=DEVICE).hits[0][0]
+    assert h.bits == pytest.approx((lam * h.score - math.log(k)) / math.log(2))
+    assert h.evalue == pytest.approx(len(queries[0]) * sum(map(len, db)) * 2.0 ** -h.bits)
+
+
+def test_subject_titles_from_files_records_and_strings(tmp_path):
+    queries, db = related_set(13, nq=2, nd=30)
+    dbf = write_fasta(tmp_path / "d.fa", db, "d")
+    from_file = search(queries, str(dbf), top=3, device=DEVICE)
+    assert set(from_file.subject_titles().values()) == {
+        f"d{h.subject} sequence {h.subject} of d" for hits in from_file.hits for h in hits}
+    records = [SeqRecord(Seq(s), id=f"r{k}", description=f"r{k} record {k}")
+               for k, s in enumerate(db)]
+    from_records = search(queries, records, top=3, device=DEVICE)
+    assert from_records.tabular(["stitle"]).splitlines() == [
+        f"r{h.subject} record {h.subject}" for hits in from_records.hits for h in hits]
+    from_strings = search(queries, db, top=3, device=DEVICE)
+    assert from_strings.tabular(["sseqid"]) == from_strings.tabular(["stitle"])
+
+
+def test_pair_report_prints_each_hit_as_biopython_does(tmp_path):
+    queries, db = related_set(17, nq=2, nd=40)
+    queries.append("W")
+    db = [without_w_partners(d) for d in db]
+    qf, dbf = write_fasta(tmp_path / "q.fa", queries, "q"), write_fasta(tmp_path / "d.fa",
+                                                                          db, "d")
+    out = tmp_path / "hits.txt"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--format", "pair",
+                 "--top", "3", "--device", DEVICE]) == 0
+    text = out.read_text()
+    results = search(str(qf), str(dbf), top=3, device=DEVICE)
+    for hits in results.hits:
+        for h in hits:
+            block = format(aligned_part(h))
+            assert block in text
+            assert f"Identities = {h.nident}/{h.length}" in text
+            lines = block.splitlines()
+            assert lines[0].split()[1] == str(h.qstart - 1)   # Biopython's 0-based starts
+            assert lines[2].split()[1] == str(h.sstart - 1)
+    assert "Query: q2\n" in text and "No hits\n" in text
+
+
+def test_cli_options_checked_before_any_work(tmp_path, capsys):
+    queries, db = related_set(19, nq=1, nd=10)
+    qf, dbf = write_fasta(tmp_path / "q.fa", queries, "q"), write_fasta(tmp_path / "d.fa",
+                                                                          db, "d")
+    out = tmp_path / "hits.sam"
+    for extra, message in ((["--outfmt", "6 qseqid", "--format", "sam"], "does not go with"),
+                           (["--outfmt", "10"], "not a tabular style"),
+                           (["--evalue", "-2"], "0 or more")):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), *extra,
+                     "--device", DEVICE]) == 2
+        assert message in capsys.readouterr().err
+        assert not out.exists()
+    # columns chosen: tabular output even under a .sam name
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--outfmt",
+                 "6 qseqid sseqid", "--device", DEVICE]) == 0
+    assert out.read_text().splitlines()[0].count("\t") == 1
