@@ -60,12 +60,32 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=_version_text())
     parser.add_argument("--no-server", action="store_true",
                         help="run in this process even when a `bioplug server` is running")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Intermixed)
     for name in [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
     for command_parser in sub.choices.values():
         _output_options(command_parser)
     return parser
+
+
+class _Intermixed(argparse.ArgumentParser):
+    """A command's parser that takes its positionals between options too (``bioplug profile
+    A.fa -o OUT B.fa``), as ``parse_intermixed_args`` does; plain argparse leaves a later
+    positional unrecognized once the first run of positionals is consumed. Commands argparse
+    cannot parse that way (sub-commands of their own) are parsed as usual."""
+
+    _inside = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inside:   # parse_known_intermixed_args calls this twice itself
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        except TypeError:
+            return super().parse_known_args(args, namespace)
+        finally:
+            self._inside = False
 
 
 def _output_options(p: argparse.ArgumentParser) -> None:

@@ -696,6 +696,8 @@ class MainWindow(QMainWindow):
             self.tree_features.show_beside(False)
         if self.tree_view.tree is not None:
             self.tree_view.set_tree(None)
+        if getattr(self, "tree_features", None) is not None:
+            self.tree_features.keep_guide_tree(None)
         if self.heatmap.names:
             self.heatmap.clear()
         self.pair_text.clear()
@@ -1055,6 +1057,8 @@ class MainWindow(QMainWindow):
             result = AlignmentData.from_alignment(alignment, source)
             result.title = f"MSA of {data.title or 'sequences'}"
             self._load_result("Multiple alignment", shown, result, "multiple alignment")
+            if self.alignment_view.data is result:   # shown, not offered (document changed)
+                self.tree_features.keep_guide_tree(getattr(alignment, "guide_tree", None))
 
         return self._start_job("Multiple alignment",
                                jobs.msa_task(data.records, self.device, seed, **options), done)

@@ -73,6 +73,8 @@ class TreeFeatures:
         tree_view.treeChanged.connect(self._tree_changed)
         tree_view.errorShown.connect(window.show_error)
         self._names: list[str] = []
+        #: The guide tree of the last multiple alignment (skbio.TreeNode), or None.
+        self.guide_tree = None
         window.dataLoaded.connect(lambda data: setattr(self, "_names", list(data.names)))
         window.alignment_view.editor.edited.connect(self._follow_renames)
         self.menu = self._build_menu()
@@ -96,6 +98,10 @@ class TreeFeatures:
         self.act_beside.toggled.connect(lambda on: self._guarded(self.show_beside, on))
         menu.addAction(self.act_beside)
         menu.addSeparator()
+        self.act_guide = menu.addAction("&Guide tree of the alignment",
+                                        lambda: self._guarded(self.show_guide_tree))
+        self.act_guide.setStatusTip("The tree the last multiple alignment followed")
+        self.act_guide.setEnabled(False)
         self.act_bootstrap = menu.addAction("&Bootstrap tree…", self.ask_bootstrap)
         self.act_bootstrap.setStatusTip("Support on every branch from resampled columns "
                                         "(on the chosen device)")
@@ -120,6 +126,44 @@ class TreeFeatures:
         except Exception as exc:  # noqa: BLE001 - a slot's exception would vanish silently
             log.error("tree action failed:\n%s", traceback.format_exc())
             self.window.show_error(f"the tree action failed: {type(exc).__name__}: {exc}")
+
+    # -- the guide tree of a multiple alignment ------------------------------------------
+    def keep_guide_tree(self, newick: str | None) -> None:
+        """Keep the guide tree of a multiple alignment just shown (Tree ▸ Guide tree of the
+        alignment); with no tree in the Tree tab yet, it goes there (the tab is not raised).
+
+        Parameters
+        ----------
+        newick : str or None
+            The alignment's ``guide_tree`` (Newick, tips named by the sequence ids).
+        """
+        import io
+
+        from skbio import TreeNode
+
+        self.guide_tree = (TreeNode.read(io.StringIO(newick), format="newick")
+                           if newick else None)
+        self.act_guide.setEnabled(self.guide_tree is not None)
+        if self.guide_tree is None:
+            return
+        if self.window.tree_view.tree is None:
+            self.window.tree_view.set_tree(self.guide_tree.copy())
+            self.window.tree_view.fit()
+            self.window.statusBar().showMessage("The alignment's guide tree is in the Tree "
+                                                "tab", 10000)
+        else:
+            self.window.statusBar().showMessage("Tree ▸ Guide tree of the alignment shows the "
+                                                "tree the alignment followed", 10000)
+
+    def show_guide_tree(self) -> None:
+        """Put the last multiple alignment's guide tree in the Tree tab and show it."""
+        if self.guide_tree is None:
+            raise InputError("no multiple alignment has been made since this file was opened")
+        w = self.window
+        w.tree_view.set_tree(self.guide_tree.copy())
+        w.results_changed()
+        w.tabs.setCurrentWidget(w.tree_view)
+        w.tree_view.fit()
 
     # -- tree beside the alignment ------------------------------------------------------
     def show_beside(self, on: bool = True) -> None:

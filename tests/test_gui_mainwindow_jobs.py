@@ -87,6 +87,41 @@ def test_msa_result_is_one_undo_step(window, files, qtbot):
     assert window.data.aligned
 
 
+def test_msa_guide_tree_goes_to_the_tree_tab_and_the_tree_menu(window, files, qtbot,
+                                                                monkeypatch):
+    """The guide tree the alignment followed (the pipeline's own, as ``bioplug msa
+    --tree-out`` writes it) fills an empty Tree tab, and Tree ▸ Guide tree of the alignment
+    brings it back over another tree; opening another file forgets it."""
+    from bioplug import MultipleSequenceAligner
+    from bioplug.io import read_sequences
+
+    window.open_file(files[0])
+    features = window.tree_features
+    assert not features.act_guide.isEnabled()
+    assert run_job(qtbot, window, window.run_msa) == "done", window.last_error
+    expected = MultipleSequenceAligner(device="cpu").align(read_sequences(files[0])).guide_tree
+    shown_tree = window.tree_view.tree
+    assert shown_tree is not None and features.act_guide.isEnabled()
+    assert sorted(t.name for t in shown_tree.tips()) == sorted(window.data.names)
+    assert shown_tree.compare_rfd(features.guide_tree) == 0
+    from io import StringIO
+
+    from skbio import TreeNode
+
+    assert features.guide_tree.compare_rfd(TreeNode.read(StringIO(expected))) == 0
+    assert window.tabs.currentWidget() is window.alignment_view   # the tab is not raised
+    assert run_job(qtbot, window, window.run_tree, "upgma") == "done"
+    other = window.tree_view.tree
+    features.act_guide.trigger()
+    assert window.tree_view.tree is not other
+    assert window.tree_view.tree.compare_rfd(features.guide_tree) == 0
+    assert window.tabs.currentWidget() is window.tree_view
+    monkeypatch.setattr(window, "_ask_unsaved", lambda action, answered: answered(
+        QMessageBox.StandardButton.Discard))   # the alignment is not saved: discard it
+    assert window.open_file(files[1])
+    assert features.guide_tree is None and not features.act_guide.isEnabled()
+
+
 def test_result_never_replaces_a_document_opened_and_edited_meanwhile(window, files, qtbot,
                                                                       monkeypatch):
     gate = gated_msa(monkeypatch)

@@ -787,3 +787,19 @@ def test_msa_auto_batch_chooses_per_family(tmp_path, caplog) -> None:
         assert main(["-q", "msa", str(src), "-o", str(one), "--method", method,
                      "--device", "cpu"]) == 0
         assert (tmp_path / "out" / f"{src.stem}.fasta").read_bytes() == one.read_bytes()
+
+
+def test_cli_positionals_may_follow_options(tmp_path, capsys) -> None:
+    """``bioplug profile A.fa -o OUT B.fa`` (a positional after an option) is the command
+    ``bioplug profile A.fa B.fa -o OUT`` (plain argparse left B.fa unrecognized)."""
+    from bioplug.cli import main
+
+    first, second = tmp_path / "a1.fa", tmp_path / "a2.fa"
+    first.write_text(">a\nMKVLAAG-IV\n>b\nMKVLAAGAIV\n")
+    second.write_text(">c\nMKVAAGIV\n>d\nMKVLAGIV\n")
+    assert main(["-q", "profile", str(first), str(second), "-o", "-", "--device", "cpu"]) == 0
+    together = capsys.readouterr().out
+    assert main(["-q", "profile", str(first), "-o", "-", str(second), "--device", "cpu"]) == 0
+    assert capsys.readouterr().out == together
+    assert main(["-q", "profile", "--device", "cpu", "-o", "-", str(first), str(second)]) == 0
+    assert capsys.readouterr().out == together and together.count(">") == 4
