@@ -372,7 +372,8 @@ def _a2m_rows(arr: np.ndarray, state: str) -> np.ndarray:
 
 
 def _stockholm(ids: list[str], arr: np.ndarray, gs: list[list[str]], gc: list[tuple[str, str]],
-               insert: np.ndarray | None) -> Iterator[str]:
+               insert: np.ndarray | None,
+               gr: list[list[tuple[str, str]]] | None = None) -> Iterator[str]:
     _need_rows(arr)
     width = max(len(i) for i in ids)
     start = max(width, 20) + 12
@@ -387,7 +388,30 @@ def _stockholm(ids: list[str], arr: np.ndarray, gs: list[list[str]], gc: list[tu
         sub = arr[:, cols]
         arr = arr.copy()
         arr[:, cols] = np.where(sub == GAP, _DOT, sub)
+    if gr and any(gr):
+        names, arr = _with_letter_rows(ids, arr, gr, width, start)
     return _stockholm_lines("".join(head), names, arr, "".join(tail) + "//\n")
+
+
+def _with_letter_rows(ids: list[str], arr: np.ndarray, gr: list[list[tuple[str, str]]],
+                      width: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+    """Names and rows with each sequence's ``#=GR`` lines below it, as Biopython writes them:
+    the annotation's letters at the residues, ``.`` at the gaps."""
+    names, rows = [], []
+    for i, (name, notes) in enumerate(zip(ids, gr, strict=True)):
+        names.append(name.ljust(start))
+        rows.append(arr[i])
+        residues = (arr[i] != GAP) & (arr[i] != _DOT)
+        for tag, value in notes:
+            label = f"#=GR {name.ljust(width)}  {tag}".ljust(start)
+            letters = value.encode("latin-1", "replace")
+            if len(label) > start or len(letters) != int(residues.sum()):
+                raise _Unsupported("a #=GR line Biopython lays out otherwise")
+            row = np.full(arr.shape[1], _DOT, dtype=np.uint8)
+            row[residues] = np.frombuffer(letters, dtype=np.uint8)
+            names.append(label)
+            rows.append(row)
+    return _fixed(_text(names), start), np.stack(rows)
 
 
 def _stockholm_lines(head: str, names: np.ndarray, arr: np.ndarray, tail: str) -> Iterator[str]:
@@ -400,7 +424,8 @@ def _stockholm_lines(head: str, names: np.ndarray, arr: np.ndarray, tail: str) -
 def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], *,
             consensus: str | None = None, state: str | None = None,
             gs: list[list[str]] | None = None, gc: list[tuple[str, str]] | None = None,
-            insert: np.ndarray | None = None) -> Iterator[str]:
+            insert: np.ndarray | None = None,
+            gr: list[list[tuple[str, str]]] | None = None) -> Iterator[str]:
     """The text of one alignment in ``fmt`` (no file header), checked before it is laid out.
 
     Raises ``_Unsupported`` for what Biopython must write itself.
@@ -421,7 +446,7 @@ def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], 
     if fmt == "stockholm":
         if gs is None:
             gs = [[f"DE {d}"] if d else [] for d in descriptions]
-        return _stockholm(ids, arr, gs, gc or [], insert)
+        return _stockholm(ids, arr, gs, gc or [], insert, gr)
     raise _Unsupported(fmt)
 
 
@@ -561,8 +586,9 @@ def _alignment_text(alignment: Alignment, fmt: str) -> Iterator[str]:
         return _layout(fmt, ids, arr, descriptions, state=state)
     if fmt != "stockholm":
         return _layout(fmt, ids, arr, descriptions)
-    if any(r.letter_annotations for r in records):
-        raise _Unsupported("per-letter annotations (#=GR)")
+    gr = [[(_StockholmWriter.gr_mapping.get(key, key), value)
+           for key, value in _string_map(r.letter_annotations, "letter annotation")]
+          for r in records]
     operations = getattr(alignment, "operations", None)
     insert = None
     if operations is not None:
@@ -570,6 +596,8 @@ def _alignment_text(alignment: Alignment, fmt: str) -> Iterator[str]:
             raise _Unsupported("operations that are not one byte per column")
         insert = np.frombuffer(bytes(operations), dtype=np.uint8) == ord("I")
     if getattr(alignment, "annotations", None):
+        if any(gr):   # _flat's rows are gapped text: no letter annotations on them
+            raise _Unsupported("#=GF annotations with per-letter annotations (#=GR)")
         return _flat(alignment, arr, fmt)
     gs = []
     for r in records:
@@ -580,7 +608,7 @@ def _alignment_text(alignment: Alignment, fmt: str) -> Iterator[str]:
         gs.append(lines)
     gc = [(_StockholmWriter.gc_mapping.get(key, key), value)
           for key, value in _string_map(columns, "column annotation")]
-    return _layout(fmt, ids, arr, descriptions, gs=gs, gc=gc, insert=insert)
+    return _layout(fmt, ids, arr, descriptions, gs=gs, gc=gc, insert=insert, gr=gr)
 
 
 def _flat(alignment: Alignment, arr: np.ndarray, fmt: str) -> Iterator[str]:

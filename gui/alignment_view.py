@@ -697,6 +697,44 @@ class ConservationTrack(pg.PlotWidget):
         self.getPlotItem().setXRange(x0, x0 + span, padding=0)
 
 
+class ReliabilityTrack(ConservationTrack):
+    """Per-column reliability of an alignment that carries it (a QuickProbs alignment, a
+    Stockholm file's ``#=GC PP_cons``), as the conservation track draws its values."""
+
+    def __init__(self, canvas: AlignmentCanvas, parent: QWidget | None = None):
+        super().__init__(canvas, parent)
+        self.curve.setBrush(pg.mkBrush(80, 160, 90, 180))
+        self.curve.setPen(pg.mkPen(40, 120, 50))
+        self._values = np.zeros(0, np.float32)
+
+    @property
+    def values(self) -> np.ndarray:
+        """Reliability per column (0 .. 1; 0 where a column has none), or empty."""
+        return self._values
+
+    def set_values(self, values: np.ndarray | None) -> None:
+        """The columns' reliabilities (NaN drawn as 0), or None for none."""
+        self._values = (np.zeros(0, np.float32) if values is None
+                        else np.nan_to_num(np.asarray(values, np.float32)))
+        self.tracks = None
+        self.follow()
+
+    def follow(self) -> None:
+        """As :meth:`ConservationTrack.follow`, from the values given."""
+        c = self.canvas
+        w = c.cell.width()
+        x0 = c.horizontalScrollBar().value() / w
+        span = max(self.getPlotItem().vb.width(), 1.0) / w
+        first = int(x0)
+        end = min(int(math.ceil(x0 + span)) + 1, self.values.size)
+        if end > first:
+            x = np.arange(first, end + 1, dtype=np.float64)
+            self.curve.setData(x, self.values[first:end])
+        else:
+            self.curve.setData([], [])
+        self.getPlotItem().setXRange(x0, x0 + span, padding=0)
+
+
 def _warning_label() -> QLabel:
     """The (hidden) note above the residues for input the jobs will refuse.
 
@@ -735,6 +773,7 @@ class AlignmentView(QWidget):
         self.ruler = Ruler(self.canvas, self)
         self.consensus_row = ConsensusRow(self.canvas, self)
         self.track = ConservationTrack(self.canvas, self)
+        self.reliability = ReliabilityTrack(self.canvas, self)
 
         self.scheme_box = QComboBox()
         self.scheme_box.addItems(list(colors.SCHEMES))
@@ -784,6 +823,15 @@ class AlignmentView(QWidget):
         track_box.setContentsMargins(0, 0, self.canvas.verticalScrollBar().sizeHint().width(), 0)
         track_box.addWidget(self.track)
         grid.addLayout(track_box, 3, 1)
+        self.reliability_label = QLabel(" Reliability")
+        self.reliability_label.setToolTip("Mean posterior probability of the residue pairs "
+                                          "each column aligns (QuickProbs)")
+        grid.addWidget(self.reliability_label, 4, 0)
+        reliability_box = QHBoxLayout()
+        reliability_box.setContentsMargins(0, 0,
+                                           self.canvas.verticalScrollBar().sizeHint().width(), 0)
+        reliability_box.addWidget(self.reliability)
+        grid.addLayout(reliability_box, 4, 1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(2, 2, 2, 2)
         outer.addLayout(bar)
@@ -801,6 +849,7 @@ class AlignmentView(QWidget):
         self.canvas.customContextMenuRequested.connect(self._context_menu)
         self.canvas.viewChanged.connect(self._update_status)
         self.track.getPlotItem().vb.sigResized.connect(self.track.follow)
+        self.reliability.getPlotItem().vb.sigResized.connect(self.reliability.follow)
 
     def add_side_panel(self, widget: QWidget) -> None:
         """Put ``widget`` left of the names column, rows aligned (it follows the canvas)."""
@@ -833,6 +882,10 @@ class AlignmentView(QWidget):
         tracks = colors.lazy_tracks(data.codes) if data.has_columns else None
         self.consensus_row.set_tracks(tracks)
         self.track.set_tracks(tracks)
+        reliability = data.column_reliability
+        self.reliability.set_values(reliability)
+        self.reliability.setVisible(reliability is not None)
+        self.reliability_label.setVisible(reliability is not None)
         self.column_box.setRange(1, max(1, data.shape[1]))
         self._show_warning(data)
 

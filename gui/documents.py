@@ -74,6 +74,22 @@ class AlignmentData:
         return self.aligned or len({len(r.seq) for r in self.records}) <= 1
 
     @property
+    def column_reliability(self) -> np.ndarray | None:
+        """Each column's reliability (0 .. 1, NaN for none) when the alignment carries it: a
+        QuickProbs alignment's ``column_reliability``, or a Stockholm file's ``#=GC PP_cons``
+        line (HMMER's code: a digit d is d / 10, ``*`` 0.975); None otherwise, and for rows
+        edited since (their columns are no longer the annotated ones)."""
+        alignment = self.alignment
+        values = getattr(alignment, "column_reliability", None)
+        if values is None:
+            text = (getattr(alignment, "column_annotations", None) or {}).get(
+                "consensus posterior probability")
+            values = pp_values(text) if isinstance(text, str) else None
+        if values is None or len(values) != self.shape[1]:
+            return None
+        return np.asarray(values, dtype=np.float64)
+
+    @property
     def descriptions(self) -> list[str]:
         """Each row's title words after its id (``""`` when the title is only the id)."""
         return [r.description for r in self.records]
@@ -157,6 +173,17 @@ class AlignmentData:
         if self.alignment is None:
             raise InputError("the sequences are not aligned: run a multiple alignment first")
         return self.alignment
+
+
+def pp_values(text: str) -> np.ndarray:
+    """The numbers HMMER's posterior-probability characters stand for: a digit d is d / 10,
+    ``*`` 0.975 (0.95 and above), anything else (``.``) NaN."""
+    codes = np.frombuffer(text.encode("latin-1", "replace"), dtype=np.uint8)
+    values = np.full(codes.size, np.nan)
+    digits = (codes >= ord("0")) & (codes <= ord("9"))
+    values[digits] = (codes[digits] - ord("0")) / 10.0
+    values[codes == ord("*")] = 0.975
+    return values
 
 
 def titled_records(data: AlignmentData, gapped: bool = False) -> list[SeqRecord]:

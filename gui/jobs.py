@@ -204,7 +204,8 @@ def msa_task(records, device: str | None, seed: int = 0, method: str = "quickpro
             raise InputError("a multiple alignment needs at least 2 sequences")
         if method == "progressive":
             return ProgressiveAligner(device=device).align(list(records), progress=progress)
-        aligner = MultipleSequenceAligner(device=device, seed=seed, **options)
+        # the reliability track under the alignment comes from the posteriors aligned
+        aligner = MultipleSequenceAligner(device=device, seed=seed, reliability=True, **options)
         return aligner.align(list(records), progress=progress)
 
     return fn

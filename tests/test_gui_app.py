@@ -104,6 +104,17 @@ def test_msa_progress_in_stage_order_and_viewer(window, fasta, qtbot):
     r0, r1, c0, c1 = window.alignment_view.canvas.visible_cells()
     assert (r0, r1, c0, c1) == (0, 4, 0, length)
     assert fasta.read_bytes() == before  # nothing the user opened is modified
+    # the reliability track under the alignment: the pipeline's own column values
+    from bioplug import MultipleSequenceAligner
+
+    view = window.alignment_view
+    expected = MultipleSequenceAligner(device="cpu", reliability=True).align(
+        read_records(fasta)).column_reliability
+    assert view.reliability.isVisibleTo(view)
+    np.testing.assert_allclose(view.reliability.values, np.nan_to_num(expected), atol=1e-6)
+    view.canvas.highlighted = np.array([True, False, False, False])
+    view.editor.delete_sequences()   # edited rows: their columns are not the annotated ones
+    assert not view.reliability.isVisibleTo(view)
 
 
 def test_cancel_stops_the_job(window, fasta, qtbot):

@@ -205,6 +205,10 @@ def test_annotated_alignments_write_as_biopython():
     alignment.sequences[2].letter_annotations["secondary structure"] = "H" * len(
         alignment.sequences[2])
     assert ours_alignment(alignment, "stockholm") == bio_text(alignment, "stockholm")
+    # #=GR lines without #=GF ones: the fast writer's own layout, insert columns included
+    alignment.annotations = {}
+    alignment.sequences[0].letter_annotations["posterior probability"] = "*987654" * 9
+    assert ours_alignment(alignment, "stockholm") == bio_text(alignment, "stockholm")
 
 
 def test_several_alignments_in_one_file():

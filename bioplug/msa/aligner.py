@@ -28,6 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 
+import numpy as np
 from Bio.Align import Alignment
 from Bio.SeqRecord import SeqRecord
 
@@ -60,6 +61,23 @@ def rows_to_alignment(records: list[SeqRecord], rows, seqtype: str = "protein") 
     ``molecule_type`` of ``seqtype``.
     """
     return alignment_from_rows(records, rows, molecule_type=molecule_type(seqtype))
+
+
+def annotate_reliability(alignment: Alignment, columns: np.ndarray,
+                         residues: np.ndarray) -> None:
+    """Put the reliabilities of :mod:`bioplug.msa.reliability` on ``alignment``: the numbers
+    as ``column_reliability``, HMMER's code as the Stockholm column and letter annotations."""
+    from bioplug.msa.reliability import pp_text
+
+    alignment.column_reliability = columns
+    annotations = getattr(alignment, "column_annotations", None) or {}
+    annotations["consensus posterior probability"] = pp_text(columns)
+    alignment.column_annotations = annotations
+    start = 0
+    for record in alignment.sequences:
+        n = len(record.seq)
+        record.letter_annotations["posterior probability"] = pp_text(residues[start:start + n])
+        start += n
 
 
 def input_name(item, index: int) -> str:
@@ -144,6 +162,15 @@ class MultipleSequenceAligner:
         Alphabet and model (as ``ProgressiveAligner``'s ``seqtype``): "auto" (default) takes the
         nucleotide model (ProbConsRNA pair-HMM, HOXD70 partition function) when
         :func:`bioplug.alphabet.is_nucleotide` says so, else the protein one.
+    reliability : bool, keyword-only
+        Also annotate how reliable each column and residue is: a column's is the mean
+        posterior of the residue pairs it aligns (ProbCons' and QuickProbs' ``--annot``), a
+        residue's the mean posterior of what the alignment does with it (see
+        :mod:`bioplug.msa.reliability`). The alignment then has ``column_reliability`` (a
+        float per column, NaN for a column of one residue), the text
+        ``column_annotations["consensus posterior probability"]`` and each record's
+        ``letter_annotations["posterior probability"]`` in HMMER's code, which a Stockholm
+        file carries as ``#=GC PP_cons`` and ``#=GR <id> PP`` lines.
 
     Attributes
     ----------
@@ -160,7 +187,8 @@ class MultipleSequenceAligner:
     def __init__(self, consistency: int = 2, refinement: int = 10, accurate: bool = False,
                  seed: int = 0, device=None, *, anchors: int = 32, node_pairs: int = 128,
                  max_full: int = 300, host_budget_gb: float = 4.0,
-                 fast_distances: bool = False, seqtype: str = "auto"):
+                 fast_distances: bool = False, seqtype: str = "auto",
+                 reliability: bool = False):
         if consistency < 0 or refinement < 0:
             raise InputError("consistency and refinement must be >= 0")
         resolve_seqtype([], seqtype)  # raises for an unknown name now, not at align time
@@ -173,7 +201,8 @@ class MultipleSequenceAligner:
         self.device = device
         self.options = {"anchors": int(anchors), "node_pairs": int(node_pairs),
                         "max_full_k": int(max_full), "host_budget": float(host_budget_gb) * 2**30,
-                        "fast_distances": bool(fast_distances)}
+                        "fast_distances": bool(fast_distances),
+                        "reliability": bool(reliability)}
         self.last_times: dict = {}
         self.last_mode = "full"
         self.last_errors: list[FamilyResult] = []
@@ -218,6 +247,9 @@ class MultipleSequenceAligner:
         self.last_seqtype = seqtype
         alignment = rows_to_alignment(records, result.rows, seqtype)
         alignment.guide_tree = newick_from_linkage(result.link, [r.id for r in records])
+        if result.column_reliability is not None:
+            annotate_reliability(alignment, result.column_reliability,
+                                 result.residue_reliability)
         return alignment
 
     @device_guard

@@ -27,6 +27,7 @@ one (an A3M file's insertions are columns, as HH-suite's reformat.pl a3m fas lay
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -64,6 +65,17 @@ def add_parser(sub) -> None:
                         "sequences together (Clustal Omega's tree-order, mafft --reorder)")
     p.add_argument("--accurate", action="store_true",
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
+    p.add_argument("--reliability", action="store_true",
+                   help="annotate how reliable each column is (the mean posterior of the "
+                        "residue pairs aligned there, as ProbCons and QuickProbs annotate) and "
+                        "each residue (the mean posterior of what the alignment does with it): "
+                        "a Stockholm output carries them as #=GC PP_cons and #=GR PP lines "
+                        "(HMMER's code: * for 0.95 and above, else the nearest tenth); "
+                        "QuickProbs pipeline")
+    p.add_argument("--annot", metavar="TSV", default=None,
+                   help="write each column's reliability to TSV (column, reliability, "
+                        "residues; NA for a column of one residue), as QuickProbs' and "
+                        "ProbCons' --annot; implies --reliability; one family (-o)")
     p.add_argument("--seed", type=int, default=0,
                    help="refinement RNG seed (0 or more; default 0)")
     p.add_argument("--consistency", type=int, default=None, metavar="C",
@@ -161,7 +173,9 @@ QUICKPROBS_CONSISTENCY = 2
 def given_quickprobs_options(args: argparse.Namespace) -> list[str]:
     """The options only the QuickProbs pipeline reads that ``args`` gives."""
     given = ["--accurate"] if getattr(args, "accurate", False) else []
-    return given + (["--consistency"] if getattr(args, "consistency", None) is not None else [])
+    given += ["--consistency"] if getattr(args, "consistency", None) is not None else []
+    given += ["--reliability"] if getattr(args, "reliability", False) else []
+    return given + (["--annot"] if getattr(args, "annot", None) else [])
 
 
 def choose_method(args, source) -> tuple[str, object]:
@@ -220,6 +234,11 @@ def _check_values(args: argparse.Namespace) -> None:
     if args.outdir is not None and (tree or args.tree_out):
         raise InputError("--guide-tree and --tree-out name one family's tree: not with "
                          "--outdir (align that family alone with -o OUT)")
+    if args.outdir is not None and args.annot:
+        raise InputError("--annot names one family's file: not with --outdir (--reliability "
+                         "annotates every family's Stockholm output)")
+    if getattr(args, "cluster", None) is not None and (args.reliability or args.annot):
+        raise InputError("--reliability and --annot: not with --cluster")
 
 
 def _read_family(source: str) -> list:
@@ -239,6 +258,7 @@ def _quickprobs(args: argparse.Namespace):
         consistency=QUICKPROBS_CONSISTENCY if args.consistency is None else args.consistency,
         refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
         seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
+        reliability=bool(getattr(args, "reliability", False) or getattr(args, "annot", None)),
     )
 
 
@@ -248,10 +268,15 @@ def run_msa(args: argparse.Namespace) -> int:
     from bioplug.io import check_distinct_outputs, check_writable, output_format
 
     _check_values(args)
-    check_distinct_outputs({"-o": args.output, "--tree-out": args.tree_out})
+    check_distinct_outputs({"-o": args.output, "--tree-out": args.tree_out,
+                            "--annot": args.annot})
     given_format = args.format
     args.format = output_format(args.output, given_format)
     args.method = method_for_options(args)
+    if args.method == "auto" and (args.reliability or args.annot):
+        # the annotation comes from the QuickProbs posteriors: auto's switch to the
+        # progressive pipeline (big protein families) would leave it out
+        args.method = "quickprobs"
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         if getattr(args, "cluster", None) is not None:
@@ -272,7 +297,7 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
     from bioplug.progressive import cli as progressive
 
     source = args.input[0]
-    for output in (args.output, args.tree_out):   # before any work
+    for output in (args.output, args.tree_out, args.annot):   # before any work
         if output is not None:
             check_output(output, args.input)
     records = _read_family(source)
@@ -311,12 +336,29 @@ def _write_outputs(alignment, args: argparse.Namespace, source: str) -> None:
     from bioplug.io import atomic_output, write_checked
 
     alignment = in_output_order(alignment, args.output_order)
-    if not args.tree_out:
+    extras = [(path, text) for path, text in (
+        (args.tree_out, lambda: alignment.guide_tree + "\n"),
+        (args.annot, lambda: reliability_table(alignment))) if path]
+    with contextlib.ExitStack() as stack:   # every file renamed into place, or none
+        for path, text in extras:
+            stack.enter_context(atomic_output(path, [source])).write(text())
         write_checked(alignment, args.output, source, args.format)
-        return
-    with atomic_output(args.tree_out, [source]) as handle:
-        handle.write(alignment.guide_tree + "\n")
-        write_checked(alignment, args.output, source, args.format)
+
+
+def reliability_table(alignment) -> str:
+    """``--annot``'s TSV: each column's number (1-based), reliability (three decimals; NA
+    for a column of one residue) and residues."""
+    import numpy as np
+
+    from bioplug.alignio import GAP, alignment_rows
+
+    residues = np.count_nonzero(alignment_rows(alignment) != GAP, axis=0)
+    values = alignment.column_reliability
+    lines = ["column\treliability\tresidues\n"]
+    lines += [f"{c}\t{'NA' if np.isnan(v) else f'{v:.3f}'}\t{n}\n"
+              for c, (v, n) in enumerate(zip(values.tolist(), residues.tolist(), strict=True),
+                                         1)]
+    return "".join(lines)
 
 
 def _run_batch(args: argparse.Namespace, bar: TerminalBar) -> int:
@@ -371,6 +413,8 @@ def in_output_order(alignment, order: str):
                     np.asarray(alignment.coordinates)[rows])
     out.column_annotations = dict(getattr(alignment, "column_annotations", None) or {})
     out.guide_tree = alignment.guide_tree
+    if hasattr(alignment, "column_reliability"):   # the columns stay as they were
+        out.column_reliability = alignment.column_reliability
     return out
 
 

@@ -40,6 +40,7 @@ from bioplug.msa.guide import clustalw_weights, guide_tree
 from bioplug.msa.model import ANCHOR_PARTITION, Model, encode, load_model
 from bioplug.msa.posterior import compute_posteriors
 from bioplug.msa.progressive import ProfileAligner
+from bioplug.msa.reliability import reliability as column_reliability
 from bioplug.msa.sparse import SparseStore
 from bioplug.progress import Progress
 from bioplug.runtime import Runtime, every_gpu, get_runtime, get_runtimes
@@ -72,6 +73,10 @@ class PipelineResult:
     nnz: int = 0
     link: np.ndarray | None = None
     dist: np.ndarray | None = None
+    #: With ``reliability=True``: each column's and each residue's mean aligned posterior
+    #: (:mod:`bioplug.msa.reliability`; residues of the sequences concatenated in order).
+    column_reliability: np.ndarray | None = None
+    residue_reliability: np.ndarray | None = None
 
 
 def estimate_full_bytes(lengths: np.ndarray, accurate: bool = False) -> float:
@@ -145,6 +150,7 @@ def run(
     max_full_k: int = 300,
     fast_distances: bool = False,
     seqtype: str = "protein",
+    reliability: bool = False,
 ) -> PipelineResult:
     """Align gap-free sequences; see the module docstring for the stages and modes.
 
@@ -159,11 +165,15 @@ def run(
     k > ``max_full_k`` (full consistency is O(k^3)). ``fast_distances`` (anchor mode only)
     computes the all-pairs guide-tree distances from the pair-HMM posterior alone, skipping
     the double-precision partition function in that first pass (about half of stage I).
+    ``reliability`` also gives each column's and residue's mean aligned posterior
+    (:mod:`bioplug.msa.reliability`).
     """
     progress = progress or Progress()
     k = len(texts)
     if k == 1:
-        return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)))
+        nan = np.full(len(texts[0]), np.nan) if reliability else None
+        return PipelineResult(rows=[texts[0]], link=np.empty((0, 4)), dist=np.zeros((1, 1)),
+                              column_reliability=nan, residue_reliability=nan)
     lengths = np.array([len(t) for t in texts], dtype=np.int64)
     full = estimate_full_bytes(lengths, accurate) <= host_budget and k <= max_full_k
     mode = "full" if full else "anchor"
@@ -186,9 +196,9 @@ def run(
     if not full:
         zlist, store = stages.anchor_posteriors(link, all_pairs, anchors, node_pairs, seed)
     store = stages.consistency(store, weights, zlist, consistency)
-    rows = stages.alignment(store, weights, link, texts, refinement, seed)
+    rows, scores = stages.alignment(store, weights, link, texts, refinement, seed, reliability)
     return PipelineResult(rows=rows, times=stages.times, mode=mode, nnz=store.nnz, link=link,
-                          dist=dm)
+                          dist=dm, column_reliability=scores[0], residue_reliability=scores[1])
 
 
 @dataclass
@@ -292,9 +302,11 @@ class _Stages:
         return store
 
     def alignment(self, store: SparseStore, weights: np.ndarray, link: np.ndarray,
-                  texts: list[str], refinement: int, seed: int) -> list[str]:
+                  texts: list[str], refinement: int, seed: int, reliability: bool = False
+                  ) -> tuple[list[str], tuple]:
         """Stage IV: progressive alignment along ``link``, then ``refinement`` rounds; the
-        gapped rows."""
+        gapped rows, and with ``reliability`` the columns' and residues' reliabilities
+        (else two Nones)."""
         t0 = time.perf_counter()
         k = self.k
         aligner = ProfileAligner(self.rt, store, weights)
@@ -304,5 +316,6 @@ class _Stages:
             self.progress.report("IV refinement", 0, refinement)
             length = aligner.refine(length, refinement, seed, self.rep("IV refinement"))
         rows = aligner.rows(texts, length)
+        scores = column_reliability(aligner, length) if reliability else (None, None)
         self.times["IV"] = time.perf_counter() - t0
-        return rows
+        return rows, scores

@@ -1,0 +1,151 @@
+"""Column and residue reliability of QuickProbs alignments (``bioplug msa --reliability`` /
+``--annot``): the device's sums against a plain-Python walk over the stored posteriors, the
+Stockholm annotation lines against Biopython's writer and reader, and the CLI's checks."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+
+import numpy as np
+import pytest
+from Bio import Align
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_msa_stages import family, posteriors_of
+
+from bioplug import MultipleSequenceAligner
+from bioplug.alignio import _alignment_text
+from bioplug.cli import main
+from bioplug.msa.consistency import relax
+from bioplug.msa.guide import clustalw_weights, guide_tree
+from bioplug.msa.progressive import ProfileAligner
+from bioplug.msa.reliability import pp_text, reliability
+from bioplug.runtime import get_runtime
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+
+
+@pytest.fixture(scope="module")
+def rt():
+    return get_runtime(DEVICE)
+
+
+def reference(store, colmap, seq_start, length):
+    """Mean posterior per column and per residue (with the gap case), walked pair by pair
+    and row by row."""
+    col_sum, col_n = np.zeros(length), np.zeros(length)
+    res_sum, res_n = np.zeros(seq_start[-1]), np.zeros(seq_start[-1])
+    for p, (x, y) in enumerate(zip(store.pair_x, store.pair_y, strict=True)):
+        where_y = {int(colmap[seq_start[y] + j]): j for j in range(seq_start[y + 1] - seq_start[y])}
+        for i in range(seq_start[x + 1] - seq_start[x]):
+            c = int(colmap[seq_start[x] + i])
+            row = store.row_base[p] + i
+            a, b = store.indptr[row], store.indptr[row + 1]
+            entries = dict(zip(store.cols[a:b].tolist(), store.vals[a:b].tolist(), strict=True))
+            if c not in where_y:   # across from a gap: the posterior of pairing with nothing
+                res_sum[seq_start[x] + i] += min(max(1.0 - sum(entries.values()), 0.0), 1.0)
+                res_n[seq_start[x] + i] += 1
+                continue
+            v = min(entries.get(where_y[c], 0.0), 1.0)
+            col_sum[c] += v
+            col_n[c] += 1
+            res_sum[seq_start[x] + i] += v
+            res_n[seq_start[x] + i] += 1
+    with np.errstate(invalid="ignore"):
+        return col_sum / np.where(col_n, col_n, np.nan), res_sum / np.where(res_n, res_n, np.nan)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), k=st.integers(2, 6), n=st.integers(5, 40))
+def test_device_sums_equal_a_walk_over_the_posteriors(rt, seed, k, n):
+    seqs = family(seed, k, n)
+    _, _, dist, store = posteriors_of(rt, seqs)
+    ia, ib = np.triu_indices(k, 1)
+    dm = np.zeros((k, k))
+    dm[ia, ib] = dm[ib, ia] = dist
+    link = guide_tree(dm, rt)
+    weights = clustalw_weights(link, k)
+    store = relax(rt, store, weights, np.arange(k), 2)
+    aligner = ProfileAligner(rt, store, weights)
+    _, length = aligner.progressive(link)
+    columns, residues = reliability(aligner, length)
+    want_c, want_r = reference(store, aligner.colmap, aligner.seq_start, length)
+    np.testing.assert_allclose(columns, want_c, atol=1e-6)   # fixed point: 2^-32 a pair
+    np.testing.assert_allclose(residues, want_r, atol=1e-6)
+    occupied = np.bincount(aligner.colmap, minlength=length)
+    assert np.array_equal(np.isnan(columns), occupied < 2)   # one residue: no pair
+    assert not np.isnan(residues).any() and (residues <= 1 + 1e-6).all()
+
+
+def test_pp_text_is_hmmers_code():
+    values = np.array([0.0, 0.049, 0.05, 0.149, 0.5, 0.849, 0.85, 0.9499, 0.95, 1.0, np.nan])
+    assert pp_text(values) == "00115899**."
+
+
+def test_alignment_carries_the_annotation_and_stockholm_writes_it(tmp_path):
+    records = [">a\nMKVLAAGIVALLLSAGCSSSKEETW\n", ">b\nMKILAAGIVGLLLAGCSSKEETW\n",
+               ">c\nMRVLSAGIVALLISAGCSQKEDTW\n", ">d\nMKVLAGIVALLSAGCSSSKEW\n"]
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(records))
+    plain = MultipleSequenceAligner(device=DEVICE).align(str(path))
+    annotated = MultipleSequenceAligner(device=DEVICE, reliability=True).align(str(path))
+    assert [str(r) for r in annotated] == [str(r) for r in plain]   # the same alignment
+    values = annotated.column_reliability
+    assert values.shape == (annotated.length,) and np.nanmax(values) <= 1.0
+    text = annotated.column_annotations["consensus posterior probability"]
+    assert text == pp_text(values)
+    for record in annotated.sequences:
+        assert len(record.letter_annotations["posterior probability"]) == len(record.seq)
+    handle = io.StringIO()
+    Align.write(annotated, handle, "stockholm")
+    assert "".join(_alignment_text(annotated, "stockholm")) == handle.getvalue()
+    back = Align.read(io.StringIO(handle.getvalue()), "stockholm")
+    assert back.column_annotations["consensus posterior probability"] == text
+    assert [r.letter_annotations["posterior probability"] for r in back.sequences] == [
+        r.letter_annotations["posterior probability"] for r in annotated.sequences]
+
+
+def test_cli_annot_table_and_checks(tmp_path, capsys):
+    records = "".join(f">s{i}\n{s}\n" for i, s in enumerate(family(3, 5, 40)))
+    path = tmp_path / "fam.fa"
+    path.write_text(records)
+    out, table = tmp_path / "out.sto", tmp_path / "annot.tsv"
+    assert main(["-q", "msa", str(path), "-o", str(out), "--annot", str(table),
+                 "--device", DEVICE]) == 0
+    alignment = MultipleSequenceAligner(device=DEVICE, reliability=True).align(str(path))
+    lines = table.read_text().splitlines()
+    assert lines[0] == "column\treliability\tresidues"
+    assert len(lines) == alignment.length + 1
+    for line, value, column in zip(lines[1:], alignment.column_reliability,
+                                   np.array([list(str(r)) for r in alignment]).T, strict=True):
+        number, shown, residues = line.split("\t")
+        assert int(residues) == sum(ch != "-" for ch in column)
+        assert shown == "NA" if math.isnan(value) else float(shown) == round(value, 3)
+    assert "#=GC PP_cons" in out.read_text()
+    for extra, message in ((["--method", "progressive"], "QuickProbs options"),
+                           (["--cluster"], "not with --cluster")):
+        gone = tmp_path / "gone.tsv"
+        assert main(["-q", "msa", str(path), "-o", str(tmp_path / "x.sto"), "--annot",
+                     str(gone), *extra, "--device", DEVICE]) == 2
+        assert message in capsys.readouterr().err and not gone.exists()
+    assert main(["-q", "msa", str(path), "--outdir", str(tmp_path / "d"), "--annot",
+                 str(tmp_path / "a.tsv"), "--device", DEVICE]) == 2
+    assert "not with --outdir" in capsys.readouterr().err
+
+
+def test_viewer_reads_the_reliability_of_a_stockholm_file(tmp_path):
+    """The desktop app's reliability track reads ``#=GC PP_cons`` back (HMMER's code)."""
+    pytest.importorskip("PySide6")
+    from bioplug.gui.documents import load_file, pp_values
+
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(family(5, 4, 30))))
+    out = tmp_path / "out.sto"
+    assert main(["-q", "msa", str(path), "-o", str(out), "--reliability", "--device",
+                 DEVICE]) == 0
+    data = load_file(out)
+    text = data.alignment.column_annotations["consensus posterior probability"]
+    np.testing.assert_array_equal(data.column_reliability, pp_values(text))
+    assert pp_text(np.nan_to_num(pp_values("09*.5"), nan=np.nan)) == "09*.5"
