@@ -72,8 +72,8 @@ def test_device_sums_equal_a_walk_over_the_posteriors(rt, seed, k, n):
     _, length = aligner.progressive(link)
     columns, residues = reliability(aligner, length)
     want_c, want_r = reference(store, aligner.colmap, aligner.seq_start, length)
-    np.testing.assert_allclose(columns, want_c, atol=1e-6)   # fixed point: 2^-32 a pair
-    np.testing.assert_allclose(residues, want_r, atol=1e-6)
+    np.testing.assert_allclose(columns, want_c, atol=1e-5)   # single-precision sums
+    np.testing.assert_allclose(residues, want_r, atol=1e-5)
     occupied = np.bincount(aligner.colmap, minlength=length)
     assert np.array_equal(np.isnan(columns), occupied < 2)   # one residue: no pair
     assert not np.isnan(residues).any() and (residues <= 1 + 1e-6).all()

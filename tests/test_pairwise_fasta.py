@@ -23,15 +23,23 @@ def line_by_line(path):
     return names, codes
 
 
-def blocks(path, block):
+def blocks(path, block, titles=None):
     names, codes, lengths = [], [], []
-    for n, c, sizes in encode_fasta(path, SCORING, block):
+    for n, c, sizes, heads in encode_fasta(path, SCORING, block):
         names += n
         codes.append(c)
         lengths.append(sizes)
+        if titles is not None:
+            titles += heads
     flat = np.concatenate(codes) if codes else np.zeros(0, np.uint8)
     sizes = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
     return names, np.split(flat, np.cumsum(sizes)[:-1]) if len(names) else []
+
+
+def header_lines(text: bytes) -> list[bytes]:
+    """Every header line after its ">", white space around it removed."""
+    return [line[1:].strip() for line in text.replace(b"\r\n", b"\n").split(b"\n")
+            if line.startswith(b">")]
 
 
 def outcome(read, *args):
@@ -75,7 +83,11 @@ def fasta_text(draw):
 def test_blocks_give_the_line_readers_records_and_errors(tmp_path, text, block):
     path = tmp_path / "db.fa"
     path.write_bytes(text)
-    assert outcome(blocks, path, block) == outcome(line_by_line, path)
+    titles = []
+    got = outcome(blocks, path, block, titles)
+    assert got == outcome(line_by_line, path)
+    if got[0] != "error":   # the titles the index keeps (BLAST's stitle)
+        assert titles == header_lines(text)
 
 
 @pytest.mark.parametrize("text, message", [

@@ -23,11 +23,6 @@ import pyopencl as cl
 
 from bioplug.msa._kernels import kernel
 
-#: Work-items over a pair's residues.
-GROUP = 64
-#: Fixed point of the kernel's sums.
-FIXED_ONE = float(2**32)
-
 
 def reliability(aligner, length: int) -> tuple[np.ndarray, np.ndarray]:
     """(column, residue) reliabilities of ``aligner``'s alignment (a
@@ -40,28 +35,30 @@ def reliability(aligner, length: int) -> tuple[np.ndarray, np.ndarray]:
         order); NaN where no pair counts.
     """
     rt, store = aligner.rt, aligner.store
-    npairs, nres = int(store.pair_x.size), int(aligner.seq_start[-1])
-    mf = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
-    host = [np.zeros(length, np.uint64), np.zeros(length, np.uint32),
-            np.zeros(nres, np.uint64), np.zeros(nres, np.uint32)]
-    bufs = [cl.Buffer(rt.context, mf, hostbuf=h if h.size else np.zeros(1, h.dtype))
-            for h in host]
-    if npairs:
-        wg = min(GROUP if rt.is_gpu else 8, rt.max_work_group)
+    nres = int(aligner.seq_start[-1])
+    aligned_sum = np.zeros(nres, np.float32)
+    aligned_pairs = np.zeros(nres, np.int32)
+    residue = np.full(nres, np.nan, np.float32)
+    if store.pair_x.size and nres:
+        order = np.argsort(store.pair_x, kind="stable").astype(np.int32)   # x's pairs
+        x_first = np.searchsorted(store.pair_x[order], np.arange(aligner.k + 1)).astype(np.int32)
+        owner = np.repeat(np.arange(aligner.k, dtype=np.int32), aligner.lengths)
+        outs = [rt.empty(a.nbytes) for a in (aligned_sum, aligned_pairs, residue)]
         knl = kernel(rt, "msa_reliability.cl", "reliability")
-        knl(rt.queue, (npairs * wg,), (wg,), aligner.d_px,
+        wg = min(64, rt.max_work_group)
+        knl(rt.queue, (-(-nres // wg) * wg,), (wg,), rt.to_device(order), rt.to_device(x_first),
             rt.to_device(store.pair_y.astype(np.int32)), aligner.d_rb, aligner.d_ip,
             aligner.d_cols, aligner.d_vals, aligner.d_seq_start,
-            rt.to_device(aligner.colmap.astype(np.int32)), *bufs)
-        for h, buf in zip(host, bufs, strict=True):
-            if h.size:
-                cl.enqueue_copy(rt.queue, h, buf)
-    out = []
-    for sums, counts in ((host[0], host[1]), (host[2], host[3])):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out.append(np.where(counts > 0, sums.astype(np.float64) / FIXED_ONE / counts,
-                                np.nan))
-    return out[0], out[1]
+            rt.to_device(aligner.colmap.astype(np.int32)), rt.to_device(owner),
+            np.int32(nres), *outs)
+        for host, buf in zip((aligned_sum, aligned_pairs, residue), outs, strict=True):
+            cl.enqueue_copy(rt.queue, host, buf)
+    colmap = aligner.colmap.astype(np.int64)
+    sums = np.bincount(colmap, weights=aligned_sum, minlength=length)
+    pairs = np.bincount(colmap, weights=aligned_pairs, minlength=length)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        columns = np.where(pairs > 0, sums / pairs, np.nan)
+    return columns, residue.astype(np.float64)
 
 
 def pp_text(values: np.ndarray) -> str:

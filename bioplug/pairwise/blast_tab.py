@@ -19,7 +19,6 @@ identities as numbers, other columns as query-subject letter pairs).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -229,24 +228,3 @@ def aligned_part(hit):
     alignment = Alignment(rows, hit.coordinates.copy())
     alignment.score = hit.score
     return alignment
-
-
-_HEADER = re.compile(rb"^>([^\n]*)", re.MULTILINE)
-
-
-def fasta_titles(path, numbers: Iterable[int]) -> dict[int, str]:
-    """The header lines (after ``>``, without the line end) of the FASTA records numbered
-    ``numbers`` (0-based, file order), read a block at a time."""
-    from bioplug.pairwise.fasta import _pieces
-
-    wanted = set(numbers)
-    found: dict[int, str] = {}
-    at = 0
-    for piece, _ in _pieces(path, 1 << 24):
-        for match in _HEADER.finditer(piece):
-            if at in wanted:
-                found[at] = match.group(1).rstrip(b"\r").decode("utf-8", "replace").strip()
-            at += 1
-        if len(found) == len(wanted):
-            break
-    return found

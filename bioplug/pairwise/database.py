@@ -9,6 +9,8 @@ beside it (or, when that directory cannot be written, under the user cache direc
   memory (the operating system pages it in as chunks are uploaded);
 * ``offsets.i64`` (start of each sorted sequence in ``codes.u8``, plus the end),
   ``order.i64`` (its number in the FASTA file) and ``ids.txt`` (identifiers, file order);
+* ``titles.txt`` (each record's header line after ``>``, file order) and ``titles.i64`` (where
+  each starts, plus the end), read only for the hits that BLAST's ``stitle`` column names;
 * ``header.json``: the FASTA file's size, modification time and SHA-256, the alphabet the
   codes stand for and the index version. It is written last, so an index without it is
   incomplete. When the FASTA's size or time differs, its hash decides whether the index is
@@ -35,7 +37,7 @@ from bioplug.pairwise.fasta import encode_fasta
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the files of an index change meaning.
-INDEX_VERSION = 2   # 2: built only from FASTA files whose ids are unique
+INDEX_VERSION = 3   # 2: built only from FASTA files whose ids are unique; 3: titles
 SUFFIX = ".bioplug-idx"
 
 
@@ -52,11 +54,14 @@ class Database:
         int64, ``codes[offsets[k]:offsets[k + 1]]`` is the k-th shortest sequence.
     order : numpy.ndarray
         int64, input number of the k-th shortest sequence.
+    titles : tuple of (path, numpy.ndarray) or None
+        An index's ``titles.txt`` and the offsets of its lines (see :meth:`title`).
     """
 
     def __init__(self, ids: list[str], codes: np.ndarray, offsets: np.ndarray,
-                 order: np.ndarray, source: str = "<sequences>"):
+                 order: np.ndarray, source: str = "<sequences>", titles=None):
         self.ids = ids
+        self.titles = titles
         self.codes = codes
         self.offsets = offsets
         self.order = order
@@ -80,6 +85,20 @@ class Database:
 
     def length(self, k: int) -> int:
         return int(self.lengths[self.rank[k]])
+
+    def title(self, numbers) -> dict[int, str]:
+        """The FASTA header lines (after ``>``) of input sequences ``numbers``: read from
+        the index's titles file, the id where the database has none."""
+        if self.titles is None:
+            return {k: self.ids[k] for k in numbers}
+        path, starts = self.titles
+        out = {}
+        with open(path, "rb") as handle:
+            for k in sorted(numbers):
+                handle.seek(int(starts[k]))
+                line = handle.read(int(starts[k + 1] - starts[k]))
+                out[k] = line.rstrip(b"\n").decode("utf-8", "replace")
+        return out
 
     @classmethod
     def from_sequences(cls, seqs: Sequence[np.ndarray], ids: list[str]) -> Database:
@@ -168,7 +187,8 @@ def _load(where: Path, fasta: Path, letters: str) -> Database | None:
     total = int(offsets[-1])
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
              if total else np.zeros(0, dtype=np.uint8))
-    return Database(ids, codes, offsets, order, source=str(fasta))
+    titles = (where / "titles.txt", np.fromfile(where / "titles.i64", dtype=np.int64))
+    return Database(ids, codes, offsets, order, source=str(fasta), titles=titles)
 
 
 def _write_json(target: Path, data: dict) -> None:
@@ -189,18 +209,23 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
         from bioplug.io import new_dir_mode
 
         os.chmod(tmp, new_dir_mode())
-        sizes, ids = [], []
-        with open(tmp / "unsorted.u8", "wb") as raw_out:
-            for names, codes, lengths in encode_fasta(fasta, scoring):
+        sizes, ids, title_sizes = [], [], []
+        with open(tmp / "unsorted.u8", "wb") as raw_out, \
+                open(tmp / "titles.txt", "wb") as titles_out:
+            for names, codes, lengths, titles in encode_fasta(fasta, scoring):
                 raw_out.write(codes.data)
                 sizes.append(lengths)
                 ids.extend(names)
+                lines = [t.replace(b"\n", b" ") + b"\n" for t in titles]
+                titles_out.write(b"".join(lines))
+                title_sizes.extend(map(len, lines))
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
         check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search
         lengths = np.concatenate(sizes)
         _sort_codes(tmp, lengths)
         (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
+        np.concatenate([[0], np.cumsum(title_sizes, dtype=np.int64)]).tofile(tmp / "titles.i64")
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
                   "fasta": before, "sha256": _sha256(fasta), "sequences": len(ids),
                   "residues": int(lengths.sum())}

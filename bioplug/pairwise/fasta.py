@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -94,8 +95,9 @@ def record_label(path, number: int, name: str, line: int) -> str:
 
 # -- a block of records at once --------------------------------------------------------------
 def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
-                 ) -> Iterator[tuple[list[str], np.ndarray, np.ndarray]]:
-    """(identifiers, concatenated codes, lengths) of the file's records, a block at a time.
+                 ) -> Iterator[tuple[list[str], np.ndarray, np.ndarray, list[bytes]]]:
+    """(identifiers, concatenated codes, lengths, header lines after ``>``) of the file's
+    records, a block at a time.
 
     Raises
     ------
@@ -109,7 +111,15 @@ def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
             got = _encode_by_lines(piece, first_line, scoring, path, done)
         names, codes, lengths = got[:3]
         done += len(names)
-        yield names, codes, lengths
+        yield names, codes, lengths, _titles(piece)
+
+
+_HEADER = re.compile(rb"^>([^\n]*)", re.MULTILINE)
+
+
+def _titles(piece: bytes) -> list[bytes]:
+    """Each record's header line after ``>`` (white space around it removed), in order."""
+    return [m.group(1).strip() for m in _HEADER.finditer(piece)]
 
 
 def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:

@@ -165,8 +165,8 @@ class SearchResults:
     #: the scan's parts (kernel times from profiling events, the 32-bit rescue, the host's
     #: database upload and top-hit selection).
     seconds: dict = field(default_factory=dict)
-    #: Where the database's titles are: its FASTA file, or a title per sequence.
-    titles_from: str | list[str] | None = field(default=None, repr=False)
+    #: Where the database's titles are: its index, or a title per sequence.
+    titles_from: Database | list[str] | None = field(default=None, repr=False)
 
     def __iter__(self):
         return iter(self.hits)
@@ -184,12 +184,13 @@ class SearchResults:
 
     def subject_titles(self) -> dict[int, str]:
         """The header line (BLAST's ``stitle``) of every database sequence with a hit, by
-        its database number; a FASTA database is read for them, headers only."""
+        its database number (from the index of a FASTA database: hits' titles only)."""
         wanted = {h.subject for hits in self.hits for h in hits}
+        if isinstance(self.titles_from, Database):
+            return self.titles_from.title(wanted)
         if isinstance(self.titles_from, list):
             return {k: self.titles_from[k] for k in wanted}
-        found = blast_tab.fasta_titles(self.titles_from, wanted) if self.titles_from else {}
-        return {k: found.get(k, "") for k in wanted}
+        return dict.fromkeys(wanted, "")
 
     def report(self, database: str = "") -> str:
         """Each query's hits for reading, alignments as Biopython prints them (see
@@ -402,13 +403,11 @@ def _encode_items(items, scoring: Scoring, what: str):
     return ids, codes
 
 
-def _titles(given, db: Database) -> str | list[str] | None:
-    """Where the subjects' titles are: the FASTA file, or one per given sequence (a
-    record's description, else its id)."""
-    if isinstance(given, (str, os.PathLike)):
-        return str(given)
-    if isinstance(given, Database):
-        return given.source if os.path.isfile(given.source) else list(given.ids)
+def _titles(given, db: Database) -> Database | list[str]:
+    """Where the subjects' titles are: the database (its index's titles, else its ids), or
+    one per given sequence (a record's description, else its id)."""
+    if isinstance(given, (str, os.PathLike, Database)):
+        return db
     from Bio.SeqRecord import SeqRecord
 
     return [item.description if isinstance(item, SeqRecord) and item.description
