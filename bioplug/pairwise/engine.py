@@ -143,6 +143,41 @@ class Traces:
         coords = _coordinates(*self._path(k))
         return coords[::-1].copy() if self._swapped[k] else coords
 
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every pair's path at once, as alignment columns: ``(ops, lengths, starts)``.
+
+        ``ops`` holds the pairs' operations one after the other, each pair's in alignment
+        order (0 aligned pair, 1 deletion: A advances, 2 insertion: B advances), ``lengths``
+        the number of each pair's operations and ``starts`` the ``(n, 2)`` cell its path
+        starts at (A, B). One pass over each launch's packed operations: no per-pair Python
+        work, for the hit lists of a database search.
+        """
+        n = len(self.scores)
+        lengths = np.zeros(n, dtype=np.int64)
+        ends = np.zeros((n, 2), dtype=np.int64)
+        first = np.zeros(n, dtype=np.int64)   # where a pair's reversed ops start, unpacked
+        unpacked = []
+        at = 0
+        for number, paths in enumerate(self._launches):
+            mine = np.flatnonzero(self._launch == number)
+            slots = self._slot[mine]
+            lengths[mine] = paths.counts[slots]
+            ends[mine] = paths.ends[slots]
+            first[mine] = at + 4 * np.asarray(paths.base, dtype=np.int64)[slots]
+            ops = np.asarray(paths.ops, dtype=np.uint8)
+            unpacked.append(((ops[:, None] >> np.array([0, 2, 4, 6], np.uint8)) & 3).ravel())
+            at += 4 * ops.size
+        every = np.concatenate(unpacked) if unpacked else np.zeros(0, np.uint8)
+        offset = np.concatenate([[0], np.cumsum(lengths)])
+        step = np.arange(offset[-1]) - np.repeat(offset[:-1], lengths)
+        ops = every[np.repeat(first + lengths - 1, lengths) - step]   # alignment order
+        swapped = np.repeat(self._swapped.astype(bool), lengths)
+        ops = np.where(swapped & (ops != 0), 3 - ops, ops).astype(np.uint8)
+        ends = np.where(self._swapped.astype(bool)[:, None], ends[:, ::-1], ends)
+        totals = np.stack([segment_sums(ops != 2, offset), segment_sums(ops != 1, offset)],
+                          axis=1)   # A's and B's steps
+        return ops, lengths, ends - totals
+
 
 class PairwiseEngine(WindowedTraceback, LongPairs, Packed16Fill):
     """Batched pairwise alignment on one or several OpenCL devices.
@@ -821,6 +856,12 @@ def _pairs(targets, queries):
                          "queries")
     n = len(targets)
     return list(targets) + list(queries), np.arange(n), np.arange(n, 2 * n)
+
+
+def segment_sums(values: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Sums of ``values[offset[k]:offset[k + 1]]`` for every k (empty pieces sum to 0)."""
+    cum = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
+    return cum[offset[1:]] - cum[offset[:-1]]
 
 
 def _coordinates(ops: np.ndarray, end) -> np.ndarray:

@@ -46,7 +46,7 @@ from bioplug.errors import InputError
 from bioplug.pairwise import blast_tab
 from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
 from bioplug.pairwise.database import Database, check_distinct_ids, open_database
-from bioplug.pairwise.engine import PairwiseEngine
+from bioplug.pairwise.engine import PairwiseEngine, segment_sums
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
 from bioplug.pairwise.scan import Scanner, scan_devices
 from bioplug.progress import Progress
@@ -432,11 +432,11 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
                                                                               strict=True))
     subjects = np.unique(k_of)
     seqs = list(qcodes) + [db.sequence(int(k)) for k in subjects]
+    s_of = len(qcodes) + np.searchsorted(subjects, k_of)
     engine.use_packed16 = True
     engine.long_cells = HIT_GROUP_CELLS
     try:
-        traces = engine.trace_indexed(seqs, q_of,
-                                      len(qcodes) + np.searchsorted(subjects, k_of))
+        traces = engine.trace_indexed(seqs, q_of, s_of)
     finally:
         engine.long_cells = None
     scale = engine.scoring.scale
@@ -450,54 +450,78 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
     qlen = np.array([len(qcodes[q]) for q in q_of], dtype=np.float64)
     bits = bit_scores(score, *stats) if stats else np.full(len(pairs), math.nan)
     e = evalues(bits, qlen, db.residues) if stats else np.full(len(pairs), math.nan)
-    letters, positive = _letter_bytes(engine.scoring), engine.scoring.matrix > 0
+    paths = HitColumns(traces, seqs, q_of, s_of, engine.scoring)
     hits: list[list[Hit]] = [[] for _ in qcodes]
     for n, (q, k, _) in enumerate(pairs):
-        subject = seqs[len(qcodes) + int(np.searchsorted(subjects, k))]
-        hit = Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]), float(e[n]),
-                  subject_length=len(subject))
-        _fill_alignment(hit, traces.coordinates(n), qcodes[q], subject, letters, positive)
-        hits[q].append(hit)
+        hits[q].append(Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]),
+                           float(e[n]), **paths.fields(n)))
     return hits
 
 
-def _fill_alignment(hit: Hit, coords: np.ndarray, query: np.ndarray, subject: np.ndarray,
-                    letters: np.ndarray, positive: np.ndarray) -> None:
-    """Identity, positives, gaps, aligned rows, 1-based ends and coverage from a path.
+class HitColumns:
+    """The hits' paths expanded into alignment columns, all hits at once (numpy over every
+    column of every hit; Python only to hand each hit its numbers and texts).
 
-    ``letters``: byte of each residue code; ``positive``: (K, K) True where a substitution
-    scores above 0. The path is expanded into its columns: the query's and the subject's
-    residue in each, or -1 for a gap.
+    Per column: the operation (0 aligned pair, 1 query residue against a gap, 2 subject
+    residue against a gap), the cell the column leaves (the query's and the subject's
+    position), their residues and letters (``-`` for a gap; the letters the matrix names).
+    Per hit, sums over its columns: identities, positives (aligned pairs of positive
+    substitution score), gap columns and gap runs.
     """
-    hit.coordinates = coords
-    steps = np.diff(coords, axis=1)
-    width = steps.max(axis=0)                     # columns of each segment
-    seg = np.repeat(np.arange(width.size), width)
-    offset = np.arange(seg.size) - np.repeat(np.cumsum(width) - width, width)
-    rows = [np.where(steps[r][seg] > 0, coords[r, :-1][seg] + offset, -1) for r in (0, 1)]
-    both = (rows[0] >= 0) & (rows[1] >= 0)
-    qc, sc = query[rows[0][both]], subject[rows[1][both]]
-    hit.length = int(seg.size)
-    hit.nident = int(np.count_nonzero(qc == sc))
-    hit.positives = int(np.count_nonzero(positive[qc, sc]))
-    hit.mismatches = int(qc.size - hit.nident)
-    hit.gaps = int(hit.length - qc.size)
-    hit.gap_opens = int(np.count_nonzero((width > 0) & ((steps[0] == 0) | (steps[1] == 0))))
-    hit.identity = 100.0 * hit.nident / hit.length if hit.length else 0.0
-    hit.qseq, hit.sseq = (_row_text(r, codes, letters) for r, codes in zip(rows, (query, subject),
-                                                                          strict=True))
-    hit.qstart, hit.qend = int(coords[0, 0]) + 1, int(coords[0, -1])
-    hit.sstart, hit.send = int(coords[1, 0]) + 1, int(coords[1, -1])
-    hit.query_length = int(len(query))
-    hit.coverage = 100.0 * (hit.qend - hit.qstart + 1) / len(query)
 
+    def __init__(self, traces, seqs: list[np.ndarray], a_of: np.ndarray, b_of: np.ndarray,
+                 scoring: Scoring):
+        ops, lengths, starts = traces.columns()
+        self.offset = np.concatenate([[0], np.cumsum(lengths)])
+        self.starts, self.a_of, self.b_of = starts, a_of, b_of
+        hit = np.repeat(np.arange(lengths.size), lengths)
+        seq_at = np.concatenate([[0], np.cumsum([len(s) for s in seqs])])
+        self.seq_len = np.diff(seq_at)
+        codes = np.concatenate(seqs) if len(seqs) else np.zeros(0, np.uint8)
+        letters = _letter_bytes(scoring)
+        cells, residues, texts = [], [], []
+        for side, owner, steps in ((0, a_of, ops != 2), (1, b_of, ops != 1)):
+            before = np.concatenate([[0], np.cumsum(steps, dtype=np.int64)])
+            cell = starts[hit, side] + before[:-1] - before[self.offset[:-1]][hit]
+            residue = codes[np.where(steps, cell + seq_at[owner][hit], 0)] \
+                if codes.size else np.zeros(ops.size, np.uint8)
+            cells.append(cell)
+            residues.append(residue)
+            texts.append(np.where(steps, letters[residue], ord("-")).astype(np.uint8).tobytes())
+        self.qbytes, self.sbytes = texts
+        ca, cb = residues
+        aligned = ops == 0
+        self.nident = segment_sums(aligned & (ca == cb), self.offset)
+        self.positives = segment_sums(aligned & (scoring.matrix > 0)[ca, cb], self.offset)
+        self.gaps = lengths - segment_sums(aligned, self.offset)
+        first = np.zeros(ops.size, dtype=bool)
+        first[self.offset[:-1][lengths > 0]] = True
+        change = first | np.concatenate([[True], ops[1:] != ops[:-1]])[:ops.size]
+        self.gap_opens = segment_sums(change & ~aligned, self.offset)
+        self.ends = starts + np.stack([segment_sums(ops != 2, self.offset),
+                                       segment_sums(ops != 1, self.offset)], axis=1)
+        # coordinates: the cell where each run of one operation starts, then the end cell
+        self.runs = np.stack(cells)[:, change]
+        self.run_at = np.concatenate([[0], np.cumsum(segment_sums(change, self.offset))])
 
-def _row_text(residues: np.ndarray, codes: np.ndarray, letters: np.ndarray) -> str:
-    """An aligned row: the letter of each residue, ``-`` where the index is -1."""
-    row = np.full(residues.size, ord("-"), dtype=np.uint8)
-    at = residues >= 0
-    row[at] = letters[codes[residues[at]]]
-    return row.tobytes().decode("ascii")
+    def fields(self, n: int) -> dict:
+        """The :class:`Hit` fields of hit ``n`` that its path gives."""
+        a, b = int(self.offset[n]), int(self.offset[n + 1])
+        length = b - a
+        start, end = self.starts[n], self.ends[n]
+        runs = self.runs[:, self.run_at[n]:self.run_at[n + 1]]
+        coords = np.concatenate([runs if length else start[:, None], end[:, None]], axis=1)
+        nident, qlen = int(self.nident[n]), int(self.seq_len[self.a_of[n]])
+        qstart, qend = int(start[0]) + 1, int(end[0])
+        return {"identity": 100.0 * nident / length if length else 0.0, "length": length,
+                "mismatches": int(length - self.gaps[n] - nident),
+                "gap_opens": int(self.gap_opens[n]), "qstart": qstart, "qend": qend,
+                "sstart": int(start[1]) + 1, "send": int(end[1]),
+                "coverage": 100.0 * (qend - qstart + 1) / qlen,
+                "subject_length": int(self.seq_len[self.b_of[n]]), "query_length": qlen,
+                "nident": nident, "positives": int(self.positives[n]),
+                "gaps": int(self.gaps[n]), "qseq": self.qbytes[a:b].decode("ascii"),
+                "sseq": self.sbytes[a:b].decode("ascii"), "coordinates": coords}
 
 
 def _letter_bytes(scoring: Scoring) -> np.ndarray:
