@@ -149,3 +149,31 @@ def test_viewer_reads_the_reliability_of_a_stockholm_file(tmp_path):
     text = data.alignment.column_annotations["consensus posterior probability"]
     np.testing.assert_array_equal(data.column_reliability, pp_values(text))
     assert pp_text(np.nan_to_num(pp_values("09*.5"), nan=np.nan)) == "09*.5"
+
+
+def test_auto_keeps_quickprobs_for_reliability_and_says_so(tmp_path, monkeypatch, caplog):
+    """--method auto on a family it would give the progressive pipeline (above 300 proteins;
+    here above 3) keeps the QuickProbs pipeline for --reliability, said on stderr (it is many
+    times slower), one file or a batch; without --reliability it still switches."""
+    import logging
+
+    import bioplug.msa.cli as msa_cli
+
+    monkeypatch.setattr(msa_cli, "AUTO_PROGRESSIVE_PROTEIN_K", 3)
+    caplog.set_level(logging.WARNING)
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(family(7, 5, 30))))
+    out = tmp_path / "out.sto"
+    assert main(["-q", "msa", str(path), "-o", str(out), "--reliability",
+                 "--device", DEVICE]) == 0
+    assert "#=GC PP_cons" in out.read_text()
+    said = "5 protein sequences: aligning with the QuickProbs pipeline, since --reliability"
+    assert said in caplog.text and "aligning with --method progressive" not in caplog.text
+    caplog.clear()
+    assert main(["-q", "msa", str(path), "--outdir", str(tmp_path / "d"), "--format",
+                 "stockholm", "--reliability", "--device", DEVICE]) == 0
+    assert said in caplog.text and "#=GC PP_cons" in (tmp_path / "d" / "fam.sto").read_text()
+    caplog.clear()
+    assert main(["-q", "msa", str(path), "-o", str(tmp_path / "plain.sto"),
+                 "--device", DEVICE]) == 0
+    assert "5 protein sequences: aligning with --method progressive (above 3" in caplog.text

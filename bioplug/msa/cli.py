@@ -191,30 +191,43 @@ def choose_method(args, source) -> tuple[str, object]:
     return auto_method(records, getattr(args, "seqtype", "auto")), records
 
 
-def auto_method(records, seqtype: str = "auto") -> str:
+def auto_method(records, seqtype: str = "auto", reliability: bool = False) -> str:
     """``--method auto``'s choice for one family ("quickprobs" or "progressive"; the latter
-    said on stderr, with why)."""
+    said on stderr, with why). With ``reliability`` (``--reliability`` / ``--annot``, which
+    only the QuickProbs posteriors give) the QuickProbs pipeline is kept, said on stderr when
+    auto would have switched (a big family then takes many times longer)."""
+    what, why = _progressive_reason(records, seqtype)
+    if not what:
+        return "quickprobs"
+    if reliability:
+        log.warning("%s: aligning with the QuickProbs pipeline, since --reliability needs its "
+                    "posteriors; --method auto takes --method progressive for such a family, "
+                    "many times faster, without reliability (drop --reliability for it)", what)
+        return "quickprobs"
+    log.warning("%s: aligning with --method progressive%s", what, why and f" ({why})")
+    return "progressive"
+
+
+def _progressive_reason(records, seqtype: str) -> tuple[str, str]:
+    """(what, why) ``--method auto`` takes the progressive pipeline for ``records``, as
+    stderr says it, or two empty strings for the QuickProbs pipeline."""
     from bioplug.msa.model import resolve_seqtype
     from bioplug.progressive import cli as progressive
 
     k = len(records)
     if k > progressive.AUTO_PROGRESSIVE_K:
-        log.warning("%d sequences: aligning with --method progressive (the QuickProbs "
-                    "pipeline is for families up to %d; --method quickprobs forces it)",
-                    k, progressive.AUTO_PROGRESSIVE_K)
-        return "progressive"
+        return (f"{k} sequences", "the QuickProbs pipeline is for families up to "
+                f"{progressive.AUTO_PROGRESSIVE_K}; --method quickprobs forces it")
     texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
     kind = resolve_seqtype(texts, seqtype)
     if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
-        log.warning("%d protein sequences: aligning with --method progressive (above %d the "
-                    "QuickProbs pipeline runs in anchor mode: about 14 times slower, and more "
-                    "accurate on real families of up to ~1,600 sequences, not above; "
-                    "--method quickprobs forces it)", k, AUTO_PROGRESSIVE_PROTEIN_K)
-        return "progressive"
+        return (f"{k} protein sequences", f"above {AUTO_PROGRESSIVE_PROTEIN_K} the QuickProbs "
+                "pipeline runs in anchor mode: about 14 times slower, and more accurate on "
+                "real families of up to ~1,600 sequences, not above; --method quickprobs "
+                "forces it")
     if kind != "protein" and NUCLEOTIDE_AUTO == "progressive":
-        log.warning("nucleotide input: aligning with --method progressive")
-        return "progressive"
-    return "quickprobs"
+        return "nucleotide input", ""
+    return "", ""
 
 
 def _check_values(args: argparse.Namespace) -> None:
@@ -258,8 +271,13 @@ def _quickprobs(args: argparse.Namespace):
         consistency=QUICKPROBS_CONSISTENCY if args.consistency is None else args.consistency,
         refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
         seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
-        reliability=bool(getattr(args, "reliability", False) or getattr(args, "annot", None)),
+        reliability=_wants_reliability(args),
     )
+
+
+def _wants_reliability(args: argparse.Namespace) -> bool:
+    """Whether ``--reliability`` or ``--annot`` is given."""
+    return bool(getattr(args, "reliability", False) or getattr(args, "annot", None))
 
 
 def run_msa(args: argparse.Namespace) -> int:
@@ -273,10 +291,6 @@ def run_msa(args: argparse.Namespace) -> int:
     given_format = args.format
     args.format = output_format(args.output, given_format)
     args.method = method_for_options(args)
-    if args.method == "auto" and (args.reliability or args.annot):
-        # the annotation comes from the QuickProbs posteriors: auto's switch to the
-        # progressive pipeline (big protein families) would leave it out
-        args.method = "quickprobs"
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         if getattr(args, "cluster", None) is not None:
@@ -304,7 +318,7 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
     check_writable(args.format, min(len(records), 3), args.output, given_format)
     method = args.method
     if method == "auto":
-        method = auto_method(records, getattr(args, "seqtype", "auto"))
+        method = auto_method(records, getattr(args, "seqtype", "auto"), _wants_reliability(args))
         unread = given_quickprobs_options(args)
         if method == "progressive" and unread:
             log.warning("%s: not read by the progressive method", ", ".join(unread))
@@ -381,7 +395,8 @@ def _run_batch(args: argparse.Namespace, bar: TerminalBar) -> int:
     if args.method == "auto":
         seqtype = aligner.seqtype
         aligner = batch.AutoAligner(aligner, progressive.make_aligner(args),
-                                    lambda records: auto_method(records, seqtype))
+                                    lambda records: auto_method(records, seqtype,
+                                                                _wants_reliability(args)))
     inputs = batch.expand_inputs(args.input)
     outputs = batch.output_paths(inputs, args.outdir, args.format)
     order = args.output_order
