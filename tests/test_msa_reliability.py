@@ -177,3 +177,26 @@ def test_auto_keeps_quickprobs_for_reliability_and_says_so(tmp_path, monkeypatch
     assert main(["-q", "msa", str(path), "-o", str(tmp_path / "plain.sto"),
                  "--device", DEVICE]) == 0
     assert "5 protein sequences: aligning with --method progressive (above 3" in caplog.text
+
+
+@pytest.mark.parametrize("fmt", ["fasta", "clustal", "a2m", "a3m", "phylip", "nexus"])
+def test_formats_without_annotation_lines_say_so(tmp_path, caplog, fmt):
+    """--reliability to a format with no annotation lines writes the plain alignment and says
+    on stderr that the reliabilities are not written; Stockholm and --annot say nothing."""
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(family(9, 4, 25))))
+    plain, annotated = tmp_path / "plain.out", tmp_path / "annotated.out"
+    for out, extra in ((plain, []), (annotated, ["--reliability"])):
+        assert main(["-q", "msa", str(path), "-o", str(out), "--format", fmt, *extra,
+                     "--device", DEVICE]) == 0
+    assert annotated.read_bytes() == plain.read_bytes()
+    assert f"--reliability: {fmt} output has no annotation lines" in caplog.text
+    caplog.clear()
+    assert main(["-q", "msa", str(path), "-o", str(tmp_path / "a.sto"), "--reliability",
+                 "--device", DEVICE]) == 0
+    assert main(["-q", "msa", str(path), "-o", str(annotated), "--format", fmt, "--annot",
+                 str(tmp_path / "a.tsv"), "--device", DEVICE]) == 0
+    assert "no annotation lines" not in caplog.text

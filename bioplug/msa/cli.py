@@ -290,6 +290,7 @@ def run_msa(args: argparse.Namespace) -> int:
                             "--annot": args.annot})
     given_format = args.format
     args.format = output_format(args.output, given_format)
+    _say_unwritten_reliability(args)
     args.method = method_for_options(args)
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
@@ -303,6 +304,16 @@ def run_msa(args: argparse.Namespace) -> int:
         return _run_batch(args, bar)
     finally:
         bar.close()   # also when a check refuses the run before the work closes it
+
+
+def _say_unwritten_reliability(args: argparse.Namespace) -> None:
+    """Say on stderr when ``--reliability`` (without ``--annot``) writes to a format that has
+    no annotation lines: the run goes on, the reliabilities go nowhere."""
+    if args.reliability and not args.annot and args.format != "stockholm":
+        log.warning("--reliability: %s output has no annotation lines, so the reliabilities "
+                    "are not written (Stockholm carries them as #=GC PP_cons and #=GR PP "
+                    "lines: -o OUT.sto or --format stockholm; --annot TSV writes the "
+                    "columns')", args.format)
 
 
 def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | None) -> int:
