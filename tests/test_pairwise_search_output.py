@@ -147,7 +147,11 @@ def test_tabular_columns_and_styles(tmp_path):
     assert float(line[6]) == pytest.approx(100 * h.positives / h.length, abs=0.005)
     assert line[7] == str(int(h.score))
     assert parse_outfmt("6") == (6, STD)
-    assert parse_outfmt("7 qseqid std evalue") == (7, ("qseqid", *STD, "evalue"))
+    # BLAST+ writes a repeated column once, where it first comes
+    assert parse_outfmt("7 qseqid std evalue") == (7, STD)
+    assert parse_outfmt("6 sseqid std qlen sseqid") == (6, ("sseqid", "qseqid", *STD[2:],
+                                                             "qlen"))
+    assert list(results.to_dataframe(["qseqid", "std"]).columns) == list(STD)
     for bad, message in (("5", "not a tabular style"), ("", "not a tabular style"),
                          ("6 qseqid subjectid", "unknown column 'subjectid'")):
         with pytest.raises(InputError, match=message):

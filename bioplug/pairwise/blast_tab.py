@@ -131,8 +131,9 @@ def parse_outfmt(text: str) -> tuple[int, tuple[str, ...]]:
 
 
 def check_columns(names: Iterable[str]) -> tuple[str, ...]:
-    """Column names with ``std`` expanded; an unknown name is an :class:`InputError` that
-    lists the known ones."""
+    """Column names with ``std`` expanded, each once, where it first comes (BLAST+ writes a
+    repeated column once: ``"qseqid std evalue"`` is the twelve of ``std``); an unknown name
+    is an :class:`InputError` that lists the known ones."""
     out: list[str] = []
     for name in names:
         if name == "std":
@@ -142,7 +143,7 @@ def check_columns(names: Iterable[str]) -> tuple[str, ...]:
         else:
             raise InputError(f"--outfmt: unknown column {name!r}; known: std "
                              + " ".join(COLUMNS))
-    return tuple(out)
+    return tuple(dict.fromkeys(out))
 
 
 def tabular(results, columns: Sequence[str] = STD, comments: bool = False,
