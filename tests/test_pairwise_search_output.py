@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from bioplug.cli import main
 from bioplug.errors import InputError
 from bioplug.pairwise.blast_tab import STD, aligned_part, parse_outfmt
-from bioplug.pairwise.search import search
+from bioplug.pairwise.search import Hit, search
 
 DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
 BLOSUM62 = substitution_matrices.load("BLOSUM62")
@@ -134,6 +134,25 @@ def test_columns_follow_from_the_aligned_rows(seed):
             check_hit(h, queries[q], db[h.subject])
 
 
+def blast_coverage(part, whole):
+    """BLAST+'s qcovhsp: 100 * part / whole, + 0.5 below 99, then truncated."""
+    pct = 100 * part / whole
+    return int(pct + 0.5 if pct < 99 else pct)
+
+
+@pytest.mark.parametrize("part, whole, text", [
+    (199, 200, "99"), (995, 1000, "99"), (200, 200, "100"), (5, 8, "63"), (1, 8, "13"),
+    (1, 200, "1"), (1, 1000, "0"), (197, 200, "99"),
+])
+def test_coverage_is_rounded_as_blast_does_and_100_means_whole(part, whole, text):
+    """99.5% of the query is not the whole query: BLAST+ writes 99 (Python's round gave 100),
+    and rounds 62.5 up (round gave 62)."""
+    hit = Hit(0, 0, "q", "s", 1.0, math.nan, math.nan, qstart=1, qend=part,
+              query_length=whole, sstart=1, send=part, subject_length=whole)
+    assert hit.tabular(["qcovhsp", "scovhsp"]) == f"{text}\t{text}"
+    assert int(text) == blast_coverage(part, whole)
+
+
 def test_tabular_columns_and_styles(tmp_path):
     queries, db = related_set(3)
     results = search(queries, db, top=4, device=DEVICE)
@@ -142,8 +161,8 @@ def test_tabular_columns_and_styles(tmp_path):
     line = h.tabular(["qseqid", "sseqid", "qlen", "slen", "qcovhsp", "scovhsp", "ppos",
                       "score"]).split("\t")
     assert line[:4] == [h.query_id, h.subject_id, str(h.query_length), str(h.subject_length)]
-    assert int(line[4]) == round(100 * (h.qend - h.qstart + 1) / h.query_length)
-    assert int(line[5]) == round(100 * (h.send - h.sstart + 1) / h.subject_length)
+    assert int(line[4]) == blast_coverage(h.qend - h.qstart + 1, h.query_length)
+    assert int(line[5]) == blast_coverage(h.send - h.sstart + 1, h.subject_length)
     assert float(line[6]) == pytest.approx(100 * h.positives / h.length, abs=0.005)
     assert line[7] == str(int(h.score))
     assert parse_outfmt("6") == (6, STD)

@@ -10,10 +10,11 @@ and the alignment as Biopython prints a pairwise ``Alignment``.
 Columns of a hit (:class:`bioplug.pairwise.search.Hit`), as BLAST+ defines them: positions are
 1-based and inclusive; ``length`` counts the alignment's columns, gaps included; ``pident``
 and ``ppos`` are percentages of ``length``; ``qcovhsp`` / ``scovhsp`` the percentage of the
-query / subject within the alignment, rounded to a whole number as BLAST+ prints it;
-``positive`` counts aligned pairs with a positive substitution score; ``gaps`` counts gap
-columns and ``gapopen`` gap runs; ``btop`` is BLAST's traceback operations (runs of
-identities as numbers, other columns as query-subject letter pairs).
+query / subject within the alignment, a whole number as BLAST+ prints it (rounded below
+99%, truncated above: 100 only for the whole sequence); ``positive`` counts aligned pairs
+with a positive substitution score; ``gaps`` counts gap columns and ``gapopen`` gap runs;
+``btop`` is BLAST's traceback operations (runs of identities as numbers, other columns as
+query-subject letter pairs).
 """
 
 from __future__ import annotations
@@ -60,6 +61,14 @@ def _percent(part: float, whole: float) -> float:
     return 100.0 * part / whole if whole else 0.0
 
 
+def coverage(part: int, whole: int) -> str:
+    """A coverage percentage as BLAST+ writes ``qcovhsp``: a whole number, rounded half up
+    below 99 and truncated from 99 on, so that 100 means the whole sequence (199 of 200
+    residues is 99, not 100)."""
+    pct = _percent(part, whole)
+    return str(int(pct + 0.5) if pct < 99 else int(pct))
+
+
 def btop(qseq: str, sseq: str) -> str:
     """BLAST's traceback operations of an aligned pair of rows: a run of identical columns
     as its length, any other column as its query and subject letters ("7AG39-T5")."""
@@ -98,9 +107,9 @@ _COLUMNS = (
     Column("gaps", "gaps", lambda h, t: str(h.gaps)),
     Column("ppos", "% positives", lambda h, t: f"{_percent(h.positives, h.length):.2f}"),
     Column("qcovhsp", "% query coverage per hsp",
-           lambda h, t: str(round(_percent(h.qend - h.qstart + 1, h.query_length)))),
+           lambda h, t: coverage(h.qend - h.qstart + 1, h.query_length)),
     Column("scovhsp", "% subject coverage per hsp",
-           lambda h, t: str(round(_percent(h.send - h.sstart + 1, h.subject_length)))),
+           lambda h, t: coverage(h.send - h.sstart + 1, h.subject_length)),
     Column("qseq", "query seq", lambda h, t: h.qseq),
     Column("sseq", "subject seq", lambda h, t: h.sseq),
     Column("btop", "BTOP", lambda h, t: btop(h.qseq, h.sseq)),
