@@ -403,7 +403,7 @@ def _with_letter_rows(ids: list[str], arr: np.ndarray, gr: list[list[tuple[str, 
         rows.append(arr[i])
         residues = (arr[i] != GAP) & (arr[i] != _DOT)
         for tag, value in notes:
-            label = f"#=GR {name.ljust(width)}  {tag}".ljust(start)
+            label = f"#=GR {name.ljust(width)}  {tag} ".ljust(start)   # a space before the letters
             letters = value.encode("latin-1", "replace")
             if len(label) > start or len(letters) != int(residues.sum()):
                 raise _Unsupported("a #=GR line Biopython lays out otherwise")

@@ -211,6 +211,23 @@ def test_annotated_alignments_write_as_biopython():
     assert ours_alignment(alignment, "stockholm") == bio_text(alignment, "stockholm")
 
 
+@pytest.mark.parametrize(("id_length", "tag"), [(20, "score"), (19, "scores"), (5, "PP"),
+                                                (20, "PP"), (5, "x" * 25)])
+def test_letter_annotation_label_filling_the_name_column(id_length, tag):
+    """A ``#=GR`` label exactly as wide as the name column still has its space before the
+    letters (Biopython's layout; the fast writer glued ``scoreGHH..`` together)."""
+    alignment = Alignment([SeqRecord(Seq("ACGT"), id="a" * id_length, description=""),
+                           SeqRecord(Seq("ACT"), id="b", description="")],
+                          np.array([[0, 2, 3, 4], [0, 2, 2, 3]]))
+    alignment.column_annotations = {}
+    alignment.sequences[0].letter_annotations[tag] = "1234"
+    text = ours_alignment(alignment, "stockholm")
+    assert text == bio_text(alignment, "stockholm")
+    back = Align.read(io.StringIO(text), "stockholm")
+    key = "posterior probability" if tag == "PP" else tag
+    assert back.sequences[0].letter_annotations == {key: "1234"}
+
+
 def test_several_alignments_in_one_file():
     a = biopython_alignment(["x", "y"], ["AC-D", "ACGD"], ["", "d"])
     b = biopython_alignment(["p", "q", "r"], ["MK-" * 30, "M-K" * 30, "MKK" * 30], ["", "", ""])
