@@ -256,6 +256,48 @@ def test_subject_titles_from_files_records_and_strings(tmp_path):
     assert from_strings.tabular(["sseqid"]) == from_strings.tabular(["stitle"])
 
 
+def test_odd_subject_titles_stay_one_field(tmp_path):
+    """Headers with tabs, CR LF line ends, no text, non-ASCII letters or 20,000 characters:
+    each title is one field (tabs as spaces), an empty one BLAST+'s N/A, and scikit-bio reads
+    the outfmt 7 file back row for row."""
+    seq = "MKVLAAGIVGLLLAW"
+    long_title = "s4 " + "long " * 4000
+    dbf = tmp_path / "odd.fa"
+    dbf.write_bytes(b">s1\tfirst\ttabbed title\r\n" + seq.encode() + b"\r\n"
+                    + b">\r\n" + seq.encode() + b"QQ\r\n"
+                    + ">s3 café — naïve\n".encode() + seq.encode() + b"RR\n"
+                    + f">{long_title}\n{seq}SS\n".encode())
+    qf = write_fasta(tmp_path / "q.fa", [seq], "q")
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--outfmt",
+                 "7 qseqid sseqid evalue stitle", "--device", DEVICE]) == 0
+    rows = [line.split("\t") for line in out.read_text(encoding="utf-8").splitlines()
+            if not line.startswith("#")]
+    assert sorted((r[1], r[3]) for r in rows) == [
+        ("record3", "N/A"), ("s1", "s1 first tabbed title"), ("s3", "s3 café — naïve"),
+        ("s4", long_title.strip())]
+    got = skbio.io.read(str(out), format="blast+7", into=pd.DataFrame)
+    assert len(got) == 4 and got["stitle"].isna().sum() == 1
+    mine = search(str(qf), str(dbf), top=4, device=DEVICE).to_dataframe(["sseqid", "stitle"])
+    assert list(mine["stitle"].isna()) == list(mine["sseqid"] == "record3")
+
+
+def test_titles_of_records_and_scikit_bio_sequences():
+    """A sequence's title is its FASTA header line: id, then description (as Biopython
+    writes it); a SeqRecord's "<unknown description>" placeholder and a missing one give the
+    id alone; a tab inside a description stays inside its field."""
+    seq = "MKVLAAGIVGLLLAW"
+    db = [SeqRecord(Seq(seq), id="a"), SeqRecord(Seq(seq + "K"), id="b", description="bee"),
+          SeqRecord(Seq(seq + "KK"), id="c", description="c sea\tside"),
+          skbio.Protein(seq + "KKK", metadata={"id": "d", "description": "dee dee"}),
+          skbio.Protein(seq + "KKKK", metadata={"id": "e"})]
+    results = search([seq], db, top=5, device=DEVICE)
+    titles = dict(line.split("\t") for line in
+                  results.tabular(["sseqid", "stitle"]).splitlines())
+    assert titles == {"a": "a", "b": "b bee", "c": "c sea side", "d": "d dee dee", "e": "e"}
+    assert results.hits[0][0].tabular(["sseqid", "stitle"]) == "a\tN/A"
+
+
 def test_pair_report_prints_each_hit_as_biopython_does(tmp_path):
     queries, db = related_set(17, nq=2, nd=40)
     queries.append("W")

@@ -69,6 +69,18 @@ def coverage(part: int, whole: int) -> str:
     return str(int(pct + 0.5) if pct < 99 else int(pct))
 
 
+#: Characters that would end a tabular field or line inside a title.
+_BREAKS = str.maketrans(dict.fromkeys("\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029", " "))
+
+
+def title_text(title: str | None) -> str:
+    """A subject title as one tabular field: tabs and line breaks (a header's own tab would
+    split the column, a stray carriage return the line) as spaces; ``N/A`` for an empty or
+    unknown title, as BLAST+ writes one."""
+    text = (title or "").translate(_BREAKS).strip()
+    return text or "N/A"
+
+
 def btop(qseq: str, sseq: str) -> str:
     """BLAST's traceback operations of an aligned pair of rows: a run of identical columns
     as its length, any other column as its query and subject letters ("7AG39-T5")."""
@@ -113,7 +125,7 @@ _COLUMNS = (
     Column("qseq", "query seq", lambda h, t: h.qseq),
     Column("sseq", "subject seq", lambda h, t: h.sseq),
     Column("btop", "BTOP", lambda h, t: btop(h.qseq, h.sseq)),
-    Column("stitle", "subject title", lambda h, t: t[h.subject]),
+    Column("stitle", "subject title", lambda h, t: title_text(t.get(h.subject))),
 )
 #: Columns of text (the others are numbers).
 TEXT_COLUMNS = frozenset({"qseqid", "sseqid", "qseq", "sseq", "btop", "stitle"})

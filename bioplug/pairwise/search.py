@@ -150,7 +150,7 @@ class Hit:
     def tabular(self, columns: Sequence[str] = STD) -> str:
         """The BLAST tabular line of ``columns`` (default outfmt 6's twelve: qseqid sseqid
         pident length mismatch gapopen qstart qend sstart send evalue bitscore; ``stitle``
-        needs the results: :meth:`SearchResults.tabular`)."""
+        needs the results, :meth:`SearchResults.tabular`: here it is ``N/A``)."""
         return "\t".join(COLUMNS[c].text(self, {}) for c in check_columns(columns))
 
 
@@ -405,13 +405,26 @@ def _encode_items(items, scoring: Scoring, what: str):
 
 def _titles(given, db: Database) -> Database | list[str]:
     """Where the subjects' titles are: the database (its index's titles, else its ids), or
-    one per given sequence (a record's description, else its id)."""
+    one per given sequence (:func:`_title`)."""
     if isinstance(given, (str, os.PathLike, Database)):
         return db
+    return [_title(item, db.ids[k]) for k, item in enumerate(given)]
+
+
+def _title(item, name: str) -> str:
+    """The FASTA header line a given sequence would have (BLAST's ``stitle``), as
+    Biopython's FASTA writer makes it: a ``SeqRecord``'s or scikit-bio ``Sequence``'s
+    description, led by the id when it does not start with it; the id alone without one."""
     from Bio.SeqRecord import SeqRecord
 
-    return [item.description if isinstance(item, SeqRecord) and item.description
-            else db.ids[k] for k, item in enumerate(given)]
+    if isinstance(item, SeqRecord):
+        about = "" if item.description == "<unknown description>" else item.description
+    else:
+        meta = getattr(item, "metadata", None)
+        about = str(meta.get("description") or "") if isinstance(meta, dict) else ""
+    if not about or about.split(None, 1)[0] == name:
+        return about or name
+    return f"{name} {about}"
 
 
 def _source(given, default: str) -> str:
