@@ -226,6 +226,22 @@ def test_evalue_cutoff_keeps_each_querys_best_hits():
         search(queries, db, evalue=-1.0, device=DEVICE)
 
 
+def test_aligner_search_takes_the_evalue_cutoff():
+    """``PairwiseAligner.search`` is the front door the README shows: it takes ``evalue``
+    as ``search`` and ``--evalue`` do."""
+    from bioplug import PairwiseAligner
+
+    queries, db = related_set(8, nd=80)
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                              extend_gap_score=-1, device=DEVICE)
+    every = aligner.search(queries, db, top=20)
+    cut = sorted(h.evalue for hits in every.hits for h in hits)[10]
+    kept = aligner.search(queries, db, top=20, evalue=cut)
+    assert [[h.subject for h in hits if h.evalue <= cut] for hits in every.hits] \
+        == [[h.subject for h in hits] for hits in kept.hits]
+    assert 0 < sum(map(len, kept.hits)) < sum(map(len, every.hits))
+
+
 @pytest.mark.parametrize("matrix, costs, lam, k", [
     ("BLOSUM80", (10, 1), 0.299, 0.071), ("BLOSUM45", (14, 2), 0.195, 0.032),
     ("PAM30", (9, 1), 0.294, 0.11), ("PAM70", (10, 1), 0.291, 0.091),

@@ -532,7 +532,8 @@ class PairwiseAligner(Align.PairwiseAligner):
 
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,
-               chunk_residues: int | None = None, progress: ProgressCallback | None = None):
+               evalue: float | None = None, chunk_residues: int | None = None,
+               progress: ProgressCallback | None = None):
         """Every query against every database sequence with this (local) aligner's scoring.
 
         A thin front door to :func:`bioplug.pairwise.search.search`: exact scores (those of
@@ -547,6 +548,9 @@ class PairwiseAligner(Align.PairwiseAligner):
             Hits per query (score descending, then database order).
         karlin : (float, float), optional
             ``(lambda, K)`` when BLAST's table has no entry for this scoring.
+        evalue : float, optional
+            Report only hits of at most this E-value (BLAST's ``-evalue``) among the ``top``
+            of each query; needs Karlin-Altschul parameters (BLAST's table or ``karlin``).
         chunk_residues : int, optional
             Database residues per device chunk.
         progress : callable, optional
@@ -560,7 +564,8 @@ class PairwiseAligner(Align.PairwiseAligner):
 
         devices = self.devices if self.devices is not None else self.device
         return search(queries, database, aligner=self, top=top, karlin=karlin,
-                      device=devices, chunk_residues=chunk_residues, progress=progress)
+                      device=devices, chunk_residues=chunk_residues, progress=progress,
+                      evalue=evalue)
 
 
 def _label(item, index: int, what: str) -> str:
