@@ -101,7 +101,7 @@ def check_hit(h, query, subject):
     pairs = [(a, b) for a, b in zip(h.qseq, h.sseq, strict=True) if a != "-" and b != "-"]
     assert not any(a == "-" and b == "-" for a, b in zip(h.qseq, h.sseq, strict=True))
     assert h.nident == sum(a == b for a, b in pairs)
-    assert h.positives == sum(BLOSUM62[a, b] > 0 for a, b in pairs)
+    assert h.positives == sum(a == b or BLOSUM62[a, b] > 0 for a, b in pairs)
     assert h.mismatches == len(pairs) - h.nident
     assert h.gaps == h.length - len(pairs)
     kinds = ["q" if a == "-" else "s" if b == "-" else "" for a, b in
@@ -151,6 +151,22 @@ def test_coverage_is_rounded_as_blast_does_and_100_means_whole(part, whole, text
               query_length=whole, sstart=1, send=part, subject_length=whole)
     assert hit.tabular(["qcovhsp", "scovhsp"]) == f"{text}\t{text}"
     assert int(text) == blast_coverage(part, whole)
+
+
+def test_identical_pairs_of_negative_score_are_positives():
+    """BLAST+ counts every identical pair among the positives (its tabular code: an identity
+    is a positive, other pairs by their score), so ``ppos`` is never below ``pident``: X-X
+    scores -1 in BLOSUM62, N-N -2 in NUC.4.4. Other pairs count by their score."""
+    seq = "MKVLAXGIV*GLLLAW"
+    h = search([seq], [seq], top=1, device=DEVICE).hits[0][0]
+    assert (h.nident, h.positives, h.length) == (16, 16, 16)
+    assert h.tabular(["pident", "ppos"]) == "100.000\t100.00"
+    mixed = search(["MKVLAEGIVGLLLAW"], ["MKVLAQGIVWLLLAW"], top=1, device=DEVICE).hits[0][0]
+    assert (mixed.nident, mixed.positives) == (13, 14)   # E-Q scores 2, G-W -2
+    dna = "ACGTNNACGTACGTAC"
+    h = search([dna], [dna], matrix="NUC.4.4", gap_open=10, gap_extend=2, top=1,
+               device=DEVICE).hits[0][0]
+    assert (h.nident, h.positives) == (16, 16)
 
 
 def test_tabular_columns_and_styles(tmp_path):

@@ -12,7 +12,8 @@ Columns of a hit (:class:`bioplug.pairwise.search.Hit`), as BLAST+ defines them:
 and ``ppos`` are percentages of ``length``; ``qcovhsp`` / ``scovhsp`` the percentage of the
 query / subject within the alignment, a whole number as BLAST+ prints it (rounded below
 99%, truncated above: 100 only for the whole sequence); ``positive`` counts aligned pairs
-with a positive substitution score; ``gaps`` counts gap columns and ``gapopen`` gap runs;
+with a positive substitution score or one letter (BLAST+ counts an ``X``-``X`` pair of
+negative score as positive); ``gaps`` counts gap columns and ``gapopen`` gap runs;
 ``btop`` is BLAST's traceback operations (runs of identities as numbers, other columns as
 query-subject letter pairs).
 """

@@ -116,9 +116,11 @@ class Hit:
 
     ``length`` counts the alignment's columns, gaps included; ``identity`` is the percentage
     of them with one letter in both rows; ``positives`` counts aligned pairs of positive
-    substitution score; ``gaps`` counts gap columns and ``gap_opens`` gap runs. ``qseq`` and
-    ``sseq`` are the aligned rows (``-`` for gaps; letters as the matrix names them, upper
-    case). :mod:`bioplug.pairwise.blast_tab` writes any of them as a column.
+    substitution score and identical pairs (BLAST+ counts ``X``-``X``, ``N``-``N`` among
+    them whatever their score, so ``ppos`` is never below ``pident``); ``gaps`` counts gap
+    columns and ``gap_opens`` gap runs. ``qseq`` and ``sseq`` are the aligned rows (``-``
+    for gaps; letters as the matrix names them, upper case).
+    :mod:`bioplug.pairwise.blast_tab` writes any of them as a column.
     """
 
     query: int
@@ -479,7 +481,7 @@ class HitColumns:
     residue against a gap), the cell the column leaves (the query's and the subject's
     position), their residues and letters (``-`` for a gap; the letters the matrix names).
     Per hit, sums over its columns: identities, positives (aligned pairs of positive
-    substitution score), gap columns and gap runs.
+    substitution score or of one letter, as BLAST+ counts them), gap columns and gap runs.
     """
 
     def __init__(self, traces, seqs: list[np.ndarray], a_of: np.ndarray, b_of: np.ndarray,
@@ -504,8 +506,10 @@ class HitColumns:
         self.qbytes, self.sbytes = texts
         ca, cb = residues
         aligned = ops == 0
-        self.nident = segment_sums(aligned & (ca == cb), self.offset)
-        self.positives = segment_sums(aligned & (scoring.matrix > 0)[ca, cb], self.offset)
+        same = aligned & (ca == cb)
+        self.nident = segment_sums(same, self.offset)
+        self.positives = segment_sums(same | (aligned & (scoring.matrix > 0)[ca, cb]),
+                                      self.offset)
         self.gaps = lengths - segment_sums(aligned, self.offset)
         first = np.zeros(ops.size, dtype=bool)
         first[self.offset[:-1][lengths > 0]] = True
