@@ -187,6 +187,12 @@ def test_tabular_columns_and_styles(tmp_path):
     assert parse_outfmt("6 sseqid std qlen sseqid") == (6, ("sseqid", "qseqid", *STD[2:],
                                                              "qlen"))
     assert list(results.to_dataframe(["qseqid", "std"]).columns) == list(STD)
+    # a string of names, as --outfmt takes them (it was read letter by letter: "unknown
+    # column 'q'")
+    assert results.tabular("qseqid sseqid evalue") == results.tabular(["qseqid", "sseqid",
+                                                                        "evalue"])
+    assert list(results.to_dataframe("std qlen").columns) == [*STD, "qlen"]
+    assert h.tabular("sseqid qlen") == f"{h.subject_id}\t{h.query_length}"
     for bad, message in (("5", "not a tabular style"), ("", "not a tabular style"),
                          ("6 qseqid subjectid", "unknown column 'subjectid'")):
         with pytest.raises(InputError, match=message):

@@ -152,12 +152,13 @@ def parse_outfmt(text: str) -> tuple[int, tuple[str, ...]]:
     return int(tokens[0]), check_columns(tokens[1:] or ["std"])
 
 
-def check_columns(names: Iterable[str]) -> tuple[str, ...]:
-    """Column names with ``std`` expanded, each once, where it first comes (BLAST+ writes a
-    repeated column once: ``"qseqid std evalue"`` is the twelve of ``std``); an unknown name
-    is an :class:`InputError` that lists the known ones."""
+def check_columns(names: Iterable[str] | str) -> tuple[str, ...]:
+    """Column names (a list, or one string of names as ``--outfmt`` takes them after its
+    style: ``"qseqid sseqid evalue"``) with ``std`` expanded, each once, where it first comes
+    (BLAST+ writes a repeated column once: ``"qseqid std evalue"`` is the twelve of
+    ``std``); an unknown name is an :class:`InputError` that lists the known ones."""
     out: list[str] = []
-    for name in names:
+    for name in names.split() if isinstance(names, str) else names:
         if name == "std":
             out.extend(STD)
         elif name in COLUMNS:

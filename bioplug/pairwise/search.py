@@ -179,7 +179,8 @@ class SearchResults:
     def tabular(self, columns: Sequence[str] = STD, comments: bool = False,
                 database: str = "") -> str:
         """Every hit as BLAST tabular lines (outfmt 6; with ``comments`` outfmt 7, naming
-        ``database``) of ``columns``: see :mod:`bioplug.pairwise.blast_tab`."""
+        ``database``) of ``columns`` (names, or one string of them: ``"std qlen"``): see
+        :mod:`bioplug.pairwise.blast_tab`."""
         from bioplug import __version__
 
         return blast_tab.tabular(self, columns, comments, database, __version__)
