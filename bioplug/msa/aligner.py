@@ -66,7 +66,17 @@ def rows_to_alignment(records: list[SeqRecord], rows, seqtype: str = "protein") 
 def annotate_reliability(alignment: Alignment, columns: np.ndarray,
                          residues: np.ndarray) -> None:
     """Put the reliabilities of :mod:`bioplug.msa.reliability` on ``alignment``: the numbers
-    as ``column_reliability``, HMMER's code as the Stockholm column and letter annotations."""
+    as ``column_reliability``, HMMER's code as the Stockholm column and letter annotations.
+
+    Parameters
+    ----------
+    alignment : Bio.Align.Alignment
+        The alignment, changed in place (its records get ``letter_annotations``).
+    columns : numpy.ndarray
+        One reliability per column (NaN for none).
+    residues : numpy.ndarray
+        One per residue, the records' ungapped sequences concatenated in row order.
+    """
     from bioplug.msa.reliability import pp_text
 
     alignment.column_reliability = columns
@@ -167,7 +177,8 @@ class MultipleSequenceAligner:
         posterior of the residue pairs it aligns (ProbCons' and QuickProbs' ``--annot``), a
         residue's the mean posterior of what the alignment does with it (see
         :mod:`bioplug.msa.reliability`). The alignment then has ``column_reliability`` (a
-        float per column, NaN for a column of one residue), the text
+        float per column, NaN where no pair of its residues was computed: a column of one
+        residue, and in anchor mode, above ``max_full`` sequences, a few more), the text
         ``column_annotations["consensus posterior probability"]`` and each record's
         ``letter_annotations["posterior probability"]`` in HMMER's code, which a Stockholm
         file carries as ``#=GC PP_cons`` and ``#=GR <id> PP`` lines.

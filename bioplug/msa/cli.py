@@ -74,8 +74,10 @@ def add_parser(sub) -> None:
                         "QuickProbs pipeline")
     p.add_argument("--annot", metavar="TSV", default=None,
                    help="write each column's reliability to TSV (column, reliability, "
-                        "residues; NA for a column of one residue), as QuickProbs' and "
-                        "ProbCons' --annot; implies --reliability; one family (-o)")
+                        "residues; NA for a column of one residue, or in anchor mode (over "
+                        "300 sequences) one whose residues' pairs were not computed), as "
+                        "QuickProbs' and ProbCons' --annot; implies --reliability; one family "
+                        "(-o)")
     p.add_argument("--seed", type=int, default=0,
                    help="refinement RNG seed (0 or more; default 0)")
     p.add_argument("--consistency", type=int, default=None, metavar="C",
@@ -372,7 +374,18 @@ def _write_outputs(alignment, args: argparse.Namespace, source: str) -> None:
 
 def reliability_table(alignment) -> str:
     """``--annot``'s TSV: each column's number (1-based), reliability (three decimals; NA
-    for a column of one residue) and residues."""
+    where no pair of its residues was computed, as ``column_reliability``'s NaN) and residues.
+
+    Parameters
+    ----------
+    alignment : Bio.Align.Alignment
+        A QuickProbs alignment with ``column_reliability``.
+
+    Returns
+    -------
+    str
+        The table, a header line first.
+    """
     import numpy as np
 
     from bioplug.alignio import GAP, alignment_rows
