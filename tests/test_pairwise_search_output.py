@@ -358,6 +358,16 @@ def test_pair_report_prints_each_hit_as_biopython_does(tmp_path):
     assert "Query: q2\n" in text and "No hits\n" in text
 
 
+def test_numbers_printed_as_blast_prints_them():
+    from bioplug.pairwise.blast_tab import format_bits, format_evalue
+
+    assert [format_evalue(e) for e in (0.0, 1e-200, 4.98e-140, 5.1e-4, 0.0052, 0.773, 1.72,
+                                       23.4, 1234.0, math.nan)] == [
+        "0.0", "0.0", "4.98e-140", "5.10e-04", "0.005", "0.77", "1.7", "23", "1234", "N/A"]
+    assert [format_bits(b) for b in (45.36, 99.9, 100.0, 385.7, 12345.0, math.nan)] == [
+        "45.4", "99.9", "100", "385", "1.234e+04", "N/A"]
+
+
 def test_cli_options_checked_before_any_work(tmp_path, capsys):
     queries, db = related_set(19, nq=1, nd=10)
     qf, dbf = write_fasta(tmp_path / "q.fa", queries, "q"), write_fasta(tmp_path / "d.fa",

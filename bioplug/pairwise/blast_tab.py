@@ -42,16 +42,28 @@ class Column:
 
 
 def format_evalue(e: float) -> str:
-    """An E-value as BLAST+ prints it; ``N/A`` without Karlin-Altschul parameters (the
-    missing value scikit-bio's BLAST readers take)."""
+    """An E-value as BLAST+'s tabular output prints it (``0.0`` below 1e-180, three
+    significant digits below 0.0009, then 0.005, 0.77, 1.7, 23); ``N/A`` without
+    Karlin-Altschul parameters (the missing value scikit-bio's BLAST readers take)."""
     if math.isnan(e):
         return "N/A"
-    return f"{e:.2e}" if e < 1e-3 or e >= 1e4 else f"{e:.3g}"
+    if e < 1e-180:
+        return "0.0"
+    for below, text in ((0.0009, f"{e:.2e}"), (0.1, f"{e:.3f}"), (1.0, f"{e:.2f}"),
+                        (10.0, f"{e:.1f}")):
+        if e < below:
+            return text
+    return f"{e:.0f}"
 
 
 def format_bits(b: float) -> str:
-    """A bit score with one decimal (``N/A`` without Karlin-Altschul parameters)."""
-    return "N/A" if math.isnan(b) else f"{b:.1f}"
+    """A bit score as BLAST+ prints it: one decimal up to 99.9, then whole (truncated), and
+    in exponent form above 9999; ``N/A`` without Karlin-Altschul parameters."""
+    if math.isnan(b):
+        return "N/A"
+    if b > 9999:
+        return f"{b:.3e}"
+    return str(int(b)) if b > 99.9 else f"{b:.1f}"
 
 
 def _number(x: float) -> str:
