@@ -532,13 +532,14 @@ class PairwiseAligner(Align.PairwiseAligner):
 
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,
-               evalue: float | None = None, chunk_residues: int | None = None,
-               progress: ProgressCallback | None = None):
+               evalue: float | None = None, statistics: str = "auto",
+               chunk_residues: int | None = None, progress: ProgressCallback | None = None):
         """Every query against every database sequence with this (local) aligner's scoring.
 
         A thin front door to :func:`bioplug.pairwise.search.search`: exact scores (those of
         :meth:`score`), the ``top`` hits per query with device tracebacks, identity, coverage
-        and Karlin-Altschul E-values.
+        and E-values (BLAST's Karlin-Altschul parameters for the scoring, else fitted to the
+        search's own scores).
 
         Parameters
         ----------
@@ -550,7 +551,9 @@ class PairwiseAligner(Align.PairwiseAligner):
             ``(lambda, K)`` when BLAST's table has no entry for this scoring.
         evalue : float, optional
             Report only hits of at most this E-value (BLAST's ``-evalue``) among the ``top``
-            of each query; needs Karlin-Altschul parameters (BLAST's table or ``karlin``).
+            of each query.
+        statistics : {"auto", "table", "fit"}
+            Where E-values come from (see :func:`bioplug.pairwise.search.search`).
         chunk_residues : int, optional
             Database residues per device chunk.
         progress : callable, optional
@@ -565,7 +568,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         devices = self.devices if self.devices is not None else self.device
         return search(queries, database, aligner=self, top=top, karlin=karlin,
                       device=devices, chunk_residues=chunk_residues, progress=progress,
-                      evalue=evalue)
+                      evalue=evalue, statistics=statistics)
 
 
 def _label(item, index: int, what: str) -> str:

@@ -185,9 +185,10 @@ class Scanner:
         return profile, qtable, self._query_profiles8(qcodes) if eight else None
 
     def chunk_top(self, qcodes: list[np.ndarray], db: Database, a: int, b: int, top: int,
-                  prepared: tuple) -> list[tuple]:
+                  prepared: tuple, counts=None) -> list[tuple]:
         """Each query's top hits among the database's sorted sequences ``a:b`` (one upload,
-        the scan, the 32-bit rescue)."""
+        the scan, the 32-bit rescue); every score also goes to ``counts`` (a
+        :class:`~bioplug.pairwise.statistics.ScoreCounts`) when given."""
         profile, qtable, first8 = prepared
         lengths = db.lengths[a:b]
         if self.packed:
@@ -219,6 +220,8 @@ class Scanner:
             self._rescore(qcodes, db, rescue, scores, columns)
             self._record("32-bit rescue", time.perf_counter() - began)
             self._count("32-bit rescue", len(rescue))
+        if counts is not None:
+            counts.add(scores, lengths[launch])
         began = time.perf_counter()
         numbers = db.order[a:b][launch]
         empty = (np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -605,7 +608,8 @@ class Scanner:
 
 
 def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Database,
-                 top: int, chunk_residues: int | None, progress: Progress) -> list[tuple]:
+                 top: int, chunk_residues: int | None, progress: Progress,
+                 counts=None) -> list[tuple]:
     """Top hits per query over the whole database, its chunks shared by the scanners' devices
     (one host thread each, largest chunk first, the next chunk to whichever is free).
 
@@ -632,7 +636,8 @@ def scan_devices(scanners: Sequence[Scanner], qcodes: list[np.ndarray], db: Data
             progress.report("database search", int(100 * scanned[0] / total), 100)
 
     run_lpt(chunks, [float(db.offsets[b] - db.offsets[a]) for a, b in chunks], scanners,
-            lambda s, ab: s.chunk_top(qcodes, db, ab[0], ab[1], top, prepared[id(s)]), merge,
+            lambda s, ab: s.chunk_top(qcodes, db, ab[0], ab[1], top, prepared[id(s)], counts),
+            merge,
             cancelled=lambda: progress.cancelled,
             start=lambda s: prepared.setdefault(id(s), s.prepare(qcodes)))
     return best

@@ -49,6 +49,7 @@ from bioplug.pairwise.database import Database, check_distinct_ids, open_databas
 from bioplug.pairwise.engine import PairwiseEngine, segment_sums
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
 from bioplug.pairwise.scan import Scanner, scan_devices
+from bioplug.pairwise.statistics import MIN_SEQUENCES, ScoreCounts, log_evalues
 from bioplug.progress import Progress
 from bioplug.runtime import get_runtimes
 
@@ -169,6 +170,12 @@ class SearchResults:
     seconds: dict = field(default_factory=dict)
     #: Where the database's titles are: its index, or a title per sequence.
     titles_from: Database | list[str] | None = field(default=None, repr=False)
+    #: Where the E-values came from: "table" (Karlin-Altschul parameters), "fit" (the
+    #: search's own scores, :mod:`bioplug.pairwise.statistics`) or "none".
+    statistics: str = "none"
+    #: With "fit": each query's :class:`~bioplug.pairwise.statistics.Fit` (None where the
+    #: database's scores could not be fitted).
+    fits: list | None = field(default=None, repr=False)
 
     def __iter__(self):
         return iter(self.hits)
@@ -229,7 +236,8 @@ def evalues(bits, query_length, db_residues: int) -> np.ndarray:
 def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_open: int = 11,
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
            device=None, chunk_residues: int | None = None, progress=None,
-           precision: str | None = None, evalue: float | None = None) -> SearchResults:
+           precision: str | None = None, evalue: float | None = None,
+           statistics: str = "auto") -> SearchResults:
     """Search every query against every database sequence with exact local alignment.
 
     Parameters
@@ -265,8 +273,14 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         :data:`~bioplug.pairwise.scan.DEFAULT_PRECISION`.
         Scores are exact with any of them.
     evalue : float, optional
-        Report only hits of at most this E-value (BLAST's ``-evalue``; needs Karlin-Altschul
-        parameters), among the ``top`` of each query. Default: every one of them.
+        Report only hits of at most this E-value (BLAST's ``-evalue``), among the ``top`` of
+        each query. Default: every one of them.
+    statistics : {"auto", "table", "fit"}
+        Where E-values come from: "table", BLAST's Karlin-Altschul parameters for the scoring
+        (or ``karlin``); "fit", the search's own scores of every database sequence, as
+        SSEARCH computes them (:mod:`bioplug.pairwise.statistics`; needs a database of at
+        least :data:`~bioplug.pairwise.statistics.MIN_SEQUENCES` sequences); "auto" (default)
+        the table where it has the scoring, else the fit.
 
     Returns
     -------
@@ -277,22 +291,11 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     InputError
         Bad letters or empty records (naming the record, position and letter), two queries
         or two database sequences with the same id (naming it and both record numbers),
-        ``top`` below 1, a negative ``evalue`` or one without Karlin-Altschul parameters,
-        or scores the device cannot reproduce exactly.
+        ``top`` below 1, a negative ``evalue`` or one without E-values to compare with,
+        an unknown ``statistics``, or scores the device cannot reproduce exactly.
     """
-    if top < 1:
-        raise InputError(f"top must be at least 1, not {top}")
-    if evalue is not None and not evalue >= 0:
-        raise InputError(f"evalue must be 0 or more, not {evalue}")
-    if chunk_residues is not None and chunk_residues < 1:
-        raise InputError(f"chunk_residues must be at least 1, not {chunk_residues}")
+    _check_arguments(top, evalue, chunk_residues, statistics)
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
-    if stats is None:
-        if evalue is not None:
-            raise InputError("an E-value cutoff needs Karlin-Altschul parameters: "
-                             + _no_table(aligner, matrix))
-        log.warning("no Karlin-Altschul parameters: E-values are N/A (%s)",
-                    _no_table(aligner, matrix))
     runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
@@ -303,9 +306,13 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
         check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
     clock["index"] = time.perf_counter() - start
+    counts = _score_counts(statistics, stats, evalue, len(qcodes), db, scoring,
+                           _no_table(aligner, matrix) if stats is None else "")
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
-    best = scan_devices(scanners, qcodes, db, top, chunk_residues, progress)
+    best = scan_devices(scanners, qcodes, db, top, chunk_residues, progress, counts)
+    if counts is not None:
+        stats = counts.fits()
     clock["scan"] = time.perf_counter() - start - clock["index"]
     for scanner in scanners:   # kernel seconds summed over the devices
         for name, value in scanner.timings.items():
@@ -315,7 +322,46 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in qcodes)) * db.residues
-    return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db))
+    source = "none" if stats is None else "table" if isinstance(stats, tuple) else "fit"
+    log.info("E-values: %s", source)
+    return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
+                         statistics=source, fits=stats if source == "fit" else None)
+
+
+def _check_arguments(top: int, evalue, chunk_residues, statistics: str) -> None:
+    """Refuse values no search can use, before any work."""
+    if top < 1:
+        raise InputError(f"top must be at least 1, not {top}")
+    if evalue is not None and not evalue >= 0:
+        raise InputError(f"evalue must be 0 or more, not {evalue}")
+    if chunk_residues is not None and chunk_residues < 1:
+        raise InputError(f"chunk_residues must be at least 1, not {chunk_residues}")
+    if statistics not in STATISTICS:
+        raise InputError(f"statistics must be one of {', '.join(STATISTICS)}, not "
+                         f"{statistics!r}")
+
+
+#: Where E-values come from (:func:`search`'s ``statistics``).
+STATISTICS = ("auto", "table", "fit")
+
+
+def _score_counts(statistics: str, table, evalue, queries: int, db: Database,
+                  scoring: Scoring, why_no_table: str) -> ScoreCounts | None:
+    """The score counts a fit needs (None: the table's statistics, or none at all)."""
+    fit = statistics == "fit" or (statistics == "auto" and table is None)
+    if fit and len(db) >= MIN_SEQUENCES:
+        return ScoreCounts(queries, db.lengths, scoring.scale)
+    if fit:
+        why = (f"the database has {len(db)} sequences; fitting E-values to the search's "
+               f"own scores needs at least {MIN_SEQUENCES}")
+    elif table is None:
+        why = f"no Karlin-Altschul parameters ({why_no_table})"
+    else:
+        return None
+    if evalue is not None:
+        raise InputError(f"an E-value cutoff needs E-values: {why}")
+    log.warning("E-values are N/A: %s", why)
+    return None
 
 
 def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
@@ -464,14 +510,33 @@ def _trace_hits(engine: PairwiseEngine, qids, qcodes, db: Database, best, stats)
                            f"for query {q_of[n]} and database sequence {k_of[n]}")
     score = scaled / scale
     qlen = np.array([len(qcodes[q]) for q in q_of], dtype=np.float64)
-    bits = bit_scores(score, *stats) if stats else np.full(len(pairs), math.nan)
-    e = evalues(bits, qlen, db.residues) if stats else np.full(len(pairs), math.nan)
     paths = HitColumns(traces, seqs, q_of, s_of, engine.scoring)
+    bits, e = significance(stats, score, q_of, qlen, paths.seq_len[s_of], db)
     hits: list[list[Hit]] = [[] for _ in qcodes]
     for n, (q, k, _) in enumerate(pairs):
         hits[q].append(Hit(q, k, qids[q], db.ids[k], float(score[n]), float(bits[n]),
                            float(e[n]), **paths.fields(n)))
     return hits
+
+
+def significance(stats, score, q_of, qlen, slen, db: Database) -> tuple[np.ndarray,
+                                                                        np.ndarray]:
+    """Bit scores and E-values of hits: from ``stats`` (lambda, K) by Karlin-Altschul, from
+    each query's :class:`~bioplug.pairwise.statistics.Fit` (a list, one per query; None for
+    one that could not be fitted) as :mod:`bioplug.pairwise.statistics` says, or NaN."""
+    nan = np.full(len(score), math.nan)
+    if stats is None:
+        return nan, nan.copy()
+    if isinstance(stats, tuple):
+        bits = bit_scores(score, *stats)
+        return bits, evalues(bits, qlen, db.residues)
+    log_e = nan.copy()
+    for q in np.unique(q_of):
+        mine = q_of == q
+        if stats[q] is not None:
+            log_e[mine] = log_evalues(score[mine], slen[mine], stats[q], len(db))
+    bits = (np.log(qlen * float(db.residues)) - log_e) / math.log(2)
+    return bits, np.exp(log_e)
 
 
 class HitColumns:

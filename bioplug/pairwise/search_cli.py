@@ -14,6 +14,11 @@ scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment
 (query, database, fields, hit count). scikit-bio reads both back (formats ``blast+6`` and
 ``blast+7``).
 
+E-values (``--statistics``): BLAST's Karlin-Altschul parameters where its table has the
+matrix and gap costs (BLOSUM45/50/62/80/90, PAM30/70/250), else fitted to the search's own
+scores of every database sequence, as SSEARCH does (Pearson 1998: the scores' line in
+ln(length) and their spread; a database of at least 100 sequences).
+
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
 query's best hit is its primary line, the others are secondary (FLAG 256, SEQ ``*``).
@@ -54,6 +59,10 @@ def add_parser(sub) -> None:
     p.add_argument("--evalue", type=float, default=None, metavar="E",
                    help="report only hits of E-value at most E (BLAST's -evalue), among the "
                         "--top of each query (default: all of them)")
+    p.add_argument("--statistics", choices=("auto", "table", "fit"), default="auto",
+                   help="E-values from BLAST's Karlin-Altschul table (table), fitted to this "
+                        "search's scores as SSEARCH does (fit), or the table where it has "
+                        "the scoring and the fit otherwise (auto, default)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="tsv (BLAST tabular, default), sam, or pair (a report to read: "
                         "scores and alignments); default: sam for a .sam output, else tsv")
@@ -101,7 +110,7 @@ def _run(args) -> int:
         results = search(args.queries, args.database, matrix=args.matrix,
                          gap_open=args.gap_open, gap_extend=args.gap_extend, top=args.top,
                          device=args.device, chunk_residues=args.chunk_residues, progress=bar,
-                         evalue=args.evalue)
+                         evalue=args.evalue, statistics=args.statistics)
     finally:
         bar.close()
     with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
