@@ -688,8 +688,9 @@ class ConservationTrack(pg.PlotWidget):
         span = max(self.getPlotItem().vb.width(), 1.0) / w
         first = int(x0)
         end = min(int(math.ceil(x0 + span)) + 1, self.values.size)
-        if self.tracks is not None and end > first:
-            self.tracks.ensure(first, end)
+        if end > first:
+            if self.tracks is not None:   # computed as far as shown
+                self.tracks.ensure(first, end)
             x = np.arange(first, end + 1, dtype=np.float64)
             self.curve.setData(x, self.values[first:end])
         else:
@@ -718,21 +719,6 @@ class ReliabilityTrack(ConservationTrack):
                         else np.nan_to_num(np.asarray(values, np.float32)))
         self.tracks = None
         self.follow()
-
-    def follow(self) -> None:
-        """As :meth:`ConservationTrack.follow`, from the values given."""
-        c = self.canvas
-        w = c.cell.width()
-        x0 = c.horizontalScrollBar().value() / w
-        span = max(self.getPlotItem().vb.width(), 1.0) / w
-        first = int(x0)
-        end = min(int(math.ceil(x0 + span)) + 1, self.values.size)
-        if end > first:
-            x = np.arange(first, end + 1, dtype=np.float64)
-            self.curve.setData(x, self.values[first:end])
-        else:
-            self.curve.setData([], [])
-        self.getPlotItem().setXRange(x0, x0 + span, padding=0)
 
 
 def _warning_label() -> QLabel:
