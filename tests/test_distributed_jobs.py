@@ -357,3 +357,73 @@ def test_cluster_all_vs_all_to_standard_output_is_refused(tmp_path, capsys):
     assert cli_main(["pairwise", str(path), "--all-vs-all", "--cluster", "-o", "-"]) == 2
     assert "give -o FOLDER, not standard output" in capsys.readouterr().err
     assert not (tmp_path / "-").exists() and not Path("-").exists()
+
+
+# -- a database search, blocks of queries -----------------------------------------------------
+def search_files(tmp_path, nq=30, nd=240):
+    rng = np.random.default_rng(21)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(int(rng.integers(20, 120))) for _ in range(nq)]
+    db = [make(int(rng.integers(30, 200))) for _ in range(nd)]
+    for k in range(0, nq, 3):   # relatives of some queries
+        db[k] = "GG" + queries[k][5:] + "W"
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text("".join(f">q{i} query {i}\n{s}\n" for i, s in enumerate(queries)))
+    dbf.write_text("".join(f">d{i} entry {i}\n{s}\n" for i, s in enumerate(db)))
+    return qf, dbf
+
+
+def test_query_blocks_cover_the_queries():
+    from bioplug.distributed.search import MIN_BLOCK, query_blocks
+
+    sizes = np.array([100, 5, 5, 5, 300, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20])
+    cuts = query_blocks(sizes, 4)
+    assert cuts[0] == 0 and cuts[-1] == sizes.size and cuts == sorted(set(cuts))
+    assert len(cuts) - 1 <= -(-sizes.size // MIN_BLOCK)
+    assert query_blocks(np.array([7]), 8) == [0, 1]
+
+
+@pytest.mark.parametrize("outfmt, matrix", [("7 std qlen stitle", "BLOSUM62"),
+                                            ("6 qseqid sseqid evalue bitscore", "PAM250")])
+def test_search_on_the_cluster_equals_one_process(client, tmp_path, outfmt, matrix):
+    """Every query sees the whole database, so the joined parts are the single process's
+    file byte for byte, E-values fitted to each query's scores (PAM250 11/1) included."""
+    from bioplug.distributed import search_blocks
+
+    qf, dbf = search_files(tmp_path)
+    single = tmp_path / "single.tsv"
+    assert cli_main(["-q", "search", str(qf), str(dbf), "-o", str(single), "--outfmt", outfmt,
+                     "--matrix", matrix, "--top", "5", "--device", "cpu"]) == 0
+    out = tmp_path / "cluster"
+    summary = search_blocks(qf, dbf, out, outfmt=outfmt, client=client, blocks=3,
+                            matrix=matrix, top=5)
+    assert (summary.computed, summary.skipped, summary.total) == (3, 0, 3)
+    assert (out / "hits.tsv").read_text() == single.read_text()
+    # a rerun has nothing left; a lost part is searched again, alone
+    again = search_blocks(qf, dbf, out, outfmt=outfmt, client=client, blocks=3,
+                          matrix=matrix, top=5)
+    assert (again.computed, again.skipped) == (0, 3)
+    (out / "parts" / "block-00001.txt").unlink()
+    once_more = search_blocks(qf, dbf, out, outfmt=outfmt, client=client, blocks=3,
+                              matrix=matrix, top=5)
+    assert (once_more.computed, once_more.skipped) == (1, 2)
+    assert (out / "hits.tsv").read_text() == single.read_text()
+
+
+def test_search_cli_on_the_cluster(cluster, tmp_path, capsys):
+    qf, dbf = search_files(tmp_path, nq=12, nd=150)
+    single = tmp_path / "single.txt"
+    assert cli_main(["-q", "search", str(qf), str(dbf), "-o", str(single), "--format", "pair",
+                     "--device", "cpu"]) == 0
+    out = tmp_path / "run"
+    assert cli_main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--format", "pair",
+                     "--cluster", cluster.scheduler_address, "--device", "cpu"]) == 0
+    assert (out / "hits.txt").read_text() == single.read_text()
+    for extra, message in ((["--format", "sam"], "not SAM"), (["-o", "-"], "not standard")):
+        args = ["-q", "search", str(qf), str(dbf), "-o", str(tmp_path / "x"), *extra,
+                "--cluster", cluster.scheduler_address, "--device", "cpu"]
+        assert cli_main(args) == 2
+        assert message in capsys.readouterr().err
+    assert cli_main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "3",
+                     "--format", "pair", "--cluster", cluster.scheduler_address]) == 2
+    assert "another job" in capsys.readouterr().err

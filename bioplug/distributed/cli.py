@@ -1,4 +1,5 @@
-"""``--cluster [ADDRESS]`` for ``bioplug pairwise --all-vs-all`` and ``bioplug msa --outdir``.
+"""``--cluster [ADDRESS]`` for ``bioplug pairwise --all-vs-all``, ``bioplug msa --outdir`` and
+``bioplug search``.
 
 Without ADDRESS a local cluster is started (one worker per GPU, or one on the default
 device; ``--device`` picks the device instead); with one, the job runs on that Dask
@@ -136,3 +137,25 @@ def run_msa(args, bar) -> int:
         bar.close()
     _announce(summary, "families")
     return 2 if summary.failed else 0
+
+
+def run_search(args, fmt: str, bar) -> int:
+    """``bioplug search QUERIES DATABASE -o FOLDER --cluster [ADDRESS]``."""
+    from bioplug.distributed import search_blocks
+
+    if fmt == "sam":
+        raise InputError("--cluster writes BLAST tabular output or the pair report, not SAM "
+                         "(its header lists the references of every block)")
+    if args.output in (None, "-"):
+        raise InputError("--cluster writes a folder (its parts stream there from the "
+                         "workers): give -o FOLDER, not standard output")
+    options = {"matrix": args.matrix, "gap_open": args.gap_open, "gap_extend": args.gap_extend,
+               "top": args.top, "evalue": args.evalue, "statistics": args.statistics}
+    try:
+        summary = search_blocks(args.queries, args.database, args.output,
+                                outfmt=args.outfmt or "6", fmt=fmt, client=_client(args),
+                                progress=bar, **options)
+    finally:
+        bar.close()
+    _announce(summary, "query blocks")
+    return 0

@@ -383,14 +383,22 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
         op, ex = -float(aligner.open_gap_score), -float(aligner.extend_gap_score)
         table = karlin_altschul(name, round(op - ex), round(ex)) if op.is_integer() else None
     else:
-        if gap_open < 0 or gap_extend < 0:
-            raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
-        gaps = [-(gap_open + gap_extend), -gap_extend] * 6
-        scoring = make_scoring(matrix=load_matrix(matrix), gaps=gaps, local=True)
-        if scoring is None:
-            raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
+        scoring = search_scoring(matrix, gap_open, gap_extend)
         table = karlin_altschul(matrix, gap_open, gap_extend)
     return scoring, karlin if karlin is not None else table
+
+
+def search_scoring(matrix: str = "BLOSUM62", gap_open: int = 11, gap_extend: int = 1
+                   ) -> Scoring:
+    """The device scoring of a named matrix with BLAST's gap costs (a gap of length k costs
+    ``gap_open + k * gap_extend``): what indexes a database and scans it."""
+    if gap_open < 0 or gap_extend < 0:
+        raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
+    gaps = [-(gap_open + gap_extend), -gap_extend] * 6
+    scoring = make_scoring(matrix=load_matrix(matrix), gaps=gaps, local=True)
+    if scoring is None:
+        raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
+    return scoring
 
 
 def _no_table(aligner, matrix: str) -> str:

@@ -72,6 +72,9 @@ def add_parser(sub) -> None:
                         "--outfmt '6 qseqid sseqid evalue qcovhsp' (default: 6 std)")
     p.add_argument("--chunk-residues", type=int, default=None,
                    help="database residues per device chunk (default: from device memory)")
+    from bioplug.distributed.cli import add_cluster_option
+
+    add_cluster_option(p)
     add_device_option(p, several=True)
     p.set_defaults(func=run)
 
@@ -84,6 +87,9 @@ def run(args) -> int:
                          "use); the queries may come from standard input (-)")
     if args.queries != STDIO:
         return _run(args)
+    if getattr(args, "cluster", None) is not None:
+        raise InputError("--cluster reads the queries from a file its workers can read: "
+                         "give QUERIES.fa, not standard input (-)")
     with spooled_stdin("bioplug-queries-", ".fa") as spooled:   # read twice for SAM
         args.queries = spooled
         return _run(args)
@@ -104,6 +110,11 @@ def _run(args) -> int:
         raise InputError(f"--outfmt chooses tabular columns: it does not go with --format "
                          f"{fmt}")
     style, columns = parse_outfmt(args.outfmt or "6")
+    if getattr(args, "cluster", None) is not None:
+        from bioplug.distributed.cli import run_search
+
+        return run_search(args, fmt, TerminalBar(enabled=None if not getattr(
+            args, "quiet", False) else False))
     check_output(args.output, [args.queries, args.database])
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
