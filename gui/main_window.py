@@ -32,7 +32,7 @@ from shiboken6 import isValid
 from bioplug.errors import BioplugError, InputError
 from bioplug.io import OUTPUT_FORMATS
 
-from . import export, jobs
+from . import export, jobs, search_job
 from .alignment_view import AlignmentView
 from .benchmark_page import BenchmarkPage, BenchSizes, benchmark_task
 from .devices_panel import DevicesPanel
@@ -394,6 +394,9 @@ class MainWindow(QMainWindow):
                                "Tree method and distance")
         self.act_three = a("&Three-sequence alignment", lambda: self.run_three(), None,
                            THREE_WAY_TIP)
+        self.act_search = a("Database &search…", lambda: search_job.ask_search(self), None,
+                            "Search the selected (or all) sequences against a FASTA database "
+                            "(exact Smith-Waterman)")
         self.act_cancel = a("&Cancel job", self.cancel_job, QKeySequence("Esc"))
         self.act_find = a("&Find…", self._focus_find, QKeySequence.StandardKey.Find,
                           "Find a sequence by name or residue motif")
@@ -413,7 +416,7 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Jobs")
         for act in (self.act_pair, self.act_all, self.act_msa, self.act_msa_opts, self.act_nj,
                     self.act_upgma, self.act_tree_opts,
-                    self.act_three):
+                    self.act_three, self.act_search):
             menu.addAction(act)
         menu.addSeparator()
         menu.addAction(self.act_cancel)
@@ -438,6 +441,7 @@ class MainWindow(QMainWindow):
         self.act_msa.setEnabled(not busy and n >= 2)
         self.act_pair.setEnabled(not busy and n >= 2)
         self.act_all.setEnabled(not busy and n >= 2)
+        self.act_search.setEnabled(not busy and n >= 1)
         self.act_nj.setEnabled(not busy and n >= 2)
         self.act_upgma.setEnabled(not busy and n >= 2)
         self.act_msa_opts.setEnabled(not busy and n >= 2)

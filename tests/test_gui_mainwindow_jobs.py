@@ -358,3 +358,29 @@ def test_script_exit_waits_for_the_job_of_a_closed_window(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "closed" and marker.read_text() == "ended"
     assert "Traceback" not in out.stderr and "Error calling" not in out.stderr, out.stderr
+
+
+def test_database_search_reports_the_hits_in_the_pairwise_tab(window, files, qtbot, tmp_path):
+    """Jobs ▸ Database search: the selected rows against a FASTA database; the report is the
+    library's (:meth:`SearchResults.report`) and goes to the Pairwise tab."""
+    from Bio import SeqIO
+
+    from bioplug.gui import search_job
+    from bioplug.pairwise.search import search
+
+    window.open_file(files[0])
+    records = list(SeqIO.parse(files[0], "fasta"))
+    database = tmp_path / "db.fa"
+    database.write_text("".join(f">hit{i} from {r.id}\n{str(r.seq).replace('-', '')[5:60]}\n"
+                                for i, r in enumerate(records)))
+    window.alignment_view.highlight_rows([1])
+    assert window.act_search.isEnabled()
+    with qtbot.waitSignal(window.jobFinished, timeout=JOB_TIMEOUT_MS) as blocker:
+        assert search_job.run_search(window, str(database), top=2) is not None
+    assert blocker.args[1] == "done", window.last_error
+    text = window.pair_text.toPlainText()
+    query = search_job.query_records(window)
+    assert [q.id for q in query] == [window.data.names[1]]
+    expected = search(query, str(database), top=2, device="cpu").report(database=str(database))
+    assert text == expected and "> hit1" in text
+    assert window.tabs.currentWidget() is window.pair_text
