@@ -60,6 +60,7 @@ def project_state(window) -> dict:
         "tree_beside": not window.tree_features.panel.isHidden(),
         "has_tree": window.tree_view.tree is not None,
         "has_heatmap": bool(window.heatmap.names),
+        "has_reliability": data.column_reliability is not None,
         "source": str(data.source) if data.source is not None else None,
     }
 
@@ -89,6 +90,10 @@ def save_project(window, path: str | os.PathLike) -> Path:
             np.savez_compressed(buf, names=np.array(window.heatmap.names),
                                 scores=window.heatmap.scores)
             archive.writestr("heatmap.npz", buf.getvalue())
+        if state["has_reliability"]:   # the columns' reliability (a QuickProbs alignment's)
+            buf = io.BytesIO()
+            np.save(buf, data.column_reliability)
+            archive.writestr("reliability.npy", buf.getvalue())
     return Path(path)
 
 
@@ -112,11 +117,15 @@ def read_project(path: str | os.PathLike) -> tuple[dict, AlignmentData, object, 
             fasta = archive.read("alignment.fasta").decode()
             newick = archive.read("tree.nwk").decode() if state.get("has_tree") else None
             heat = archive.read("heatmap.npz") if state.get("has_heatmap") else None
+            reliability = (archive.read("reliability.npy") if state.get("has_reliability")
+                           else None)
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable bioplug project ({exc})") from exc
     records = list(SeqIO.parse(io.StringIO(fasta), "fasta"))
     data = AlignmentData.from_records(records, path, aligned=bool(state["aligned"]))
     data.title = state.get("title") or path.name
+    if reliability is not None and data.alignment is not None:
+        data.alignment.column_reliability = np.load(io.BytesIO(reliability))
     tree = _read_tree(newick) if newick else None
     heatmap = None
     if heat is not None:

@@ -364,8 +364,8 @@ def test_database_search_reports_the_hits_in_the_pairwise_tab(window, files, qtb
     """Jobs ▸ Database search: the selected rows against a FASTA database; the report is the
     library's (:meth:`SearchResults.report`) and goes to the Pairwise tab."""
     from Bio import SeqIO
-
     from bioplug.gui import search_job
+
     from bioplug.pairwise.search import search
 
     window.open_file(files[0])

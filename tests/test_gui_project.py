@@ -172,3 +172,22 @@ def test_a_reopened_project_never_writes_over_the_file_it_was_made_from(qtbot, t
     assert other.export_alignment(src) is None
     assert "refusing to overwrite" in other.last_error
     assert src.read_text() == ">a\nMKV-LA\n>b\nMKVQLA\n"
+
+
+def test_column_reliability_survives_save_and_open(qtbot, tmp_path):
+    """A QuickProbs alignment's reliability track comes back with its project."""
+    from Bio.Align import Alignment
+
+    w = make_window(qtbot, tmp_path)
+    records = [SeqRecord(Seq(t.replace("-", "")), id=k) for k, t in ROWS.items()]
+    alignment = Alignment(records, np.array([[0, 2, 2, 5], [0, 2, 3, 6], [0, 2, 2, 5],
+                                             [0, 2, 3, 6]]))
+    values = np.array([0.9, 0.8, np.nan, 0.5, 0.99, 1.0])
+    alignment.column_reliability = values
+    w.set_data(AlignmentData.from_alignment(alignment))
+    assert w.alignment_view.reliability.isVisibleTo(w.alignment_view)
+    path = w.save_project(tmp_path / "rel.bioplug")
+    other = make_window(qtbot, tmp_path, "t.ini")
+    other.open_project(path)
+    np.testing.assert_array_equal(other.data.column_reliability, values)
+    assert other.alignment_view.reliability.isVisibleTo(other.alignment_view)
