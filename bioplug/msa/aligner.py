@@ -221,7 +221,8 @@ class MultipleSequenceAligner:
     def __repr__(self) -> str:
         return (f"MultipleSequenceAligner(consistency={self.consistency}, "
                 f"refinement={self.refinement}, accurate={self.accurate}, seed={self.seed}, "
-                f"seqtype={self.seqtype!r}, device={self.device!r})")
+                f"seqtype={self.seqtype!r}, reliability={self.options['reliability']}, "
+                f"device={self.device!r})")
 
     @device_guard
     def align(self, sequences, progress: ProgressCallback | None = None) -> Alignment:
