@@ -318,7 +318,7 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         for name, value in scanner.timings.items():
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
     hits = _trace_hits(scanners[0].engine, qids, qcodes, db, best, stats)
-    if evalue is not None:   # E-values fall as scores rise: a query's best hits are kept
+    if evalue is not None:   # among the top hits by score, as documented
         hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in qcodes)) * db.residues
