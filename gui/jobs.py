@@ -28,9 +28,8 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from bioplug.errors import BioplugError, InputError
 from bioplug.io import ungapped
+from bioplug.pairwise.emboss import PairStats, pair_stats
 from bioplug.progress import Cancelled
-
-from .pair_stats import PairStats, pair_stats
 
 log = logging.getLogger(__name__)
 

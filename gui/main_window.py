@@ -1118,7 +1118,7 @@ class MainWindow(QMainWindow):
         matrix = matrix or jobs.default_matrix(data.records)
 
         def done(result: jobs.PairResult) -> None:
-            from .pair_stats import emboss_report
+            from bioplug.pairwise.emboss import emboss_report
 
             # identity, similarity, gaps and score as EMBOSS needle / water print them
             self.pair_text.setPlainText(emboss_report(

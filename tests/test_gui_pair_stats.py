@@ -22,7 +22,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 pytest.importorskip("PySide6")
 
-from bioplug.gui.pair_stats import (  # noqa: E402
+from bioplug.pairwise.emboss import (  # noqa: E402
     emboss_header,
     emboss_percent,
     emboss_report,

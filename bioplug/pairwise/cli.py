@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 
 #: Formats that hold many pairwise alignments in one file (Bio.Align.write names); without
 #: --format, the output's extension names it (bioplug.io.OUTPUT_FORMATS), else FASTA.
-WRITE_FORMATS = ("bed", "chain", "clustal", "exonerate", "fasta", "maf", "phylip", "psl", "sam",
-                 "stockholm")
+WRITE_FORMATS = ("bed", "chain", "clustal", "emboss", "exonerate", "fasta", "maf", "phylip",
+                 "psl", "sam", "stockholm")
 
 
 def add_parser(sub) -> None:
@@ -50,7 +50,10 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", required=True,
                    help="output file (- for standard output)")
     p.add_argument("--format", choices=WRITE_FORMATS, default=None,
-                   help="alignment output format (default: from the extension, else fasta)")
+                   help="alignment output format (default: from the extension, else fasta); "
+                        "emboss: EMBOSS needle / water's report (srspair: identity, "
+                        "similarity, gaps, score, blocks with a markup line), which Biopython "
+                        "reads back as 'emboss'")
     p.add_argument("--in-format", default=None,
                    help="Bio.SeqIO input format (default: from the extension, else "
                    "from the first line: Clustal, Stockholm, ...; else fasta)")
@@ -244,7 +247,7 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
 
     from bioplug.io import output_format, write_alignment
 
-    fmt = output_format(args.output, args.format)
+    fmt = args.format or output_format(args.output, args.format)
     kept = []
     for t, q, alignment in zip(targets, queries, alignments, strict=True):
         coords = np.asarray(alignment.coordinates)
@@ -254,6 +257,9 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
         if fmt == "stockholm" and not hasattr(alignment, "column_annotations"):
             alignment.column_annotations = {}
         kept.append(alignment)
+    if fmt == "emboss":
+        _write_emboss(args, inputs, kept)
+        return
     try:
         write_alignment(kept, args.output, fmt, inputs=inputs)
     except (InputError, BrokenPipeError):   # the path's own message; a reader gone (run)
@@ -261,3 +267,38 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
     except Exception as exc:  # Biopython's writers raise many kinds
         raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
     log.info("wrote %d alignments to %s (%s)", len(kept), args.output, fmt)
+
+
+def _write_emboss(args, inputs: list, alignments: list) -> None:
+    """EMBOSS ``needle`` (global, semiglobal) / ``water`` (local) report of the pairs."""
+    from bioplug.alphabet import load_matrix
+    from bioplug.io import atomic_output
+    from bioplug.pairwise.emboss import srspair
+
+    if args.matrix:
+        matrix, name = load_matrix(args.matrix), args.matrix
+    else:
+        match = 1.0 if args.match is None else args.match
+        mismatch = -1.0 if args.mismatch is None else args.mismatch
+        matrix, name = MatchMismatch(match, mismatch), f"match {match:g} / mismatch {mismatch:g}"
+    program = "water" if args.mode == "local" else "needle"
+    text = srspair(alignments, matrix, name, abs(gap_penalty(args.gap_open)),
+                   abs(gap_penalty(args.gap_extend)), program)
+    with atomic_output(args.output, inputs) as handle:
+        handle.write(text)
+    log.info("wrote %d alignments to %s (EMBOSS %s)", len(alignments), args.output, program)
+
+
+class MatchMismatch:
+    """``matrix[a][b]`` of a match / mismatch scoring (case ignored), for the report's
+    identity, similarity and markup."""
+
+    def __init__(self, match: float, mismatch: float):
+        self.match, self.mismatch = match, mismatch
+
+    def __getitem__(self, a: str):
+        return {b: self.match if b == a else self.mismatch for b in _LETTERS}
+
+
+#: Letters a match / mismatch scoring compares (any letter of either case, upper-cased).
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*"

@@ -1,4 +1,7 @@
-"""Pairwise alignment numbers as EMBOSS ``needle`` / ``water`` print them (no Qt).
+"""Pairwise alignments as EMBOSS ``needle`` / ``water`` print them (their ``srspair`` report).
+
+``bioplug pairwise --format emboss`` writes this report (Biopython reads it back:
+``Bio.Align.parse(handle, "emboss")``), and the desktop app's Pairwise tab shows its numbers.
 
 EMBOSS (``ajax/core/ajalign.c``: ``alignConsStats``, ``ajAlignSetSubStandard``,
 ``ajAlignSetScoreR``) counts, over the alignment's columns (for ``water`` only the local
@@ -65,20 +68,35 @@ def pair_stats(rows: tuple[str, str], matrix, score: float) -> PairStats:
     top, bottom = rows
     if len(top) != len(bottom):
         raise ValueError("aligned rows differ in length")
-    identity = similarity = gaps = 0
-    for a, b in zip(top, bottom, strict=True):
+    columns = _columns(rows, matrix)
+    return PairStats(len(top), sum(c == "|" for c, _ in columns),
+                     sum(similar for _, similar in columns),
+                     sum(c == " " for c, _ in columns), float(score))
+
+
+def markup(rows: tuple[str, str], matrix) -> str:
+    """EMBOSS's line between two aligned rows: ``|`` identical, ``:`` similar, ``.`` any
+    other pair, a space at a gap."""
+    return "".join(mark for mark, _ in _columns(rows, matrix))
+
+
+def _columns(rows: tuple[str, str], matrix) -> list[tuple[str, bool]]:
+    """Each column's mark and whether EMBOSS counts it similar: the pair scores above 0 and
+    so does one of the residues against itself (``X``/``X`` in BLOSUM62 is identical but not
+    similar); a letter outside the matrix is neither identical nor similar."""
+    out = []
+    for a, b in zip(*rows, strict=True):
         if a in (GAP, " ") or b in (GAP, " "):
-            gaps += 1
+            out.append((" ", False))
             continue
         pair = _score(matrix, a, b)
-        if pair is None:  # a letter outside the matrix: neither identical nor similar
+        if pair is None:
+            out.append((".", False))
             continue
-        if a.upper() == b.upper():
-            identity += 1
-        self_a, self_b = _score(matrix, a, a) or 0.0, _score(matrix, b, b) or 0.0
-        if pair > 0 and (self_a > 0 or self_b > 0):
-            similarity += 1
-    return PairStats(len(top), identity, similarity, gaps, float(score))
+        similar = pair > 0 and ((_score(matrix, a, a) or 0.0) > 0
+                                or (_score(matrix, b, b) or 0.0) > 0)
+        out.append(("|" if a.upper() == b.upper() else ":" if similar else ".", similar))
+    return out
 
 
 def emboss_percent(count: int, length: int) -> str:
@@ -118,9 +136,16 @@ def emboss_header(names: tuple[str, str], stats: PairStats, matrix_name: str,
     str
         Lines starting with ``#``, ending with a newline.
     """
-    lines = [
-        RULE, "#", f"# Program: {program} (bioplug)", "#", RULE, "#",
-        "# Aligned_sequences: 2", f"# 1: {names[0]}", f"# 2: {names[1]}",
+    lines = [RULE, "#", f"# Program: {program} (bioplug)", "#",
+             *_pair_lines(names, stats, matrix_name, gap_open, gap_extend)]
+    return "\n".join(lines) + "\n"
+
+
+def _pair_lines(names: tuple[str, str], stats: PairStats, matrix_name: str, gap_open: float,
+                gap_extend: float) -> list[str]:
+    """One alignment's ``#=``-ruled block of numbers (the lines Biopython's reader takes)."""
+    return [
+        RULE, "#", "# Aligned_sequences: 2", f"# 1: {names[0]}", f"# 2: {names[1]}",
         f"# Matrix: {matrix_name}", f"# Gap_penalty: {abs(gap_open):.1f}",
         f"# Extend_penalty: {abs(gap_extend):.1f}", "#",
         f"# Length: {stats.length}",
@@ -129,7 +154,66 @@ def emboss_header(names: tuple[str, str], stats: PairStats, matrix_name: str,
         f"# Gaps:       {emboss_percent(stats.gaps, stats.length)}",
         f"# Score: {emboss_score(stats.score)}", "#", "#", RULE,
     ]
-    return "\n".join(lines) + "\n"
+
+
+#: Columns of a block; the name field's width (EMBOSS cuts longer names).
+BLOCK, NAME = 50, 13
+#: EMBOSS's file header rule and the rule after each alignment.
+FILE_RULE, END_RULE = "#" * 40, "#" + "-" * 39
+
+
+def srspair(alignments, matrix, matrix_name: str, gap_open: float, gap_extend: float,
+            program: str) -> str:
+    """Pairwise alignments as EMBOSS ``needle`` / ``water`` write them (``srspair``).
+
+    Parameters
+    ----------
+    alignments : iterable of Bio.Align.Alignment
+        Two rows each (a local alignment's aligned region only).
+    matrix : Bio.Align.substitution_matrices.Array or mapping
+        What ``matrix[a][b]`` scores (for identity, similarity and the markup line).
+    matrix_name : str
+    gap_open, gap_extend : float
+        Gap penalties as EMBOSS states them (a gap of length k costs
+        ``gap_open + (k - 1) * gap_extend``).
+    program : {"needle", "water"}
+
+    Returns
+    -------
+    str
+        The file's text: a header, then each alignment's numbers and its blocks of 50
+        columns (name, first residue, the rows' letters, last residue; a markup line of
+        ``|`` identical, ``:`` similar, ``.`` other pairs between the rows).
+    """
+    out = [FILE_RULE, f"# Program: {program} (bioplug)", "# Align_format: srspair",
+           FILE_RULE, ""]
+    for alignment in alignments:
+        rows = (alignment[0], alignment[1])
+        names = tuple(getattr(s, "id", f"seq{i + 1}") or f"seq{i + 1}"
+                      for i, s in enumerate(alignment.sequences))
+        stats = pair_stats(rows, matrix, float(getattr(alignment, "score", 0.0)))
+        out += [*_pair_lines(names, stats, matrix_name, gap_open, gap_extend), ""]
+        out += _blocks(rows, names, alignment.coordinates[:, 0], markup(rows, matrix))
+        out += ["", END_RULE, END_RULE]
+    return "\n".join(out) + "\n"
+
+
+def _blocks(rows: tuple[str, str], names: tuple[str, str], starts, marks: str) -> list[str]:
+    """The alignment in blocks of :data:`BLOCK` columns: each row with its first and last
+    residue (1-based; a block of gaps only repeats the last one, as srspair does) and the
+    markup line between them, a blank line after each block."""
+    lines, at = [], [int(s) for s in starts]
+    for c in range(0, len(rows[0]), BLOCK):
+        for i, row in enumerate(rows):
+            chunk = row[c:c + BLOCK]
+            residues = len(chunk) - chunk.count(GAP)
+            first = at[i] + 1 if residues else at[i]
+            at[i] += residues
+            lines.append(f"{names[i][:NAME]:<{NAME}} {first:6d} {chunk} {at[i]:6d}")
+            if i == 0:
+                lines.append(" " * (NAME + 8) + marks[c:c + BLOCK])
+        lines.append("")
+    return lines
 
 
 def emboss_report(names: tuple[str, str], stats: PairStats | None, alignment_text: str,
