@@ -239,8 +239,7 @@ def test_output_order_tree(tmp_path, monkeypatch, capsys, method):
 
 
 @pytest.mark.parametrize("option", [["--matrix", "BLOSUM62"], ["--gap-open", "3"],
-                                    ["--gap-extend", "1"], ["--trees", "nj"], ["--ktuple"],
-                                    ["--guide-tree", "g.nwk"]])
+                                    ["--gap-extend", "1"], ["--trees", "nj"], ["--ktuple"]])
 def test_quickprobs_refuses_progressive_options(files, monkeypatch, capsys, option):
     monkeypatch.chdir(files)
     (files / "g.nwk").write_text("((a,b),c);\n")

@@ -200,3 +200,30 @@ def test_formats_without_annotation_lines_say_so(tmp_path, caplog, fmt):
     assert main(["-q", "msa", str(path), "-o", str(annotated), "--format", fmt, "--annot",
                  str(tmp_path / "a.tsv"), "--device", DEVICE]) == 0
     assert "no annotation lines" not in caplog.text
+
+
+def test_quickprobs_aligns_along_a_given_guide_tree(tmp_path, caplog):
+    """``--guide-tree`` with the QuickProbs pipeline (as Clustal Omega's --guidetree-in):
+    the tree written back is the one given, and auto no longer switches methods for it."""
+    import logging
+
+    from skbio import TreeNode
+
+    seqs = family(11, 6, 40)
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(seqs)))
+    given = "((s0,(s5,s3)),((s1,s4),s2));"
+    tree = tmp_path / "given.nwk"
+    tree.write_text(given + "\n")
+    out_tree = tmp_path / "used.nwk"
+    caplog.set_level(logging.WARNING)
+    assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"), "--guide-tree",
+                 str(tree), "--tree-out", str(out_tree), "--device", DEVICE]) == 0
+    assert "aligning with --method progressive" not in caplog.text
+    used = TreeNode.read(str(out_tree), convert_underscores=False)
+    assert used.compare_rfd(TreeNode.read([given])) == 0
+    own = MultipleSequenceAligner(device=DEVICE).align(str(path))
+    along = MultipleSequenceAligner(device=DEVICE).align(str(path), guide_tree=given)
+    assert TreeNode.read([along.guide_tree]).compare_rfd(TreeNode.read([given])) == 0
+    assert TreeNode.read([own.guide_tree]).compare_rfd(TreeNode.read([given])) > 0 or \
+        [str(r) for r in own] == [str(r) for r in along]

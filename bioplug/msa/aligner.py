@@ -225,7 +225,8 @@ class MultipleSequenceAligner:
                 f"device={self.device!r})")
 
     @device_guard
-    def align(self, sequences, progress: ProgressCallback | None = None) -> Alignment:
+    def align(self, sequences, progress: ProgressCallback | None = None,
+              guide_tree=None) -> Alignment:
         """Align protein, DNA or RNA sequences.
 
         Parameters
@@ -235,6 +236,11 @@ class MultipleSequenceAligner:
         progress : callable, optional
             ``progress(stage, done, total)``; returning False cancels between kernel launches
             (:class:`bioplug.progress.Cancelled` is raised).
+        guide_tree : optional
+            A tree to align along instead of stage II's UPGMA tree (as Clustal Omega's
+            ``--guidetree-in`` and ``mafft --treein``): Newick text or file,
+            ``skbio.TreeNode``, ``Bio.Phylo`` tree or a scipy linkage; tips are the record ids,
+            multifurcations resolved into pairs. Its sequence weights are the tree's.
 
         Returns
         -------
@@ -242,17 +248,23 @@ class MultipleSequenceAligner:
             Rows in input order, record ids kept; ``alignment.guide_tree`` is the guide tree
             of stage II (rooted Newick, branch lengths half the UPGMA heights).
         """
-        return self._align_records(prepare_records(sequences, self.seqtype), Progress(progress))
+        return self._align_records(prepare_records(sequences, self.seqtype), Progress(progress),
+                                   guide_tree)
 
-    def _align_records(self, records: list[SeqRecord], progress: Progress) -> Alignment:
+    def _align_records(self, records: list[SeqRecord], progress: Progress,
+                       guide_tree=None) -> Alignment:
+        from bioplug.progressive.trees import linkage_from_tree
+
         texts = [str(r.seq) for r in records]
+        link = None if guide_tree is None else linkage_from_tree(guide_tree,
+                                                                 [r.id for r in records])
         seqtype = resolve_seqtype(texts, self.seqtype)
         log.info("msa: %s model (%s)", load_model(seqtype).name, seqtype)
         result = pipeline.run(
             texts, [r.id for r in records],
             consistency=self.consistency, refinement=self.refinement, accurate=self.accurate,
             seed=self.seed, device=self.device, progress=progress, seqtype=seqtype,
-            **self.options,
+            link=link, **self.options,
         )
         self.last_times = result.times
         self.last_mode = result.mode

@@ -9,9 +9,10 @@ input's. Proteins, DNA and RNA go through the QuickProbs pipeline (nucleotides w
 ProbConsRNA / HOXD70 model; --seqtype overrides the detected alphabet); --method auto (the
 default) takes the ClustalW-style progressive pipeline instead for protein families of more
 than 300 sequences, for any family of more than 2,000, and when an option only that pipeline
-reads is given (--guide-tree, --matrix, ...), and says so on stderr. --tree-out writes either
-pipeline's guide tree; --output-order tree writes the rows in its order (as Clustal Omega's
-tree-order and mafft --reorder), input order by default.
+reads is given (--matrix, --gap-open, ...), and says so on stderr. --guide-tree gives either
+pipeline the tree to align along, and --tree-out writes either pipeline's guide tree;
+--output-order tree writes the rows in its order (as Clustal Omega's tree-order and mafft
+--reorder), input order by default.
 The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
 standard output.
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
@@ -134,11 +135,11 @@ AUTO_PROGRESSIVE_PROTEIN_K = 300
 def method_for_options(args) -> str:
     """``args.method`` as the options given decide it, before any work.
 
-    The QuickProbs pipeline reads none of the options of the progressive group but --tree-out
-    and --seqtype (--guide-tree, --matrix, --gap-open, ...): with ``--method auto`` they choose the
-    progressive pipeline, said on stderr (a WARNING, as :func:`auto_method` says its
-    switches); ``--method quickprobs`` refuses them rather than ignore them. The progressive
-    pipeline reads neither --accurate nor --consistency: refused with ``--method
+    The QuickProbs pipeline reads none of the options of the progressive group but
+    --guide-tree, --tree-out and --seqtype (--matrix, --gap-open, ...): with ``--method auto``
+    they choose the progressive pipeline, said on stderr (a WARNING, as :func:`auto_method`
+    says its switches); ``--method quickprobs`` refuses them rather than ignore them. The
+    progressive pipeline reads neither --accurate nor --consistency: refused with ``--method
     progressive`` or beside a progressive option.
 
     Raises
@@ -349,7 +350,7 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
 
 def _align_quickprobs(args: argparse.Namespace, records: list, bar: TerminalBar):
     aligner = _quickprobs(args)
-    alignment = aligner.align(records, progress=bar)
+    alignment = aligner.align(records, progress=bar, guide_tree=getattr(args, "guide_tree", None))
     times = ", ".join(f"{k} {v:.2f}s" for k, v in aligner.last_times.items())
     log.info("aligned %d sequences (%s mode, %s model): %s", len(alignment.sequences),
              aligner.last_mode, getattr(aligner, "last_seqtype", "protein"), times)

@@ -65,7 +65,8 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
     g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
                    help="alphabet (default: detected; nucleotides use NUC.4.4)")
     g.add_argument("--guide-tree", metavar="NWK", default=None,
-                   help="use this Newick guide tree (tips = sequence ids)")
+                   help="align along this Newick guide tree (tips = sequence ids; either "
+                        "method, as Clustal Omega's --guidetree-in and mafft --treein)")
     g.add_argument("--tree-out", metavar="NWK", default=None,
                    help="write the guide tree used (Newick; either method's)")
 
@@ -86,10 +87,9 @@ def make_aligner(args):
 
 #: The options only the progressive pipeline reads (attribute -> flag, default): the
 #: QuickProbs pipeline ignores them, so ``bioplug msa`` takes them as a choice of method
-#: (``bioplug.msa.cli.method_for_options``). --seqtype, --tree-out, --refinement and --seed
-#: serve both.
+#: (``bioplug.msa.cli.method_for_options``). --seqtype, --guide-tree, --tree-out,
+#: --refinement and --seed serve both.
 PROGRESSIVE_ONLY = {
-    "guide_tree": ("--guide-tree", None),
     "matrix": ("--matrix", None), "gap_open": ("--gap-open", None),
     "gap_extend": ("--gap-extend", None), "end_gap_open": ("--end-gap-open", None),
     "end_gap_extend": ("--end-gap-extend", None), "shift": ("--shift", None),
