@@ -212,7 +212,7 @@ def test_outfmt_7_and_6_read_back_with_scikit_bio(tmp_path):
         assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "5",
                      "--outfmt", f"{style} {spec}", "--device", DEVICE]) == 0
     text = out7.read_text()
-    assert "# Query: q3\n" in text and "# 0 hits found\n" in text
+    assert "# Query: q3 sequence 3 of q\n" in text and "# 0 hits found\n" in text   # the header
     assert text.endswith(f"# bioplug processed {len(queries)} queries\n")
     assert skbio.io.sniff(str(out7))[0] == "blast+7"
     columns = list(parse_outfmt(f"6 {spec}")[1])

@@ -191,11 +191,12 @@ def tabular(results, columns: Sequence[str] = STD, comments: bool = False,
     chosen = [COLUMNS[c] for c in columns]
     fields = "# Fields: " + ", ".join(c.title for c in chosen) + "\n"
     lines: list[str] = []
-    for query_id, hits in zip(results.query_ids, results.hits, strict=True):
+    headers = getattr(results, "query_titles", None) or results.query_ids
+    for header, hits in zip(headers, results.hits, strict=True):
         if comments:
             lines.append(f"# BLASTP-style tabular output of bioplug search {version} "
                          "(exact Smith-Waterman)\n")
-            lines.append(f"# Query: {query_id}\n# Database: {database}\n")
+            lines.append(f"# Query: {title_text(header)}\n# Database: {database}\n")
             if hits:
                 lines.append(fields)
             lines.append(f"# {len(hits)} hits found\n")

@@ -111,15 +111,15 @@ def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
             got = _encode_by_lines(piece, first_line, scoring, path, done)
         names, codes, lengths = got[:3]
         done += len(names)
-        yield names, codes, lengths, _titles(piece)
+        yield names, codes, lengths, header_lines(piece)
 
 
 _HEADER = re.compile(rb"^>([^\n]*)", re.MULTILINE)
 
 
-def _titles(piece: bytes) -> list[bytes]:
+def header_lines(text: bytes) -> list[bytes]:
     """Each record's header line after ``>`` (white space around it removed), in order."""
-    return [m.group(1).strip() for m in _HEADER.finditer(piece)]
+    return [m.group(1).strip() for m in _HEADER.finditer(text)]
 
 
 def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:

@@ -176,6 +176,8 @@ class SearchResults:
     #: With "fit": each query's :class:`~bioplug.pairwise.statistics.Fit` (None where the
     #: database's scores could not be fitted).
     fits: list | None = field(default=None, repr=False)
+    #: Each query's FASTA header line (BLAST+'s ``# Query:`` line); its id where unknown.
+    query_titles: list[str] | None = field(default=None, repr=False)
 
     def __iter__(self):
         return iter(self.hits)
@@ -325,7 +327,8 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     source = "none" if stats is None else "table" if isinstance(stats, tuple) else "fit"
     log.info("E-values: %s", source)
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
-                         statistics=source, fits=stats if source == "fit" else None)
+                         statistics=source, fits=stats if source == "fit" else None,
+                         query_titles=_query_titles(queries, qids))
 
 
 def _check_arguments(top: int, evalue, chunk_residues, statistics: str) -> None:
@@ -458,6 +461,19 @@ def _encode_items(items, scoring: Scoring, what: str):
     if not ids:
         raise InputError(f"no {what}s")
     return ids, codes
+
+
+def _query_titles(queries, ids: list[str]) -> list[str]:
+    """Each query's header line: a FASTA file's own (read again, headers only), a given
+    record's as :func:`_title` makes it."""
+    if isinstance(queries, (str, os.PathLike)):
+        from bioplug.io import open_input
+        from bioplug.pairwise.fasta import header_lines
+
+        with open_input(queries, "rb") as handle:
+            heads = header_lines(handle.read())
+        return [t.decode("utf-8", "replace") or i for t, i in zip(heads, ids, strict=True)]
+    return [_title(item, name) for item, name in zip(queries, ids, strict=True)]
 
 
 def _titles(given, db: Database) -> Database | list[str]:
