@@ -227,6 +227,7 @@ def align_cached(rt, path: Path, cfg: dict, memo: dict) -> list[str]:
     if cfg["r"] > 0 and k > 2:
         length = aligner.refine(length, cfg["r"], cfg["seed"], split=cfg["split"])
     align_cached.last_objective = objective(store, aligner.colmap, weights)
+    align_cached.last_aligner = aligner   # (its store and columns: reliability, ...)
     return aligner.rows(texts, length)
 
 
