@@ -384,3 +384,16 @@ def test_cli_options_checked_before_any_work(tmp_path, capsys):
     assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--outfmt",
                  "6 qseqid sseqid", "--device", DEVICE]) == 0
     assert out.read_text().splitlines()[0].count("\t") == 1
+
+
+def test_blast_option_names(tmp_path, capsys):
+    """--max-target-seqs is --top under BLAST+'s and DIAMOND's name."""
+    queries, db = related_set(23, nq=2, nd=40)
+    qf, dbf = write_fasta(tmp_path / "q.fa", queries, "q"), write_fasta(tmp_path / "d.fa", db,
+                                                                          "d")
+    outputs = []
+    for option in ("--top", "--max-target-seqs"):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", "-", option, "2",
+                     "--device", DEVICE]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 4

@@ -50,7 +50,9 @@ def add_parser(sub) -> None:
                    help="query sequences (FASTA; - for standard input)")
     p.add_argument("database", metavar="DATABASE.fa", help="database sequences (FASTA)")
     p.add_argument("-o", "--output", required=True, help="output file (- for standard output)")
-    p.add_argument("--top", type=int, default=10, help="hits per query (default 10)")
+    p.add_argument("--top", "--max-target-seqs", type=int, default=10, dest="top",
+                   help="hits per query (default 10; --max-target-seqs as BLAST+ and DIAMOND "
+                        "name it)")
     p.add_argument("--matrix", default="BLOSUM62", help="substitution matrix (default BLOSUM62)")
     p.add_argument("--gap-open", type=int, default=11,
                    help="gap existence cost, BLAST's convention (default 11)")
