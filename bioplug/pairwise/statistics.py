@@ -33,9 +33,10 @@ import numpy as np
 
 #: Length bins (equal counts of database sequences, by ln length).
 BINS = 16
-#: Scores counted exactly up to this value (device units); higher ones share the last count
-#: (homologues: left out of the fit anyway).
-SCORE_CAP = 1024
+#: Scores counted exactly up to this value (in the scoring's units, times its scale on the
+#: device); higher ones share the last count (homologues: left out of the fit anyway). A query's
+#: counts take BINS * (SCORE_CAP + 1) * 4 bytes: 33 KB, 330 MB for 10,000 queries.
+SCORE_CAP = 512
 #: Queries counted by one numpy call (its count array stays small).
 QUERY_BLOCK = 64
 #: Scores this many standard deviations above the line are left out of the fit.
@@ -86,7 +87,8 @@ class ScoreCounts:
         self.centers = (np.bincount(which, weights=logs, minlength=nb)
                         / np.maximum(np.bincount(which, minlength=nb), 1))
         self.scale = int(scale)
-        self.counts = np.zeros((queries, nb, SCORE_CAP + 1), dtype=np.int32)
+        self.cap = SCORE_CAP * self.scale
+        self.counts = np.zeros((queries, nb, self.cap + 1), dtype=np.int32)
         self._lock = threading.Lock()
 
     def add(self, scores: np.ndarray, lengths: np.ndarray) -> None:
@@ -95,7 +97,7 @@ class ScoreCounts:
         scores = np.asarray(scores)
         nq, nb, width = self.counts.shape
         which = np.searchsorted(self.edges, np.log(np.maximum(lengths, 1)), side="right")
-        cell = which[None, :] * width + np.clip(scores, 0, SCORE_CAP)
+        cell = which[None, :] * width + np.clip(scores, 0, self.cap)
         for q0 in range(0, nq, QUERY_BLOCK):
             part = cell[q0:q0 + QUERY_BLOCK]
             keys = np.arange(part.shape[0])[:, None] * (nb * width) + part
