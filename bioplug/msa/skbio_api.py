@@ -11,6 +11,7 @@ and the tree its UPGMA guide tree (branch lengths = half the height differences)
 from __future__ import annotations
 
 import logging
+from collections import Counter
 
 import numpy as np
 
@@ -39,9 +40,7 @@ def _ids(sequences, ids) -> list[str]:
 def _tree_to_linkage(tree, ids: list[str]) -> np.ndarray:
     """A scipy linkage from a bifurcating skbio.TreeNode whose tips are ``ids``."""
     index = {name: i for i, name in enumerate(ids)}
-    tips = [t.name for t in tree.tips()]
-    if sorted(tips) != sorted(ids):
-        raise InputError("guide_tree tips must match the sequence ids exactly")
+    check_tips([t.name for t in tree.tips()], ids)
     k = len(ids)
     rows, node_id, height, size = [], {}, {}, {}
     for node in tree.postorder(include_self=True):
@@ -60,6 +59,34 @@ def _tree_to_linkage(tree, ids: list[str]) -> np.ndarray:
         height[id(node)] = h
         size[id(node)] = size[id(a)] + size[id(b)]
     return np.array(rows, dtype=np.float64).reshape(-1, 4)
+
+
+def check_tips(tips: list, ids: list[str]) -> None:
+    """Check that a guide tree's tips are the sequence ids, each once.
+
+    Raises
+    ------
+    InputError
+        Naming the sequences the tree lacks, the tips that are no sequence id and the tips
+        named more than once (the first five of each).
+    """
+    tips = ["" if t is None else str(t) for t in tips]
+    if sorted(tips) == sorted(ids):
+        return
+    names, count = set(ids), Counter(tips)
+    problems = {
+        "sequences missing from the tree": [i for i in ids if i not in count],
+        "tips that are no sequence id": sorted(t for t in count if t not in names),
+        "tips named more than once": sorted(t for t, n in count.items() if n > 1),
+    }
+    raise InputError("guide tree tips must be the sequence ids, each once: " + "; ".join(
+        f"{what} ({len(found)}): {_first_names(found)}" for what, found in problems.items()
+        if found))
+
+
+def _first_names(names: list[str], show: int = 5) -> str:
+    shown = ", ".join(repr(n) for n in names[:show])
+    return shown + (f", ... ({len(names) - show} more)" if len(names) > show else "")
 
 
 def _linkage_to_tree(link: np.ndarray, ids: list[str]):

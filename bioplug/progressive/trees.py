@@ -16,6 +16,12 @@ def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
 
     Accepts a linkage array, Newick text, a Newick file path, ``skbio.TreeNode`` or a
     ``Bio.Phylo`` tree. Multifurcations are resolved into pairs (as ClustalW reads them).
+
+    Raises
+    ------
+    InputError
+        The tree is not Newick, or its tips are not ``ids`` each once (the message names
+        the file, the missing sequences, the unknown and the repeated tips).
     """
     if isinstance(tree, np.ndarray):
         return checked_linkage(tree, len(ids))
@@ -23,7 +29,9 @@ def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
 
     from bioplug.msa.skbio_api import _tree_to_linkage
 
+    path = None
     if isinstance(tree, os.PathLike) or (isinstance(tree, str) and not tree.strip().endswith(";")):
+        path = os.fspath(tree)
         with open(tree) as handle:
             tree = handle.read()
     if not isinstance(tree, (str, TreeNode)):      # Bio.Phylo
@@ -33,13 +41,39 @@ def linkage_from_tree(tree, ids: list[str]) -> np.ndarray:
         Phylo.write(tree, text, "newick")
         tree = text.getvalue()
     if isinstance(tree, str):
-        # ids such as sp_P12345 keep their underscores (Newick's rule would make them spaces)
-        tree = TreeNode.read(io.StringIO(tree), format="newick", convert_underscores=False)
+        tree = read_newick(tree, "guide tree" if path is None else f"guide tree {path}")
     tree = tree.copy()
     tree.bifurcate()
     while len(tree.children) == 1:                  # a root with one child adds nothing
         tree = tree.children[0]
-    return _tree_to_linkage(tree, ids)
+    try:
+        return _tree_to_linkage(tree, ids)
+    except InputError as exc:
+        raise InputError(str(exc) if path is None else f"{path}: {exc}") from exc
+
+
+def read_newick(text: str, source: str = "guide tree"):
+    """An ``skbio.TreeNode`` from Newick text; ids such as sp_P12345 keep their underscores
+    (Newick's rule would make them spaces).
+
+    Raises
+    ------
+    InputError
+        ``source`` is empty or not Newick (scikit-bio's reason kept).
+    """
+    import warnings
+
+    from skbio import TreeNode
+    from skbio.io import NewickFormatError
+
+    if not text.strip():
+        raise InputError(f"{source} is empty (Newick text expected, ending in ';')")
+    try:
+        with warnings.catch_warnings():     # skbio's sniffer warns before its own error
+            warnings.simplefilter("ignore")
+            return TreeNode.read(io.StringIO(text), format="newick", convert_underscores=False)
+    except NewickFormatError as exc:
+        raise InputError(f"{source} is not a Newick tree: {exc}") from exc
 
 
 def checked_linkage(link, k: int) -> np.ndarray:
