@@ -81,3 +81,23 @@ def test_markup_line_and_match_mismatch_scoring(tmp_path):
     assert marks == expect
     back = next(Align.parse(io.StringIO(out.read_text()), "emboss"))
     assert back.annotations["Similarity"] == back.annotations["Identity"]
+
+
+def test_markup_line_as_emboss_draws_it(tmp_path):
+    """EMBOSS 6.6 ``needle`` (EBLOSUM62, 10 / 0.5) on this pair prints the markup line below:
+    it looks at the top residue, so X/X (identical, -1) and */* are spaces, X/L a space but
+    L/X a '.'; the counts stay EMBOSS's (X/X identical, not similar)."""
+    from bioplug.pairwise.emboss import markup, pair_stats
+
+    rows = ("MKX*AXLWBZ*KRX", "MKX*LAXWBZKKRx")
+    needle = "||  . .|||.|| "
+    assert markup(rows, BLOSUM62) == needle
+    stats = pair_stats(rows, BLOSUM62, 32.0)
+    assert (stats.length, stats.identity, stats.similarity, stats.gaps) == (14, 10, 8, 0)
+    path = pairs_file(tmp_path, rows)
+    out = tmp_path / "xx.needle"
+    assert main(["-q", "pairwise", str(path), "-o", str(out), "--format", "emboss",
+                 "--matrix", "BLOSUM62", "--device", DEVICE]) == 0
+    back = next(Align.parse(str(out), "emboss"))
+    assert back.column_annotations["emboss_consensus"] == needle
+    assert (back.annotations["Identity"], back.annotations["Similarity"]) == (10, 8)

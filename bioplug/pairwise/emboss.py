@@ -16,6 +16,10 @@ alignment's columns):
 
 Each is printed as ``n/length (pct%)`` with ``pct`` computed in single precision and one
 decimal (``%4.1f``), and the score with up to 3 decimals, trailing zeros cut to one.
+
+The markup line comes from the consensus ``alignConsStats`` builds and ``alignSim`` draws,
+which looks at the top row's residue (:func:`markup`): ``X``/``X`` counts as identical but is
+drawn as a space, and so is ``*``/``*``.
 """
 
 from __future__ import annotations
@@ -40,11 +44,38 @@ class PairStats:
     score: float
 
 
+#: The letters a report's matrix is asked about (either case is looked up upper case).
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ*"
+
+
+class ScoreTable:
+    """A substitution matrix as a (128, 128) array over upper-case ASCII codes, NaN for a gap
+    or a letter the matrix lacks: built once per report, so that every column of every pair
+    is looked up with NumPy rather than one Python call per column.
+
+    Parameters
+    ----------
+    matrix : Bio.Align.substitution_matrices.Array, mapping or ScoreTable
+        What ``matrix[a][b]`` scores (upper-case letters).
+    """
+
+    def __init__(self, matrix):
+        if isinstance(matrix, ScoreTable):
+            self.scores = matrix.scores
+            return
+        self.scores = np.full((128, 128), np.nan)
+        for a in LETTERS:
+            for b in LETTERS:
+                value = _score(matrix, a, b)
+                if value is not None:
+                    self.scores[ord(a), ord(b)] = value
+
+
 def _score(matrix, a: str, b: str) -> float | None:
-    """The matrix entry of two residues (either case), None for letters it lacks."""
+    """The matrix entry of two upper-case residues, None for letters it lacks."""
     try:
-        return float(matrix[a.upper()][b.upper()])
-    except (KeyError, IndexError, ValueError):
+        return float(matrix[a][b])
+    except (KeyError, IndexError, ValueError, TypeError):
         return None
 
 
@@ -56,7 +87,7 @@ def pair_stats(rows: tuple[str, str], matrix, score: float) -> PairStats:
     rows : (str, str)
         The two rows of the alignment (equal length, ``-`` for gaps): for a local
         alignment only its aligned region.
-    matrix : Bio.Align.substitution_matrices.Array
+    matrix : Bio.Align.substitution_matrices.Array or ScoreTable
         The substitution matrix the alignment was scored with.
     score : float
         The alignment's score.
@@ -68,35 +99,55 @@ def pair_stats(rows: tuple[str, str], matrix, score: float) -> PairStats:
     top, bottom = rows
     if len(top) != len(bottom):
         raise ValueError("aligned rows differ in length")
-    columns = _columns(rows, matrix)
-    return PairStats(len(top), sum(c == "|" for c, _ in columns),
-                     sum(similar for _, similar in columns),
-                     sum(c == " " for c, _ in columns), float(score))
+    columns = _Columns(rows, ScoreTable(matrix))
+    return PairStats(len(top), int(columns.identical.sum()), int(columns.similar.sum()),
+                     int(columns.gap.sum()), float(score))
 
 
 def markup(rows: tuple[str, str], matrix) -> str:
-    """EMBOSS's line between two aligned rows: ``|`` identical, ``:`` similar, ``.`` any
-    other pair, a space at a gap."""
-    return "".join(mark for mark, _ in _columns(rows, matrix))
+    """EMBOSS's line between two aligned rows (``alignSim`` over ``alignConsStats``'s
+    consensus): ``|`` identical, ``:`` similar, ``.`` another pair, a space at a gap.
+
+    EMBOSS draws the line from the top row's residue: ``|`` or ``:`` where that residue
+    scores above 0 against itself and against the other one, ``.`` where it scores above 0
+    against itself only, a space where it scores 0 or less against itself (``X`` in
+    BLOSUM62: ``X``/``X`` is counted identical but drawn as a space) or is ``*``; an ``X``
+    drawn is a ``.``.
+    """
+    return _Columns(rows, ScoreTable(matrix)).marks
 
 
-def _columns(rows: tuple[str, str], matrix) -> list[tuple[str, bool]]:
-    """Each column's mark and whether EMBOSS counts it similar: the pair scores above 0 and
-    so does one of the residues against itself (``X``/``X`` in BLOSUM62 is identical but not
-    similar); a letter outside the matrix is neither identical nor similar."""
-    out = []
-    for a, b in zip(*rows, strict=True):
-        if a in (GAP, " ") or b in (GAP, " "):
-            out.append((" ", False))
-            continue
-        pair = _score(matrix, a, b)
-        if pair is None:
-            out.append((".", False))
-            continue
-        similar = pair > 0 and ((_score(matrix, a, a) or 0.0) > 0
-                                or (_score(matrix, b, b) or 0.0) > 0)
-        out.append(("|" if a.upper() == b.upper() else ":" if similar else ".", similar))
-    return out
+class _Columns:
+    """Per column of two rows: identical, similar (EMBOSS's counts), a gap, and the marks."""
+
+    def __init__(self, rows: tuple[str, str], table: ScoreTable):
+        top, bottom = (_upper(np.frombuffer(r.encode("ascii", "replace"), np.uint8))
+                       for r in rows)
+        scores = table.scores
+        pair, top_self = scores[top, bottom], scores[top, top]
+        self.gap = np.isin(top, GAP_CODES) | np.isin(bottom, GAP_CODES)
+        known = ~np.isnan(pair)
+        self.identical = known & (top == bottom)
+        self.similar = known & (pair > 0) & ((top_self > 0) | (scores[bottom, bottom] > 0))
+        # alignConsStats' "himatch": how many of the two residues the top one scores above 0
+        # against (itself included); 2 gives its letter, 1 EMBOSS's 'x', 0 no consensus
+        himatch = np.where(self.gap, 0, (top_self > 0).astype(np.int8) + (pair > 0))
+        marks = np.full(top.size, ord(" "), np.uint8)
+        marks[himatch == 1] = ord(".")
+        two = himatch == 2
+        marks[two] = np.where(self.identical[two], ord("|"), ord(":"))
+        marks[two & (top == ord("X"))] = ord(".")
+        marks[two & (top == ord("*"))] = ord(" ")
+        self.marks = marks.tobytes().decode("ascii")
+
+
+def _upper(codes: np.ndarray) -> np.ndarray:
+    """ASCII codes with a-z made A-Z."""
+    return np.where((codes >= ord("a")) & (codes <= ord("z")), codes - 32, codes)
+
+
+#: ASCII codes of the gap characters a row may hold.
+GAP_CODES = np.frombuffer(b"- ", np.uint8)
 
 
 def emboss_percent(count: int, length: int) -> str:
@@ -187,13 +238,17 @@ def srspair(alignments, matrix, matrix_name: str, gap_open: float, gap_extend: f
     """
     out = [FILE_RULE, f"# Program: {program} (bioplug)", "# Align_format: srspair",
            FILE_RULE, ""]
+    table = ScoreTable(matrix)
     for alignment in alignments:
         rows = (alignment[0], alignment[1])
         names = tuple(getattr(s, "id", f"seq{i + 1}") or f"seq{i + 1}"
                       for i, s in enumerate(alignment.sequences))
-        stats = pair_stats(rows, matrix, float(getattr(alignment, "score", 0.0)))
+        columns = _Columns(rows, table)
+        stats = PairStats(len(rows[0]), int(columns.identical.sum()),
+                          int(columns.similar.sum()), int(columns.gap.sum()),
+                          float(getattr(alignment, "score", 0.0)))
         out += [*_pair_lines(names, stats, matrix_name, gap_open, gap_extend), ""]
-        out += _blocks(rows, names, alignment.coordinates[:, 0], markup(rows, matrix))
+        out += _blocks(rows, names, alignment.coordinates[:, 0], columns.marks)
         out += ["", END_RULE, END_RULE]
     return "\n".join(out) + "\n"
 
