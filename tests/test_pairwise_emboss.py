@@ -101,3 +101,16 @@ def test_markup_line_as_emboss_draws_it(tmp_path):
     back = next(Align.parse(str(out), "emboss"))
     assert back.column_annotations["emboss_consensus"] == needle
     assert (back.annotations["Identity"], back.annotations["Similarity"]) == (10, 8)
+
+
+def test_ids_with_colons_read_back(tmp_path, caplog):
+    """Biopython's reader splits '# 1: name' at every ':'; ids such as chr1:100-200 are
+    written with '_' (said on stderr) so that the report reads back."""
+    path = tmp_path / "regions.fa"
+    path.write_text(">chr1:100-120\nACGTACGTTAGCATCGATCG\n>chr2:5-24 x\nACGTACGATAGCATCGTTCG\n")
+    out = tmp_path / "regions.needle"
+    assert main(["pairwise", str(path), "-o", str(out), "--format", "emboss", "--matrix",
+                 "NUC.4.4", "--device", DEVICE]) == 0
+    back = next(Align.parse(str(out), "emboss"))
+    assert [r.id for r in back.sequences] == ["chr1_100-120", "chr2_5-24"]
+    assert "chr1:100-120 is written as chr1_100-120" in caplog.text

@@ -24,9 +24,12 @@ drawn as a space, and so is ``*``/``*``.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 GAP = "-"
 #: Width of EMBOSS's separator lines.
@@ -241,8 +244,7 @@ def srspair(alignments, matrix, matrix_name: str, gap_open: float, gap_extend: f
     table = ScoreTable(matrix)
     for alignment in alignments:
         rows = (alignment[0], alignment[1])
-        names = tuple(getattr(s, "id", f"seq{i + 1}") or f"seq{i + 1}"
-                      for i, s in enumerate(alignment.sequences))
+        names = report_names(alignment.sequences)
         columns = _Columns(rows, table)
         stats = PairStats(len(rows[0]), int(columns.identical.sum()),
                           int(columns.similar.sum()), int(columns.gap.sum()),
@@ -251,6 +253,21 @@ def srspair(alignments, matrix, matrix_name: str, gap_open: float, gap_extend: f
         out += _blocks(rows, names, alignment.coordinates[:, 0], columns.marks)
         out += ["", END_RULE, END_RULE]
     return "\n".join(out) + "\n"
+
+
+def report_names(sequences) -> tuple[str, ...]:
+    """The rows' names as a report prints them: the record ids (``seq1``, ``seq2`` for rows
+    without one), ``:`` written as ``_``. Biopython's reader splits ``# 1: name`` at every
+    colon, so an id such as ``chr1:100-200`` made the whole file unreadable (EMBOSS itself
+    never prints one: it reads ``db:id`` as a database and an id)."""
+    names = []
+    for i, record in enumerate(sequences):
+        name = getattr(record, "id", None) or f"seq{i + 1}"
+        if ":" in name:
+            log.warning("EMBOSS report: %s is written as %s (Biopython's reader takes no ':' "
+                        "in a name)", name, name.replace(":", "_"))
+        names.append(name.replace(":", "_"))
+    return tuple(names)
 
 
 def _blocks(rows: tuple[str, str], names: tuple[str, str], starts, marks: str) -> list[str]:
