@@ -69,9 +69,9 @@ def test_report_reads_back_as_the_alignments(tmp_path, seed, mode):
 
 def test_markup_line_and_match_mismatch_scoring(tmp_path):
     path = pairs_file(tmp_path, ["ACGTACGTTA", "ACGAACGTA"])
-    out = tmp_path / "dna.needle"
-    assert main(["-q", "pairwise", str(path), "-o", str(out), "--format", "emboss",
-                 "--match", "2", "--mismatch", "-3", "--device", DEVICE]) == 0
+    out = tmp_path / "dna.needle"   # the extension names the format
+    assert main(["-q", "pairwise", str(path), "-o", str(out), "--match", "2", "--mismatch",
+                 "-3", "--device", DEVICE]) == 0
     lines = out.read_text().splitlines()
     assert "# Matrix: match 2 / mismatch -3" in lines
     block = [ln for ln in lines if ln.startswith(("s0 ", "s1 ")) or ln.startswith(" " * 21)]

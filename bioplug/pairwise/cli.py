@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: Formats that hold many pairwise alignments in one file (Bio.Align.write names); without
 #: --format, the output's extension names it (bioplug.io.OUTPUT_FORMATS), else FASTA.
+#: Output names that mean EMBOSS's report without --format.
+EMBOSS_EXTENSIONS = (".needle", ".water", ".emboss")
 WRITE_FORMATS = ("bed", "chain", "clustal", "emboss", "exonerate", "fasta", "maf", "phylip",
                  "psl", "sam", "stockholm")
 
@@ -52,8 +54,9 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=WRITE_FORMATS, default=None,
                    help="alignment output format (default: from the extension, else fasta); "
                         "emboss: EMBOSS needle / water's report (srspair: identity, "
-                        "similarity, gaps, score, blocks with a markup line), which Biopython "
-                        "reads back as 'emboss'")
+                        "similarity, gaps, score, blocks with a markup line; the default for "
+                        "a .needle, .water or .emboss output), which Biopython reads back as "
+                        "'emboss'")
     p.add_argument("--in-format", default=None,
                    help="Bio.SeqIO input format (default: from the extension, else "
                    "from the first line: Clustal, Stockholm, ...; else fasta)")
@@ -247,7 +250,8 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
 
     from bioplug.io import output_format, write_alignment
 
-    fmt = args.format or output_format(args.output, args.format)
+    fmt = args.format or ("emboss" if str(args.output).lower().endswith(EMBOSS_EXTENSIONS)
+                          else output_format(args.output, args.format))
     kept = []
     for t, q, alignment in zip(targets, queries, alignments, strict=True):
         coords = np.asarray(alignment.coordinates)
