@@ -150,7 +150,8 @@ def run_search(args, fmt: str, bar) -> int:
         raise InputError("--cluster writes a folder (its parts stream there from the "
                          "workers): give -o FOLDER, not standard output")
     options = {"matrix": args.matrix, "gap_open": args.gap_open, "gap_extend": args.gap_extend,
-               "top": args.top, "evalue": args.evalue, "statistics": args.statistics}
+               "top": args.top, "evalue": args.evalue, "statistics": args.statistics,
+               "strand": args.strand}
     try:
         summary = search_blocks(args.queries, args.database, args.output,
                                 outfmt=args.outfmt or "6", fmt=fmt, client=_client(args),

@@ -532,7 +532,7 @@ class PairwiseAligner(Align.PairwiseAligner):
 
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,
-               evalue: float | None = None, statistics: str = "auto",
+               evalue: float | None = None, statistics: str = "auto", strand: str = "auto",
                chunk_residues: int | None = None, progress: ProgressCallback | None = None):
         """Every query against every database sequence with this (local) aligner's scoring.
 
@@ -554,6 +554,8 @@ class PairwiseAligner(Align.PairwiseAligner):
             of each query.
         statistics : {"auto", "table", "fit"}
             Where E-values come from (see :func:`bioplug.pairwise.search.search`).
+        strand : {"auto", "plus", "minus", "both"}
+            Strands of nucleotide queries (see :func:`bioplug.pairwise.search.search`).
         chunk_residues : int, optional
             Database residues per device chunk.
         progress : callable, optional
@@ -568,7 +570,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         devices = self.devices if self.devices is not None else self.device
         return search(queries, database, aligner=self, top=top, karlin=karlin,
                       device=devices, chunk_residues=chunk_residues, progress=progress,
-                      evalue=evalue, statistics=statistics)
+                      evalue=evalue, statistics=statistics, strand=strand)
 
 
 def _label(item, index: int, what: str) -> str:

@@ -139,9 +139,10 @@ _COLUMNS = (
     Column("sseq", "subject seq", lambda h, t: h.sseq),
     Column("btop", "BTOP", lambda h, t: btop(h.qseq, h.sseq)),
     Column("stitle", "subject title", lambda h, t: title_text(t.get(h.subject))),
+    Column("sstrand", "subject strand", lambda h, t: h.strand),
 )
 #: Columns of text (the others are numbers).
-TEXT_COLUMNS = frozenset({"qseqid", "sseqid", "qseq", "sseq", "btop", "stitle"})
+TEXT_COLUMNS = frozenset({"qseqid", "sseqid", "qseq", "sseq", "btop", "stitle", "sstrand"})
 #: Every column by its BLAST+ name.
 COLUMNS: dict[str, Column] = {c.name: c for c in _COLUMNS}
 
@@ -228,7 +229,9 @@ def report(results, database: str = "") -> str:
                        f"= {h.positives}/{h.length} "
                        f"({_percent(h.positives, h.length):.1f}%), Gaps = {h.gaps}/{h.length} "
                        f"({_percent(h.gaps, h.length):.1f}%), aligned pairs {aligned}\n")
-            out.append(f"  Query {h.qstart}-{h.qend}, subject {h.sstart}-{h.send} (1-based)\n\n")
+            strand = ", minus strand" if h.strand == "minus" else ""
+            out.append(f"  Query {h.qstart}-{h.qend}, subject {h.sstart}-{h.send} "
+                       f"(1-based{strand})\n\n")
             out.append(format(aligned_part(h)))
         out.append("\n" + "=" * 72 + "\n\n")
     return "".join(out)
@@ -251,17 +254,23 @@ def dataframe(results, columns: Sequence[str] = STD):
 
 
 def aligned_part(hit):
-    """The hit as a ``Bio.Align.Alignment`` of the query (first) and the subject, whose
-    sequences hold only their aligned letters (partially defined ``Seq``)."""
+    """The hit as a ``Bio.Align.Alignment`` of the query (first; on the reverse strand for
+    a minus-strand hit, as Biopython represents one) and the subject, whose sequences hold
+    only their aligned letters (partially defined ``Seq``)."""
     from Bio.Align import Alignment
     from Bio.Seq import Seq
     from Bio.SeqRecord import SeqRecord
 
+    stext = hit.sseq
+    if hit.strand == "minus":   # the subject's letters as the database has them
+        from Bio.Seq import reverse_complement
+
+        stext = reverse_complement(stext)
     rows = [SeqRecord(Seq({start - 1: text.replace("-", "")}, length=length), id=name,
                       description="")
             for start, text, length, name in (
                 (hit.qstart, hit.qseq, hit.query_length, hit.query_id),
-                (hit.sstart, hit.sseq, hit.subject_length, hit.subject_id))]
+                (min(hit.sstart, hit.send), stext, hit.subject_length, hit.subject_id))]
     alignment = Alignment(rows, hit.coordinates.copy())
     alignment.score = hit.score
     return alignment

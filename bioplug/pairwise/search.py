@@ -43,7 +43,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring, load_matrix, make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise import blast_tab
+from bioplug.pairwise import blast_tab, strands
 from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
 from bioplug.pairwise.database import Database, check_distinct_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine, segment_sums
@@ -148,6 +148,9 @@ class Hit:
     gaps: int = 0
     qseq: str = field(default="", repr=False)
     sseq: str = field(default="", repr=False)
+    #: "minus" for a nucleotide hit of the query's reverse complement (BLAST+'s ``sstrand``;
+    #: see :mod:`bioplug.pairwise.strands`).
+    strand: str = "plus"
     coordinates: np.ndarray | None = field(default=None, repr=False)
 
     def tabular(self, columns: Sequence[str] = STD) -> str:
@@ -239,7 +242,7 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
            device=None, chunk_residues: int | None = None, progress=None,
            precision: str | None = None, evalue: float | None = None,
-           statistics: str = "auto") -> SearchResults:
+           statistics: str = "auto", strand: str = "auto") -> SearchResults:
     """Search every query against every database sequence with exact local alignment.
 
     Parameters
@@ -283,6 +286,10 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         SSEARCH computes them (:mod:`bioplug.pairwise.statistics`; needs a database of at
         least :data:`~bioplug.pairwise.statistics.MIN_SEQUENCES` sequences); "auto" (default)
         the table where it has the scoring, else the fit.
+    strand : {"auto", "plus", "minus", "both"}
+        Which strands of nucleotide queries to search (:mod:`bioplug.pairwise.strands`;
+        BLASTN's ``-strand``): "auto" (default) both for a nucleotide scoring, the query as
+        given for a protein one.
 
     Returns
     -------
@@ -308,23 +315,29 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
         check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
     clock["index"] = time.perf_counter() - start
-    counts = _score_counts(statistics, stats, evalue, len(qcodes), db, scoring,
+    ids_s, codes_s, origin, which = strands.expand(qids, qcodes,
+                                                   strands.chosen(strand, scoring), scoring)
+    counts = _score_counts(statistics, stats, evalue, len(codes_s), db, scoring,
                            _no_table(aligner, matrix) if stats is None else "")
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
-    best = scan_devices(scanners, qcodes, db, top, chunk_residues, progress, counts)
+    best = scan_devices(scanners, codes_s, db, top, chunk_residues, progress, counts)
+    best = strands.best_of_strands(best, origin, which, top)
     if counts is not None:
         stats = counts.fits()
     clock["scan"] = time.perf_counter() - start - clock["index"]
     for scanner in scanners:   # kernel seconds summed over the devices
         for name, value in scanner.timings.items():
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
-    hits = _trace_hits(scanners[0].engine, qids, qcodes, db, best, stats)
+    hits = strands.joined(_trace_hits(scanners[0].engine, ids_s, codes_s, db, best, stats),
+                          origin, which, len(qids))
     if evalue is not None:   # among the top hits by score, as documented
         hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
-    cells = float(sum(len(q) for q in qcodes)) * db.residues
+    cells = float(sum(len(q) for q in codes_s)) * db.residues
     source = "none" if stats is None else "table" if isinstance(stats, tuple) else "fit"
+    # one fit a query (its first strand's) in the results; each strand had its own
+    stats = stats if source != "fit" else [stats[e] for e in range(len(qids))]
     log.info("E-values: %s", source)
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
                          statistics=source, fits=stats if source == "fit" else None,

@@ -61,6 +61,10 @@ def add_parser(sub) -> None:
     p.add_argument("--evalue", type=float, default=None, metavar="E",
                    help="report only hits of E-value at most E (BLAST's -evalue), among the "
                         "--top of each query (default: all of them)")
+    p.add_argument("--strand", choices=("auto", "plus", "minus", "both"), default="auto",
+                   help="strands of nucleotide queries to search, as BLASTN's -strand: both "
+                        "for a nucleotide scoring (auto, default), the query as given for a "
+                        "protein one; minus-strand hits have sstart > send and sstrand minus")
     p.add_argument("--statistics", choices=("auto", "table", "fit"), default="auto",
                    help="E-values from BLAST's Karlin-Altschul table (table), fitted to this "
                         "search's scores as SSEARCH does (fit), or the table where it has "
@@ -123,7 +127,8 @@ def _run(args) -> int:
         results = search(args.queries, args.database, matrix=args.matrix,
                          gap_open=args.gap_open, gap_extend=args.gap_extend, top=args.top,
                          device=args.device, chunk_residues=args.chunk_residues, progress=bar,
-                         evalue=args.evalue, statistics=args.statistics)
+                         evalue=args.evalue, statistics=args.statistics,
+                         strand=args.strand)
     finally:
         bar.close()
     with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
