@@ -191,10 +191,11 @@ class Job(QRunnable):
 
 # -- tasks ----------------------------------------------------------------------------------
 def msa_task(records, device: str | None, seed: int = 0, method: str = "quickprobs",
-             **options) -> TaskFn:
+             guide_tree: str | None = None, **options) -> TaskFn:
     """Multiple alignment of ungapped records -> ``Bio.Align.Alignment``; ``method`` is
     "quickprobs" (:class:`bioplug.MultipleSequenceAligner`, ``options`` its keywords) or
-    "progressive" (:class:`bioplug.ProgressiveAligner`: stages "guide tree", "progressive")."""
+    "progressive" (:class:`bioplug.ProgressiveAligner`: stages "guide tree", "progressive");
+    ``guide_tree`` (Newick) replaces the tree either method would build."""
 
     def fn(progress: ProgressFn):
         from bioplug import MultipleSequenceAligner, ProgressiveAligner
@@ -202,10 +203,11 @@ def msa_task(records, device: str | None, seed: int = 0, method: str = "quickpro
         if len(records) < 2:
             raise InputError("a multiple alignment needs at least 2 sequences")
         if method == "progressive":
-            return ProgressiveAligner(device=device).align(list(records), progress=progress)
+            return ProgressiveAligner(device=device).align(list(records), progress=progress,
+                                                           guide_tree=guide_tree)
         # the reliability track under the alignment comes from the posteriors aligned
         aligner = MultipleSequenceAligner(device=device, seed=seed, reliability=True, **options)
-        return aligner.align(list(records), progress=progress)
+        return aligner.align(list(records), progress=progress, guide_tree=guide_tree)
 
     return fn
 

@@ -161,13 +161,16 @@ class PairDialog(QDialog):
 class MsaDialog(QDialog):
     """Method (QuickProbs or progressive) and the QuickProbs options."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, tree: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("Multiple alignment")
         self.method = QComboBox()
-        self.method.addItem("QuickProbs (accurate, proteins)", "quickprobs")
-        self.method.addItem("Progressive (ClustalW-style: big families, nucleotides)",
-                            "progressive")
+        self.method.addItem("QuickProbs (accurate; proteins, DNA, RNA)", "quickprobs")
+        self.method.addItem("Progressive (ClustalW-style: big families)", "progressive")
+        self.tree = tree
+        self.along_tree = QCheckBox("Along the tree in the Tree tab (as Clustal Omega's "
+                                    "--guidetree-in)")
+        self.along_tree.setEnabled(tree is not None)
         self.consistency = QSpinBox()
         self.consistency.setRange(0, 10)
         self.consistency.setValue(2)
@@ -184,6 +187,7 @@ class MsaDialog(QDialog):
         form.addRow("Refinement passes", self.refinement)
         form.addRow("", self.accurate)
         form.addRow("Seed", self.seed)
+        form.addRow("Guide tree", self.along_tree)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -197,10 +201,12 @@ class MsaDialog(QDialog):
 
     def options(self) -> dict:
         """Keyword arguments for :meth:`MainWindow.run_msa`."""
+        tree = {"guide_tree": self.tree} if self.along_tree.isChecked() else {}
         if self.method.currentData() == "progressive":
-            return {"method": "progressive"}
+            return {"method": "progressive", **tree}
         return {"seed": self.seed.value(), "consistency": self.consistency.value(),
-                "refinement": self.refinement.value(), "accurate": self.accurate.isChecked()}
+                "refinement": self.refinement.value(), "accurate": self.accurate.isChecked(),
+                **tree}
 
 
 class TreeDialog(QDialog):
@@ -1070,7 +1076,8 @@ class MainWindow(QMainWindow):
     def _ask_msa(self) -> None:
         if self._need_data(2) is None:
             return
-        dialog = MsaDialog(self)
+        tree = self.tree_view.newick() if self.tree_view.tree is not None else None
+        dialog = MsaDialog(self, tree)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.run_msa(**dialog.options())
 

@@ -384,3 +384,24 @@ def test_database_search_reports_the_hits_in_the_pairwise_tab(window, files, qtb
     expected = search(query, str(database), top=2, device="cpu").report(database=str(database))
     assert text == expected and "> hit1" in text
     assert window.tabs.currentWidget() is window.pair_text
+
+
+def test_msa_along_the_tree_in_the_tree_tab(window, files, qtbot):
+    """Jobs ▸ Multiple alignment with options…: "Along the tree in the Tree tab" aligns along
+    the tree shown there (either method), which then comes back as the guide tree."""
+    from io import StringIO
+
+    from bioplug.gui.main_window import MsaDialog
+    from skbio import TreeNode
+
+    window.open_file(files[0])
+    assert run_job(qtbot, window, window.run_tree, "upgma") == "done", window.last_error
+    newick = window.tree_view.newick()
+    dialog = MsaDialog(window, newick)
+    assert dialog.along_tree.isEnabled()
+    dialog.along_tree.setChecked(True)
+    options = dialog.options()
+    assert options["guide_tree"] == newick
+    assert not MsaDialog(window, None).along_tree.isEnabled()
+    assert run_job(qtbot, window, window.run_msa, **options) == "done", window.last_error
+    assert window.tree_features.guide_tree.compare_rfd(TreeNode.read(StringIO(newick))) == 0
