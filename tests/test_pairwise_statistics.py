@@ -153,3 +153,21 @@ def test_small_databases_give_no_fit(caplog):
         search(queries, db, matrix="PAM250", evalue=1.0, device=DEVICE)
     with pytest.raises(InputError, match="statistics must be one of"):
         search(queries, db, statistics="blast", device=DEVICE)
+
+
+def test_fitted_evalues_do_not_depend_on_chunks_or_devices():
+    """The counts of a fit come from every chunk, whichever device scans it (two contexts,
+    small chunks): the same E-values as one device in one chunk."""
+    from bioplug.pairwise.search import search
+    from bioplug.runtime import Runtime, select_device
+
+    rng = np.random.default_rng(13)
+    queries = random_proteins(rng, 4, 100, 200)
+    db = random_proteins(rng, 400)
+    db[2] = queries[1][10:90]
+    one = search(queries, db, matrix="PAM250", top=5, device=DEVICE)
+    devices = [Runtime(select_device(DEVICE)), Runtime(select_device(DEVICE))]
+    two = search(queries, db, matrix="PAM250", top=5, device=devices, chunk_residues=3000)
+    assert two.statistics == one.statistics == "fit"
+    assert two.tabular() == one.tabular()
+    assert [f.sigma for f in two.fits] == [f.sigma for f in one.fits]
