@@ -171,3 +171,23 @@ def test_fitted_evalues_do_not_depend_on_chunks_or_devices():
     assert two.statistics == one.statistics == "fit"
     assert two.tabular() == one.tabular()
     assert [f.sigma for f in two.fits] == [f.sigma for f in one.fits]
+
+
+def test_fitted_hits_are_each_querys_best_by_evalue():
+    """Fitted E-values weigh the subject's length too: the hits kept are the query's best by
+    E-value over every database sequence (not by score), listed by E-value."""
+    from bioplug.pairwise.search import search
+
+    rng = np.random.default_rng(17)
+    queries = random_proteins(rng, 3, 150, 250)
+    db = random_proteins(rng, 300, 20, 900)   # lengths far apart: E and score orders differ
+    every = search(queries, db, matrix="PAM250", top=len(db), device=DEVICE)
+    some = search(queries, db, matrix="PAM250", top=7, device=DEVICE)
+    differ = False
+    for all_hits, mine in zip(every.hits, some.hits, strict=True):
+        by_e = sorted(all_hits, key=lambda h: (h.evalue, h.subject))[:7]
+        assert [h.subject for h in mine] == [h.subject for h in by_e]
+        assert [h.evalue for h in mine] == sorted(h.evalue for h in mine)
+        by_score = sorted(all_hits, key=lambda h: (-h.score, h.subject))[:7]
+        differ |= [h.subject for h in by_score] != [h.subject for h in mine]
+    assert differ   # the case this test is about happened

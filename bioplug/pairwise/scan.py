@@ -220,10 +220,10 @@ class Scanner:
             self._rescore(qcodes, db, rescue, scores, columns)
             self._record("32-bit rescue", time.perf_counter() - began)
             self._count("32-bit rescue", len(rescue))
-        if counts is not None:
-            counts.add(scores, lengths[launch])
-        began = time.perf_counter()
         numbers = db.order[a:b][launch]
+        if counts is not None:
+            counts.add(scores, lengths[launch], numbers)
+        began = time.perf_counter()
         empty = (np.zeros(0, np.int64), np.zeros(0, np.int64))
         found = [_merge_top(empty, scores[q], numbers, top) for q in range(len(qcodes))]
         self._record("top hits (host wall)", time.perf_counter() - began)

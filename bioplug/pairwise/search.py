@@ -264,8 +264,10 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         Karlin-Altschul ``(lambda, K)``; default BLAST's table (:data:`KARLIN_ALTSCHUL`). Without
         an entry, bit scores and E-values are NaN.
     top : int
-        Hits kept per query (score descending, then database number ascending); hits with
-        no positive score are never reported.
+        Hits kept per query: the best by E-value (then database number), which is score
+        descending with BLAST's table and weighs the subject's length too with fitted
+        statistics; by score without E-values. Hits with no positive score are never
+        reported.
     device : device specification, list of them, or "all", optional
         See :func:`bioplug.runtime.get_runtimes`; with several devices the database's chunks
         are shared among them (the hits are the same).
@@ -322,16 +324,18 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
     best = scan_devices(scanners, codes_s, db, top, chunk_residues, progress, counts)
-    best = strands.best_of_strands(best, origin, which, top)
+    keys = None
     if counts is not None:
         stats = counts.fits()
+        best, keys = _by_evalue(counts, stats, len(db), top, best)
+    best = strands.best_of_strands(best, origin, which, top, keys)
     clock["scan"] = time.perf_counter() - start - clock["index"]
     for scanner in scanners:   # kernel seconds summed over the devices
         for name, value in scanner.timings.items():
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
     hits = strands.joined(_trace_hits(scanners[0].engine, ids_s, codes_s, db, best, stats),
                           origin, which, len(qids))
-    if evalue is not None:   # among the top hits by score, as documented
+    if evalue is not None:   # among each query's top hits
         hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in codes_s)) * db.residues
@@ -342,6 +346,18 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
                          statistics=source, fits=stats if source == "fit" else None,
                          query_titles=_query_titles(queries, qids))
+
+
+def _by_evalue(counts: ScoreCounts, fits: list, sequences: int, top: int, best: list
+               ) -> tuple[list, list | None]:
+    """With fitted E-values, each query's ``top`` hits by E-value (which also weighs the
+    subject's length), from every score the scan kept; else the scan's, by score."""
+    ranked = counts.ranked(fits, sequences, top)
+    if ranked is None:
+        log.warning("hits are chosen and ordered by score: the search has too many scores "
+                    "to keep for ranking them by fitted E-value")
+        return best, None
+    return [(s, n) for s, n, _ in ranked], [key for _, _, key in ranked]
 
 
 def _check_arguments(top: int, evalue, chunk_residues, statistics: str) -> None:

@@ -17,7 +17,9 @@ scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment
 E-values (``--statistics``): BLAST's Karlin-Altschul parameters where its table has the
 matrix and gap costs (BLOSUM45/50/62/80/90, PAM30/70/250), else fitted to the search's own
 scores of every database sequence, as SSEARCH does (Pearson 1998: the scores' line in
-ln(length) and their spread; a database of at least 100 sequences).
+ln(length) and their spread; a database of at least 100 sequences). The ``--top`` hits are
+each query's best by E-value: with fitted E-values, which weigh the subject's length, that is
+not always the best by score.
 
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each

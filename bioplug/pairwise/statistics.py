@@ -39,6 +39,9 @@ BINS = 16
 SCORE_CAP = 512
 #: Queries counted by one numpy call (its count array stays small).
 QUERY_BLOCK = 64
+#: Most scores (queries x database sequences) kept to rank hits by fitted E-value: 128
+#: million, 512 MB. A bigger search ranks its hits by score (and says so).
+KEEP_SCORES = 1 << 27
 #: Scores this many standard deviations above the line are left out of the fit.
 OUTLIER_Z = 5.0
 #: Fewest unrelated database sequences a fit needs.
@@ -75,6 +78,12 @@ class ScoreCounts:
         ln length.
     scale : int
         The device scores' scale (counts are kept in device units).
+
+    Attributes
+    ----------
+    kept : list or None
+        Every chunk's ``(scores, database numbers, lengths)`` while the search has at most
+        :data:`KEEP_SCORES` scores, for :meth:`ranked`; None beyond.
     """
 
     def __init__(self, queries: int, lengths: np.ndarray, scale: int = 1):
@@ -89,12 +98,18 @@ class ScoreCounts:
         self.scale = int(scale)
         self.cap = SCORE_CAP * self.scale
         self.counts = np.zeros((queries, nb, self.cap + 1), dtype=np.int32)
+        self.kept: list | None = [] if queries * logs.size <= KEEP_SCORES else None
         self._lock = threading.Lock()
 
-    def add(self, scores: np.ndarray, lengths: np.ndarray) -> None:
-        """Count a chunk: ``scores[q, j]`` (device units) of query q against a sequence of
-        length ``lengths[j]``."""
+    def add(self, scores: np.ndarray, lengths: np.ndarray,
+            numbers: np.ndarray | None = None) -> None:
+        """Count a chunk: ``scores[q, j]`` (device units) of query q against database
+        sequence ``numbers[j]`` of length ``lengths[j]`` (kept too, see :attr:`kept`)."""
         scores = np.asarray(scores)
+        if self.kept is not None and numbers is not None:
+            with self._lock:
+                self.kept.append((scores.astype(np.int32), np.asarray(numbers),
+                                  np.asarray(lengths)))
         nq, nb, width = self.counts.shape
         which = np.searchsorted(self.edges, np.log(np.maximum(lengths, 1)), side="right")
         cell = which[None, :] * width + np.clip(scores, 0, self.cap)
@@ -105,6 +120,26 @@ class ScoreCounts:
             with self._lock:   # chunks of several devices arrive from their own threads
                 self.counts[q0:q0 + part.shape[0]] += counted.reshape(-1, nb, width).astype(
                     np.int32)
+
+    def ranked(self, fits: list, sequences: int, top: int) -> list[tuple] | None:
+        """Each query's ``top`` hits by fitted E-value (then database number), from the kept
+        scores: ``(device scores, database numbers, log E-values)``; a query without a fit
+        by score. None when no scores were kept."""
+        if self.kept is None:
+            return None
+        scores = np.concatenate([k[0] for k in self.kept], axis=1)
+        numbers = np.concatenate([k[1] for k in self.kept])
+        lengths = np.concatenate([k[2] for k in self.kept])
+        out = []
+        for q, fitted in enumerate(fits):
+            mine, positive = scores[q], scores[q] > 0
+            log_e = (log_evalues(mine / self.scale, lengths, fitted, sequences)
+                     if fitted is not None else -mine.astype(np.float64))
+            cand = np.flatnonzero(positive)
+            order = cand[np.lexsort((numbers[cand], log_e[cand]))][:top]
+            out.append((mine[order].astype(np.int64), numbers[order].astype(np.int64),
+                        log_e[order] if fitted is not None else np.full(order.size, np.nan)))
+        return out
 
     def fits(self) -> list[Fit | None]:
         """Each query's :func:`fit` (in the scoring's units), None where it cannot be made."""

@@ -13,6 +13,8 @@ reverse-complemented, and a printed alignment shows the reverse complement.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from Bio.Seq import reverse_complement
 
@@ -75,10 +77,11 @@ def _reverse_complement(codes: np.ndarray, scoring: Scoring) -> np.ndarray:
     return np.where(back == 255, codes[::-1], back).astype(np.uint8)
 
 
-def best_of_strands(best: list[tuple], origin: np.ndarray, which: list[str], top: int
-                    ) -> list[tuple]:
+def best_of_strands(best: list[tuple], origin: np.ndarray, which: list[str], top: int,
+                    keys: list | None = None) -> list[tuple]:
     """Each query's ``top`` hits over its strands: the expanded queries' hit lists cut to
-    those that make their query's list (score descending, database number, plus first)."""
+    those that make their query's list (score descending, or ``keys`` ascending where
+    given: log E-values; then database number, plus first)."""
     out = [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in best]
     for q in np.unique(origin):
         entries = np.flatnonzero(origin == q)
@@ -86,7 +89,11 @@ def best_of_strands(best: list[tuple], origin: np.ndarray, which: list[str], top
         numbers = np.concatenate([best[e][1] for e in entries])
         owner = np.concatenate([np.full(len(best[e][0]), e) for e in entries])
         minus = np.array([which[e] == "minus" for e in owner], dtype=bool)
-        keep = np.lexsort((minus, numbers, -scores))[:top]
+        rank = -scores.astype(np.float64)
+        if keys is not None:
+            given = np.concatenate([keys[e] for e in entries])
+            rank = given if not np.isnan(given).any() else rank
+        keep = np.lexsort((minus, numbers, rank))[:top]
         for e in entries:
             mine = keep[owner[keep] == e]
             out[e] = (scores[mine], numbers[mine])
@@ -94,8 +101,9 @@ def best_of_strands(best: list[tuple], origin: np.ndarray, which: list[str], top
 
 
 def joined(hits: list[list], origin: np.ndarray, which: list[str], queries: int) -> list[list]:
-    """The expanded queries' hits as each query's list (score descending, database number,
-    plus first), minus-strand hits reported as BLAST+ reports them."""
+    """The expanded queries' hits as each query's list (E-value ascending, then score
+    descending, database number, plus first), minus-strand hits reported as BLAST+ reports
+    them."""
     out: list[list] = [[] for _ in range(queries)]
     for e, mine in enumerate(hits):
         for hit in mine:
@@ -103,8 +111,9 @@ def joined(hits: list[list], origin: np.ndarray, which: list[str], queries: int)
                 as_minus(hit)
             hit.query = int(origin[e])
             out[hit.query].append(hit)
-    for mine in out:
-        mine.sort(key=lambda h: (-h.score, h.subject, h.strand == "minus"))
+    for mine in out:   # E-value first: fitted ones also weigh the subject's length
+        mine.sort(key=lambda h: (h.evalue if h.evalue == h.evalue else math.inf, -h.score,
+                                 h.subject, h.strand == "minus"))
     return out
 
 
