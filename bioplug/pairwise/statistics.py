@@ -136,6 +136,9 @@ class ScoreCounts:
             log_e = (log_evalues(mine / self.scale, lengths, fitted, sequences)
                      if fitted is not None else -mine.astype(np.float64))
             cand = np.flatnonzero(positive)
+            if cand.size > top:   # the top by key, ties at the cut kept, before the sort
+                cut = np.partition(log_e[cand], top - 1)[top - 1]
+                cand = cand[log_e[cand] <= cut]
             order = cand[np.lexsort((numbers[cand], log_e[cand]))][:top]
             out.append((mine[order].astype(np.int64), numbers[order].astype(np.int64),
                         log_e[order] if fitted is not None else np.full(order.size, np.nan)))
