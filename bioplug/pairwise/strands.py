@@ -2,7 +2,8 @@
 
 A nucleotide query is searched as given (plus strand) and as its reverse complement (minus
 strand): the scan sees one more query per query, and each query keeps its best ``top`` hits
-of either strand (score descending, then database number, plus strand first). A minus-strand
+of either strand (by E-value, as :func:`bioplug.pairwise.search.search` ranks them; then
+database number, plus strand first). A minus-strand
 hit is reported as BLAST+ reports one: the query's positions ascending (``qstart < qend``, on
 the query as given), the subject's descending (``sstart > send``), ``qseq`` / ``sseq`` the
 aligned rows reverse-complemented (the query reads as given), ``sstrand`` "minus", and its
