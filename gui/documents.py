@@ -28,6 +28,7 @@ from bioplug.io import (
     open_input,
     read_records,
 )
+from bioplug.msa.reliability import pp_values
 
 #: Formats read with ``Bio.Align.read`` (gapped alignments); every other one with Bio.SeqIO.
 ALIGNMENT_FORMATS = {"clustal", "stockholm", "phylip", "msf", "nexus", "a2m", "emboss"}
@@ -173,17 +174,6 @@ class AlignmentData:
         if self.alignment is None:
             raise InputError("the sequences are not aligned: run a multiple alignment first")
         return self.alignment
-
-
-def pp_values(text: str) -> np.ndarray:
-    """The numbers HMMER's posterior-probability characters stand for: a digit d is d / 10,
-    ``*`` 0.975 (0.95 and above), anything else (``.``) NaN."""
-    codes = np.frombuffer(text.encode("latin-1", "replace"), dtype=np.uint8)
-    values = np.full(codes.size, np.nan)
-    digits = (codes >= ord("0")) & (codes <= ord("9"))
-    values[digits] = (codes[digits] - ord("0")) / 10.0
-    values[codes == ord("*")] = 0.975
-    return values
 
 
 def titled_records(data: AlignmentData, gapped: bool = False) -> list[SeqRecord]:

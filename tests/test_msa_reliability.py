@@ -21,7 +21,7 @@ from bioplug.cli import main
 from bioplug.msa.consistency import relax
 from bioplug.msa.guide import clustalw_weights, guide_tree
 from bioplug.msa.progressive import ProfileAligner
-from bioplug.msa.reliability import pp_text, reliability
+from bioplug.msa.reliability import pp_text, pp_values, reliability
 from bioplug.runtime import get_runtime
 
 DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
@@ -138,7 +138,7 @@ def test_cli_annot_table_and_checks(tmp_path, capsys):
 def test_viewer_reads_the_reliability_of_a_stockholm_file(tmp_path):
     """The desktop app's reliability track reads ``#=GC PP_cons`` back (HMMER's code)."""
     pytest.importorskip("PySide6")
-    from bioplug.gui.documents import load_file, pp_values
+    from bioplug.gui.documents import load_file
 
     path = tmp_path / "fam.fa"
     path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(family(5, 4, 30))))
@@ -227,3 +227,37 @@ def test_quickprobs_aligns_along_a_given_guide_tree(tmp_path, caplog):
     assert TreeNode.read([along.guide_tree]).compare_rfd(TreeNode.read([given])) == 0
     assert TreeNode.read([own.guide_tree]).compare_rfd(TreeNode.read([given])) > 0 or \
         [str(r) for r in own] == [str(r) for r in along]
+
+
+def test_tree_keeps_only_reliable_columns(tmp_path, capsys):
+    """``bioplug tree ALN.sto --min-reliability X`` builds the tree the alignment cut by hand
+    to its columns of PP_cons X or more gives; without the annotation it is refused."""
+    path = tmp_path / "fam.fa"
+    path.write_text("".join(f">s{i}\n{s}\n" for i, s in enumerate(family(11, 6, 60))))
+    sto = tmp_path / "aln.sto"
+    assert main(["-q", "msa", str(path), "-o", str(sto), "--reliability",
+                 "--device", DEVICE]) == 0
+    alignment = Align.read(str(sto), "stockholm")
+    code = alignment.column_annotations["consensus posterior probability"]
+    # HMMER's code by hand: "*" is 0.95 and above, digit d stands for d / 10, "." for none
+    kept = [i for i, ch in enumerate(code) if ch == "*" or (ch.isdigit() and int(ch) >= 7)]
+    assert 0 < len(kept) < len(code), code   # the cut must leave some columns out
+    cut = Align.Alignment([Align.SeqRecord(Align.Seq("".join(str(row)[i] for i in kept)),
+                                           id=r.id)
+                           for row, r in zip(alignment, alignment.sequences, strict=True)])
+    by_hand = tmp_path / "cut.aln"
+    Align.write(cut, str(by_hand), "clustal")
+    expected, got = tmp_path / "hand.nwk", tmp_path / "got.nwk"
+    assert main(["-q", "tree", str(by_hand), "-o", str(expected), "--device", DEVICE]) == 0
+    assert main(["-q", "tree", str(sto), "--min-reliability", "0.7", "-o", str(got),
+                 "--device", DEVICE]) == 0
+    assert got.read_text() == expected.read_text()
+    assert main(["-q", "tree", str(sto), "--min-reliability", "0.7", "--bootstrap", "5",
+                 "-o", str(got), "--device", DEVICE]) == 0
+    for args, message in (([str(path), "--min-reliability", "0.5"], "#=GC PP_cons"),
+                          ([str(by_hand), "--min-reliability", "0.5"], "#=GC PP_cons"),
+                          ([str(sto), "--min-reliability", "1.5"], "from 0 to 1"),
+                          ([str(sto), "--min-reliability", "1"], "no column")):
+        gone = tmp_path / "gone.nwk"
+        assert main(["-q", "tree", *args, "-o", str(gone), "--device", DEVICE]) == 2
+        assert message in capsys.readouterr().err and not gone.exists()

@@ -69,3 +69,15 @@ def pp_text(values: np.ndarray) -> str:
     chars[values >= 0.95] = ord("*")
     chars[np.isnan(values)] = ord(".")
     return chars.tobytes().decode("ascii")
+
+
+def pp_values(text: str) -> np.ndarray:
+    """The numbers HMMER's posterior-probability characters stand for (:func:`pp_text`'s
+    inverse, to a tenth): a digit d is d / 10, ``*`` 0.975 (0.95 and above), anything else
+    (``.``) NaN."""
+    codes = np.frombuffer(text.encode("latin-1", "replace"), dtype=np.uint8)
+    values = np.full(codes.size, np.nan)
+    digits = (codes >= ord("0")) & (codes <= ord("9"))
+    values[digits] = (codes[digits] - ord("0")) / 10.0
+    values[codes == ord("*")] = 0.975
+    return values

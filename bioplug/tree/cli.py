@@ -66,6 +66,11 @@ def add_parser(sub) -> None:
                    "written as Newick internal labels (percent)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="random seed of the bootstrap replicates (default 0)")
+    p.add_argument("--min-reliability", type=float, default=None, metavar="X",
+                   help="alignment input: use only the columns of reliability X or more "
+                   "(0..1; the #=GC PP_cons line of a Stockholm file that bioplug msa "
+                   "--reliability writes), leaving out columns the aligner was unsure of, as "
+                   "GUIDANCE-style filtering does before a tree")
     add_device_option(p)
     p.set_defaults(func=run)
 
@@ -91,7 +96,7 @@ def _is_phylip_distances(path: Path) -> bool:
 
 def load_distances(args: argparse.Namespace, progress):
     """The :class:`~bioplug.tree.distance.Distances` for the command's input."""
-    from bioplug.io import check_letters, check_unique_ids, input_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, input_format
     from bioplug.tree.distance import Distances, distance_matrix
     from bioplug.tree.matrix import read_phylip
 
@@ -105,7 +110,7 @@ def load_distances(args: argparse.Namespace, progress):
         data, ids = read_phylip(path)
         return Distances(data, ids)
     fmt = args.format or input_format(path)
-    records = read_records(path, fmt)
+    records = _records(args, path, fmt)
     check_unique_ids(records)
     check_letters(records, args.source)
     texts = [str(r.seq) for r in records]
@@ -134,7 +139,7 @@ def load_distances(args: argparse.Namespace, progress):
 def run_bootstrap(args: argparse.Namespace, progress):
     """(tree with bootstrap support, distances of the alignment or None) of an alignment
     input (``--bootstrap N``); the distances are computed for ``--distances-out`` only."""
-    from bioplug.io import check_letters, check_unique_ids, input_format, read_records
+    from bioplug.io import check_letters, check_unique_ids, input_format
     from bioplug.tree.distance import distance_matrix
     from bioplug.tree.support import bootstrap
 
@@ -148,7 +153,7 @@ def run_bootstrap(args: argparse.Namespace, progress):
         # it was parsed as a PHYLIP alignment: "First line should have two integers"
         raise InputError(f"{args.source}: --bootstrap needs an alignment (its columns are "
                          "resampled); this is a distance matrix")
-    records = read_records(path, args.format or input_format(path))
+    records = _records(args, path, args.format or input_format(path))
     check_unique_ids(records)
     check_letters(records, args.source)
     if len({len(r.seq) for r in records}) != 1:
@@ -161,6 +166,57 @@ def run_bootstrap(args: argparse.Namespace, progress):
         return tree, None
     # the original alignment's distances, those the tree (not the replicates) is built from
     return tree, distance_matrix(records, "msa", correction, args.device)
+
+
+def _records(args: argparse.Namespace, path: Path, fmt: str) -> list:
+    """The input's records, with ``--min-reliability`` only its reliable columns."""
+    from bioplug.io import read_records
+
+    if getattr(args, "min_reliability", None) is None:
+        return read_records(path, fmt)
+    return reliable_columns(path, fmt, args.min_reliability, args.source)
+
+
+def reliable_columns(path: Path, fmt: str, least: float, source: str) -> list:
+    """The rows of a Stockholm alignment cut to the columns whose ``#=GC PP_cons``
+    reliability is at least ``least`` (a column without one, ``.``, is left out).
+
+    Raises
+    ------
+    InputError
+        Not a Stockholm alignment with a ``PP_cons`` line, or no column that reliable.
+    """
+    from Bio import Align
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    from bioplug.alignio import GAP, alignment_rows
+    from bioplug.io import open_input
+    from bioplug.msa.reliability import pp_values
+
+    need = (f"{source}: --min-reliability needs the columns' reliability: a Stockholm "
+            "alignment with a #=GC PP_cons line (bioplug msa --reliability -o OUT.sto)")
+    if fmt != "stockholm":
+        raise InputError(need)
+    with open_input(path, "rt") as handle:   # .sto.gz too
+        alignment = Align.read(handle, "stockholm")
+    text = (getattr(alignment, "column_annotations", None) or {}).get(
+        "consensus posterior probability")
+    if text is None:
+        raise InputError(need)
+    keep = pp_values(text) >= least   # NaN (".") compares False: left out
+    if not keep.any():
+        raise InputError(f"{source}: no column has a reliability of {least} or more")
+    rows = alignment_rows(alignment)[:, keep]
+    log.info("%s: %d of %d columns have a reliability of %s or more", source,
+             int(keep.sum()), keep.size, least)
+    out = []
+    for record, row in zip(alignment.sequences, rows, strict=True):
+        text_row = row.tobytes().decode("latin-1")
+        if not (row != GAP).any():
+            log.warning("%s: %s has no residue in the reliable columns", source, record.id)
+        out.append(SeqRecord(Seq(text_row), id=record.id, description=""))
+    return out
 
 
 def _input_file(name) -> Path:
@@ -183,6 +239,8 @@ def _check_values(args: argparse.Namespace) -> None:
                                ("--bootstrap", args.bootstrap, 0), ("--seed", args.seed, 0)):
         if value is not None and value < least:
             raise InputError(f"{flag} {value}: must be {least} or more")
+    if args.min_reliability is not None and not 0 <= args.min_reliability <= 1:
+        raise InputError(f"--min-reliability {args.min_reliability}: must be from 0 to 1")
     check_distinct_outputs({"-o": args.output, "--distances-out": args.distances_out})
 
 
