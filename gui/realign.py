@@ -12,6 +12,9 @@ Three jobs, each run off the GUI thread on the chosen device with
     profile (``ProgressiveAligner.add``), whose columns are kept.
 ``Add sequences…``
     Sequences from a file are aligned to the open alignment the same way (as ``mafft --add``).
+``Merge alignments…``
+    Alignments from files are merged with the open one, each kept intact, along a tree of
+    their distances (``ProgressiveAligner.merge``, as ``mafft --merge``); their rows follow.
 ``Add fragments…``
     Each sequence from a file is aligned to the open alignment on its own, end gaps free (as
     ``mafft --addfragments``: reads, partial genes); their insertions are not aligned to each
@@ -120,6 +123,27 @@ def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord],
     return fn
 
 
+def merge_task(names: list[str], codes: np.ndarray, others: list[list[SeqRecord]], device):
+    """Job function: ``(names, codes)`` of the alignment merged with the alignments
+    ``others`` (gapped records), each kept intact (``ProgressiveAligner.merge``)."""
+    taken = set(names)
+    for group in others:
+        clash = sorted(taken & {r.id for r in group})
+        if clash:
+            raise InputError(f"a sequence called {clash[0]!r} is in two of the alignments")
+        taken |= {r.id for r in group}
+
+    def fn(progress):
+        from bioplug import ProgressiveAligner
+
+        given = [SeqRecord(Seq(codes[i].tobytes().decode("ascii").replace(" ", "-")), id=name)
+                 for i, name in enumerate(names)]
+        merged = ProgressiveAligner(device=device).merge([given, *others], progress=progress)
+        return [s.id for s in merged.sequences], rows_of(merged)
+
+    return fn
+
+
 class Realigner:
     """The realign / add jobs of a :class:`MainWindow`, applied through its editor."""
 
@@ -211,6 +235,36 @@ class Realigner:
             self.add_sequences(read_records(path), fragments, keep_length)
 
 
+    def merge_alignments(self, others: list[list[SeqRecord]]):
+        """Merge the open alignment with ``others`` (each a list of gapped records of one
+        length), every one kept intact; their rows follow the open one's."""
+        data = self._aligned()
+        if not others:
+            raise InputError("no alignments to merge")
+        fn = merge_task(list(data.names), data.codes, others, self.window.device)
+        added = [r.id for group in others for r in group]
+        return self._start("Merge alignments", fn, f"merge {len(others) + 1} alignments",
+                           lambda names: self.view.highlight_names(added),
+                           data.descriptions + [description_after_id(r)
+                                                for group in others for r in group])
+
+    def ask_merge(self) -> None:
+        """Choose alignment files, then :meth:`merge_alignments`."""
+        from bioplug.io import check_one_length, read_records
+
+        paths, _ = QFileDialog.getOpenFileNames(
+            self.window, "Merge alignments", "",
+            "Alignments (*.fa *.fasta *.aln *.sto *.stk *.phy *.a2m *.a3m *.msf *.nex);;"
+            "All files (*)")
+        others = []
+        for path in paths:
+            records = read_records(path)
+            check_one_length([r.seq for r in records], path)
+            others.append(records)
+        if others:
+            self.merge_alignments(others)
+
+
 def install_realign(window) -> Realigner:
     """Realign block / sequences, Add sequences… and Add fragments… at the end of the window's
     Edit menu."""
@@ -229,6 +283,7 @@ def install_realign(window) -> Realigner:
     menu.addAction("Realign selected &block", guarded(realigner.realign_block))
     menu.addAction("Realign selected se&quences", guarded(realigner.realign_sequences))
     menu.addAction("&Add sequences…", guarded(realigner.ask_add))
+    menu.addAction("&Merge alignments…", guarded(realigner.ask_merge))
     menu.addAction("Add &fragments…", guarded(lambda: realigner.ask_add(fragments=True)))
     menu.addAction("Add fragments, &keep length…",
                    guarded(lambda: realigner.ask_add(fragments=True, keep_length=True)))

@@ -159,7 +159,8 @@ def test_realign_selected_sequences_and_errors(window, qtbot):
         t.replace("-", "") for t in ROWS.values()]
     window.alignment_view.clear_selection()
     with qtbot.waitSignal(window.errorShown):
-        window.edit_menu.actions()[-5].trigger()  # Realign selected block, nothing selected
+        next(a for a in window.edit_menu.actions()   # nothing selected
+             if a.text() == "Realign selected &block").trigger()
     with pytest.raises(Exception, match="already in the alignment"):
         window.realigner.add_sequences([SeqRecord(Seq("MKV"), id="a")])
 
@@ -185,3 +186,30 @@ def test_realign_and_add_keep_fasta_titles(window, qtbot, tmp_path):
                                  "Homo sapiens histone", "protein a"]
     out = write_alignment_file(data, tmp_path / "out.fasta")
     assert ">e Homo sapiens histone" in out.read_text().splitlines()
+
+
+def test_merge_alignments_keeps_each_one_and_is_one_undo_step(window, qtbot, tmp_path):
+    """Edit ▸ Merge alignments…: the open alignment and two files' alignments, each kept
+    intact (columns of gaps only aside), rows appended with their titles; one undo step."""
+    from bioplug.io import read_records
+
+    before = window.data.codes.copy()
+    first = tmp_path / "x.fa"
+    first.write_text(">e enzyme e\nMKVALAG-HWELQR\n>f\nMRV-LSGKHW-LQK\n")
+    second = tmp_path / "y.fa"
+    second.write_text(">g\nMKVLAGHWEQR\n")
+    others = [read_records(first), read_records(second)]
+    finish(qtbot, window, lambda: window.realigner.merge_alignments(others))
+    data = window.data
+    assert data.names == list(ROWS) + ["e", "f", "g"]
+    assert data.descriptions[4:] == ["enzyme e", "", ""]
+    for rows_now, given in ((data.codes[:4], before), (data.codes[4:6], rows(
+            "MKVALAG-HWELQR", "MRV-LSGKHW-LQK")), (data.codes[6:], rows("MKVLAGHWEQR"))):
+        assert text(rows_now[:, ~is_gap(rows_now).all(axis=0)]) == text(
+            given[:, ~is_gap(given).all(axis=0)])
+    assert window.alignment_view.highlighted_names() == ["e", "f", "g"]
+    assert window.alignment_view.editor.stack.undoText() == "merge 3 alignments"
+    window.alignment_view.editor.stack.undo()
+    assert (window.data.codes == before).all()
+    with pytest.raises(Exception, match="in two of the alignments"):
+        window.realigner.merge_alignments([read_records(first), read_records(first)])

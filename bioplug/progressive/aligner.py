@@ -432,6 +432,102 @@ class ProgressiveAligner:
         plain, out, _, nucleotide = self._profile_pair(a, b, PROFILE_SIDES)
         return alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
 
+    @device_guard
+    def merge(self, alignments, progress: ProgressCallback | None = None,
+              names: list[str] | None = None) -> Alignment:
+        """Merge several alignments into one, keeping each one's columns (``mafft --merge``).
+
+        The alignments are aligned to each other as profiles up a UPGMA tree of their
+        distances (the mean guide-tree distance between up to
+        :data:`~bioplug.progressive.merging.REPRESENTATIVES` rows of each, with this
+        aligner's ``distances``; LCS distances are taken as k-tuple ones), each level of the
+        tree one device batch. Two alignments give :meth:`align_profiles`' result.
+
+        Parameters
+        ----------
+        alignments : sequence of Bio.Align.Alignment, paths or lists of gapped rows
+            Two or more; a single sequence is an alignment of one row.
+        progress : callable, optional
+            ``progress(stage, done, total)`` ("progressive"); returning False cancels.
+        names : list of str, optional
+            How errors name the alignments (default "alignment 1", "alignment 2", ...).
+
+        Returns
+        -------
+        Bio.Align.Alignment
+            The alignments' rows, in the order given; ``alignment.merge_tree`` is the tree
+            of the alignments (Newick, leaves named as ``names``).
+
+        Raises
+        ------
+        InputError
+            Fewer than two alignments, one without residues, an id in two of them, a
+            protein alignment beside a nucleotide one (with ``seqtype="auto"``), or a letter
+            the scoring lacks.
+        """
+        from bioplug.progressive import merging
+        from bioplug.runtime import get_runtime
+
+        groups = self._merge_inputs(alignments)
+        names = names or [f"alignment {i + 1}" for i in range(len(groups))]
+        plain = ungapped([r for group in groups for r in group], empty_ok=True)
+        texts = [str(r.seq) for r in plain]
+        self._check_merge(groups, texts, names)
+        matrix, gaps, nucleotide = self.scoring(texts)
+        rows = [gapped_matrix(group) for group in groups]
+        rt = get_runtime(self.device)
+        link = merging.merge_tree(rows, nucleotide, self.distances, rt)
+        engine = ProfileEngine(rt, matrix.values, gaps)
+        leaves = engine.add_profiles(
+            [profile_columns(r, matrix.letters, nucleotide, [s.id for s in group],
+                             gaps.residue) for r, group in zip(rows, groups, strict=True)],
+            [len(group) for group in groups])
+        assert leaves == list(range(len(groups))), leaves   # align_tree's leaf numbering
+        root, moves = pipeline.align_tree(engine, link, len(groups), Progress(progress))
+        out = merging.assemble_groups(link, moves, engine.length[root], rows)
+        alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
+        alignment.merge_tree = newick_from_linkage(link, names)
+        return alignment
+
+    @staticmethod
+    def _merge_inputs(alignments) -> list[list[SeqRecord]]:
+        if isinstance(alignments, (str, Alignment)) or not hasattr(alignments, "__iter__"):
+            raise InputError("merge takes a list of two or more alignments")
+        groups, first = [], 0
+        for item in alignments:
+            groups.append(aligned_records(item, first))
+            first += len(groups[-1])
+        if len(groups) < 2:
+            raise InputError(f"merge needs two or more alignments, got {len(groups)}")
+        return groups
+
+    def _check_merge(self, groups: list[list[SeqRecord]], texts: list[str],
+                     names: list[str]) -> None:
+        """Residues in each alignment, each id in one alignment only, one alphabet."""
+        starts = np.cumsum([0, *(len(group) for group in groups)])
+        where: dict[str, int] = {}
+        for i, group in enumerate(groups):
+            if not any(texts[starts[i]:starts[i + 1]]):
+                raise InputError(f"{names[i]} has no residues")
+            check_unique_ids(group, names[i])
+            for r in group:
+                if r.id in where and names[where[r.id]] == names[i]:
+                    raise InputError(f"{names[i]} is given twice (sequence id {r.id!r} in "
+                                     "both)")
+                if r.id in where:
+                    raise InputError(f"sequence id {r.id!r} is in {names[where[r.id]]} and "
+                                     f"{names[i]}: give the sequences distinct ids")
+                where[r.id] = i
+        if self.seqtype != "auto":
+            return
+        kinds = ["nucleotide" if is_nucleotide(texts[starts[i]:starts[i + 1]]) else "protein"
+                 for i in range(len(groups))]
+        odd = next((i for i, kind in enumerate(kinds) if kind != kinds[0]), None)
+        if odd is not None:
+            raise InputError(f"{names[0]} is {kinds[0]}, {names[odd]} {kinds[odd]}: profiles "
+                             "of one alphabet only (seqtype= / --seqtype overrides the "
+                             "detection)")
+
     def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord], sides: tuple[str, str]
                       ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
         """Two groups of gapped records aligned as profiles: their ungapped records, the

@@ -1,7 +1,9 @@
 """``bioplug msa --method progressive`` options and ``bioplug profile`` (ClustalW's profile mode).
 
 ``bioplug profile A.aln B.aln -o OUT``: align two existing alignments to each other, keeping
-each one's columns. ``bioplug profile A.aln --add NEW.fa -o OUT``: add unaligned sequences to
+each one's columns; ``bioplug profile A.aln B.aln C.aln ... -o OUT`` merges them all, each
+kept intact, along a tree of their distances (as ``mafft --merge``, without its table).
+``bioplug profile A.aln --add NEW.fa -o OUT``: add unaligned sequences to
 an existing alignment (as ``mafft --add``); the alignment's columns stay intact.
 ``--add-fragments NEW.fa`` aligns each new sequence to the alignment on its own, end gaps
 free (as ``mafft --addfragments``: reads, partial genes); ``--keep-length`` keeps only the
@@ -124,8 +126,15 @@ def add_parser(sub) -> None:
         description=__doc__.split("\n\n")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("first", metavar="ALN", help="an alignment (FASTA, Clustal, Stockholm, ...)")
-    p.add_argument("second", metavar="ALN2", nargs="?",
-                   help="a second alignment (profile-profile)")
+    p.add_argument("others", metavar="ALN2", nargs="*",
+                   help="a second alignment (profile-profile), or more to merge them all, "
+                        "each kept intact, along a tree of their distances (as mafft --merge)")
+    p.add_argument("--merge-table", metavar="TABLE",
+                   help="ALN holds sub-alignments and single sequences one after another; "
+                        "TABLE lists each sub-alignment's sequence numbers (1-based, a line "
+                        "each, # comments), as mafft --merge takes them. Each sub-alignment "
+                        "is kept intact, the other sequences are aligned on their own; rows "
+                        "in ALN's order")
     p.add_argument("--add", metavar="SEQS", help="unaligned sequences to add to ALN: "
                    "aligned among themselves, then to ALN (as mafft --add)")
     p.add_argument("--add-fragments", metavar="SEQS",
@@ -169,17 +178,19 @@ def run_profile(args: argparse.Namespace) -> int:
     )
     from bioplug.progress import TerminalBar
 
+    if args.merge_table is not None:
+        return _merge_by_table(args)
     added = args.add if args.add is not None else args.add_fragments
-    if sum(v is not None for v in (args.second, args.add, args.add_fragments)) != 1:
-        raise InputError("give one of a second alignment (ALN2), --add SEQS or "
-                         "--add-fragments SEQS")
+    if sum((bool(args.others), args.add is not None, args.add_fragments is not None)) != 1:
+        raise InputError("give one of a second alignment (ALN2; more to merge them), --add "
+                         "SEQS or --add-fragments SEQS")
     if added is None and (args.keep_length or args.map_out):
         raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
     for flag, value in (("--guide-tree", args.guide_tree), ("--tree-out", args.tree_out)):
         if value is not None:   # the option group is msa's; profile has no guide tree to use
             raise InputError(f"{flag}: an option of bioplug msa; bioplug profile does not "
                              "read it")
-    inputs = [args.first, args.second if added is None else added]
+    inputs = [args.first, *(args.others if added is None else [added])]
     check_one_stdin(*inputs)
     check_distinct_outputs({"-o": args.output, "--map-out": args.map_out})
     for output in (args.output, args.map_out):
@@ -189,6 +200,7 @@ def run_profile(args: argparse.Namespace) -> int:
     check_writable(fmt, 3, args.output, args.format)
     first = _read_input(inputs[0], aligned=True)
     second = _read_input(inputs[1], aligned=added is None)
+    more = [_read_input(path, aligned=True) for path in inputs[2:]]
     if args.add_fragments is not None:
         unread = [flag for flag, value, default in (
             ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
@@ -196,8 +208,12 @@ def run_profile(args: argparse.Namespace) -> int:
         if unread:   # no guide tree among fragments: each meets the alignment alone
             log.warning("%s: not read with --add-fragments", ", ".join(unread))
     aligner = make_aligner(args)
-    with naming_input({input_name(inputs[0]): first, input_name(inputs[1]): second}):
-        if added is None:
+    groups = [first, second, *more]
+    with naming_input({input_name(path): records
+                       for path, records in zip(inputs, groups, strict=True)}):
+        if more:
+            alignment = aligner.merge(groups, names=[input_name(path) for path in inputs])
+        elif added is None:
             alignment = aligner.align_profiles(first, second)
         else:
             bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
@@ -216,6 +232,59 @@ def run_profile(args: argparse.Namespace) -> int:
     with atomic_output(args.map_out, inputs) as handle:   # both files, or neither
         handle.write(map_text(ungapped(second), alignment.residue_columns))
         write()
+    return 0
+
+
+def _merge_by_table(args: argparse.Namespace) -> int:
+    """``bioplug profile ALN --merge-table TABLE``: the sub-alignments ``TABLE`` numbers in
+    ``ALN`` merged, each kept intact, the other sequences aligned singly; ALN's row order."""
+    import numpy as np
+
+    from bioplug.alignio import alignment_from_rows, alignment_rows
+    from bioplug.errors import InputError
+    from bioplug.io import (
+        check_letters,
+        check_one_length,
+        check_one_stdin,
+        check_output,
+        check_writable,
+        input_name,
+        naming_input,
+        open_input,
+        output_format,
+        read_records,
+        write_checked,
+    )
+    from bioplug.progressive.merging import read_table
+
+    if args.others or args.add is not None or args.add_fragments is not None:
+        raise InputError("--merge-table reads one input, ALN (the sequences TABLE numbers): "
+                         "no ALN2, --add or --add-fragments")
+    if args.keep_length or args.map_out:
+        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
+    if args.guide_tree is not None or args.tree_out is not None:
+        raise InputError("--guide-tree / --tree-out: options of bioplug msa; bioplug profile "
+                         "does not read them")
+    inputs = [args.first, args.merge_table]
+    check_one_stdin(*inputs)
+    check_output(args.output, inputs)
+    fmt = output_format(args.output, args.format)
+    check_writable(fmt, 3, args.output, args.format)
+    source = input_name(args.first)
+    records = read_records(args.first)
+    check_letters(records, source, empty_ok=True)
+    with open_input(args.merge_table, "rt", errors="replace") as handle:
+        groups, names = read_table(handle.read(), len(records), input_name(args.merge_table))
+    members = [[records[i] for i in group] for group in groups]
+    for rows, name in zip(members, names, strict=True):
+        check_one_length([r.seq for r in rows], f"{source}, the sub-alignment of {name}")
+    with naming_input({source: records}):
+        merged = make_aligner(args).merge(members, names=names)
+    # back to ALN's order, as mafft --merge writes it (without --reorder)
+    order = np.argsort(np.concatenate([np.asarray(g) for g in groups]), kind="stable")
+    alignment = alignment_from_rows([merged.sequences[i] for i in order],
+                                    alignment_rows(merged)[order])
+    write_checked(alignment, args.output, source, fmt)
     return 0
 
 

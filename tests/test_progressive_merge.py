@@ -1,0 +1,208 @@
+"""Merging several alignments, each kept intact (``mafft --merge``):
+``ProgressiveAligner.merge`` and ``bioplug profile A B C ...``.
+
+Oracles: ``tests/progressive_reference.py``'s profile DP (every join of the merge tree places
+its two sides optimally, from the rows the result gives them), the inputs themselves (each
+alignment's rows and columns kept, every residue kept), ``align_profiles`` for two
+alignments, and plain loops for the distances between alignments.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_progressive_aligner import (
+    DEVICE,
+    PROTEIN,
+    SETTINGS,
+    drop_gap_columns,
+    evolve,
+    moves_between,
+    profile_optimum,
+    rows_of,
+)
+
+from bioplug.cli import main
+from bioplug.errors import InputError
+from bioplug.progressive import ProgressiveAligner
+from bioplug.progressive.merging import (
+    REPRESENTATIVES,
+    group_distances,
+    representatives,
+)
+
+
+@pytest.fixture(scope="module")
+def aligner() -> ProgressiveAligner:
+    return ProgressiveAligner(device=DEVICE, distances="ktuple", refinement=0, **PROTEIN)
+
+
+def split_family(aligner, k: int, g: int, seed: int) -> tuple[list, list[str], list[str]]:
+    """A simulated family of ``k`` cut into ``g`` runs of records, each aligned."""
+    names, texts, _ = evolve(k, 40, seed)
+    bounds = np.linspace(0, k, g + 1).round().astype(int)
+    parts = [[SeqRecord(Seq(t), id=n) for n, t in zip(names[a:b], texts[a:b], strict=True)]
+             for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    return [aligner.align(p) if len(p) > 1 else p for p in parts], names, texts
+
+
+def subtree_leaves(link: np.ndarray, g: int, node: int) -> list[int]:
+    if node < g:
+        return [node]
+    left, right = (int(v) for v in link[node - g, :2])
+    return subtree_leaves(link, g, left) + subtree_leaves(link, g, right)
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(seed=st.integers(0, 2**16), g=st.integers(3, 5))
+def test_every_join_is_optimal_and_each_alignment_is_kept(aligner, seed, g) -> None:
+    from bioplug.progressive.trees import linkage_from_tree
+
+    parts, names, texts = split_family(aligner, 12, g, seed)
+    merged = aligner.merge(parts)
+    rows = rows_of(merged)
+    assert [s.id for s in merged.sequences] == names
+    assert [r.replace("-", "") for r in rows] == texts
+    sizes = [len(p) for p in parts]
+    starts = np.cumsum([0, *sizes])
+    given_rows = [rows_of(p) if hasattr(p, "sequences") else [str(r.seq) for r in p]
+                  for p in parts]
+    of_group = [rows[starts[i]:starts[i + 1]] for i in range(g)]
+    for mine, original in zip(of_group, given_rows, strict=True):
+        assert drop_gap_columns(mine) == original
+    # every join of the merge tree: its two sides, as the result lays them out, are placed
+    # optimally against each other (the reference DP on the same profiles)
+    labels = [f"alignment {i + 1}" for i in range(g)]
+    link = linkage_from_tree(merged.merge_tree, labels)
+    for t in range(g - 1):
+        sides = [[r for leaf in subtree_leaves(link, g, int(link[t, s]))
+                  for r in of_group[leaf]] for s in (0, 1)]
+        both = drop_gap_columns(sides[0] + sides[1])
+        a, b = both[:len(sides[0])], both[len(sides[0]):]
+        best, got = profile_optimum(drop_gap_columns(a), drop_gap_columns(b),
+                                    moves_between(a, b), PROTEIN)
+        assert got == pytest.approx(best, abs=1e-3), t
+
+
+def test_two_alignments_merge_as_align_profiles(aligner) -> None:
+    parts, _, _ = split_family(aligner, 9, 2, 5)
+    merged = aligner.merge(parts)
+    assert rows_of(merged) == rows_of(aligner.align_profiles(*parts))
+    assert merged.merge_tree.count("alignment") == 2
+
+
+def test_distances_between_alignments_are_mean_distances() -> None:
+    rng = np.random.default_rng(3)
+    owner = np.array([0, 0, 1, 2, 2, 2, 1])
+    d = rng.random((7, 7))
+    d = (d + d.T) / 2
+    got = group_distances(d, owner, 3)
+    for x in range(3):
+        for y in range(3):
+            pairs = [d[i, j] for i in range(7) for j in range(7)
+                     if owner[i] == x and owner[j] == y]
+            assert got[x, y] == pytest.approx(0.0 if x == y else np.mean(pairs))
+
+
+def test_representatives_are_spread_rows_with_residues() -> None:
+    big = np.frombuffer(b"".join(b"AC-D" if i % 2 else b"----" for i in range(40)),
+                        np.uint8).reshape(40, 4)
+    one = np.frombuffer(b"M-K", np.uint8).reshape(1, 3)
+    texts, owner = representatives([big, one])
+    assert texts == ["ACD"] * REPRESENTATIVES + ["MK"]
+    assert owner.tolist() == [0] * REPRESENTATIVES + [1]
+
+
+def test_merge_errors(aligner) -> None:
+    parts, _, _ = split_family(aligner, 9, 3, 2)
+    with pytest.raises(InputError, match="two or more"):
+        aligner.merge(parts[:1])
+    with pytest.raises(InputError, match="list of two or more"):
+        aligner.merge(parts[0])
+    with pytest.raises(InputError, match="is in alignment 1 and alignment 3"):
+        aligner.merge([parts[0], parts[1], [SeqRecord(Seq("MKV"), id=parts[0].sequences[0].id)]])
+    with pytest.raises(InputError, match="given twice"):
+        aligner.merge([parts[0], parts[1], parts[0]], names=["a.fa", "b.fa", "a.fa"])
+    with pytest.raises(InputError, match="alignment 2 has no residues"):
+        aligner.merge([parts[0], [SeqRecord(Seq("---"), id="x")], parts[2]])
+    dna = [SeqRecord(Seq("ACGTTGCA"), id="n1"), SeqRecord(Seq("ACGTTGCC"), id="n2")]
+    auto = ProgressiveAligner(device=DEVICE, refinement=0)
+    with pytest.raises(InputError, match="alignment 1 is protein, alignment 3 nucleotide"):
+        auto.merge([parts[0], parts[1], dna])
+
+
+def test_cli_merges_files_and_refuses_mixed_modes(aligner, tmp_path, capsys) -> None:
+    parts, names, texts = split_family(aligner, 10, 3, 8)
+    files = []
+    for i, part in enumerate(parts):
+        files.append(tmp_path / f"g{i}.fa")
+        files[-1].write_text("".join(f">{s.id}\n{r}\n" for s, r in
+                                     zip(part.sequences, rows_of(part), strict=True)))
+    out = tmp_path / "merged.fa"
+    scoring = ["--seqtype", "protein", "--matrix", "BLOSUM62", "--gap-open", "10",
+               "--gap-extend", "1", "--end-gap-open", "2", "--end-gap-extend", "0.5",
+               "--shift", "0", "--distances", "ktuple"]
+    assert main(["-q", "profile", *map(str, files), "-o", str(out), *scoring,
+                 "--device", DEVICE]) == 0
+    got = re.findall(r">(\S+)\n(\S+)", out.read_text())
+    assert [n for n, _ in got] == names
+    assert [r for _, r in got] == rows_of(aligner.merge([str(f) for f in files]))
+    gone = tmp_path / "gone.fa"
+    for args, message in (([*map(str, files), "--add", str(files[0])], "give one of"),
+                          ([str(files[0]), str(files[1]), str(files[0])], "given twice"),
+                          ([str(files[0]), str(files[1]), str(tmp_path / "no.fa")],
+                           "no.fa")):
+        assert main(["-q", "profile", *args, "-o", str(gone), "--device", DEVICE]) == 2
+        assert message in capsys.readouterr().err and not gone.exists()
+
+
+def test_cli_merge_table_as_mafft_takes_it(aligner, tmp_path, capsys) -> None:
+    """``--merge-table``: the sub-alignments a mafft table numbers, kept intact, the unlisted
+    sequences aligned singly, rows in the input's order; bad tables named by line."""
+    from bioplug.progressive.merging import read_table
+
+    parts, names, texts = split_family(aligner, 9, 3, 4)
+    records = [(s.id, r) for p in parts for s, r in zip(p.sequences, rows_of(p), strict=True)]
+    # the input interleaves: the second sub-alignment first, a single sequence in between
+    order = [3, 4, 5, 0, 6, 1, 2, 7, 8]
+    path = tmp_path / "input.fa"
+    given = [r.replace("-", "") if i == 6 else r for i, (_, r) in enumerate(records)]
+    path.write_text("".join(f">{records[i][0]}\n{given[i]}\n" for i in order))
+    table = tmp_path / "table.txt"
+    table.write_text("1 2 3   # second\n4 6 7 # first\n\n8 9\n")
+    groups, labels = read_table(table.read_text(), 9, "t")
+    assert groups == [[0, 1, 2], [3, 5, 6], [7, 8], [4]]
+    assert labels == ["t line 1", "t line 2", "t line 4", "sequence 5"]
+    out = tmp_path / "out.fa"
+    scoring = ["--seqtype", "protein", "--matrix", "BLOSUM62", "--gap-open", "10",
+               "--gap-extend", "1", "--end-gap-open", "2", "--end-gap-extend", "0.5",
+               "--shift", "0", "--distances", "ktuple"]
+    assert main(["-q", "profile", str(path), "--merge-table", str(table), "-o", str(out),
+                 *scoring, "--device", DEVICE]) == 0
+    got = re.findall(r">(\S+)\n(\S+)", out.read_text())
+    assert [n for n, _ in got] == [records[i][0] for i in order]
+    single = [SeqRecord(Seq(texts[6]), id=names[6])]
+    expected = aligner.merge([parts[1], parts[0], parts[2][1:], single])
+    by_id = dict(zip([s.id for s in expected.sequences], rows_of(expected), strict=True))
+    assert [r for _, r in got] == [by_id[n] for n, _ in got]
+    gone = tmp_path / "gone.fa"
+    odd = next(p for p in range(2, 10) if len(given[order[p - 1]]) != len(given[order[0]]))
+    for text, message in (("1 2 x\n", "line 1: 'x' is not a sequence number"),
+                          ("1 2\n2 3\n", "line 2: sequence 2 is listed on line 1 too"),
+                          ("1 2\n3 10\n", "sequence 10, but the input has 9"),
+                          ("# nothing\n", "lists no sequences"),
+                          (f"1 {odd}\n", "the sub-alignment of")):
+        table.write_text(text)
+        assert main(["-q", "profile", str(path), "--merge-table", str(table), "-o",
+                     str(gone), "--device", DEVICE]) == 2
+        err = capsys.readouterr().err
+        assert message in err and not gone.exists(), err
+    assert main(["-q", "profile", str(path), str(path), "--merge-table", str(table), "-o",
+                 str(gone), "--device", DEVICE]) == 2
+    assert "reads one input" in capsys.readouterr().err
