@@ -212,7 +212,8 @@ def run_profile(args: argparse.Namespace) -> int:
     with naming_input({input_name(path): records
                        for path, records in zip(inputs, groups, strict=True)}):
         if more:
-            alignment = aligner.merge(groups, names=[input_name(path) for path in inputs])
+            alignment = _merge_with_bar(aligner, groups, [input_name(p) for p in inputs],
+                                        args)
         elif added is None:
             alignment = aligner.align_profiles(first, second)
         else:
@@ -233,6 +234,17 @@ def run_profile(args: argparse.Namespace) -> int:
         handle.write(map_text(ungapped(second), alignment.residue_columns))
         write()
     return 0
+
+
+def _merge_with_bar(aligner, groups: list, names: list[str], args: argparse.Namespace):
+    """``aligner.merge`` with a progress bar over the merge tree's joins (unless -q)."""
+    from bioplug.progress import TerminalBar
+
+    bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
+    try:
+        return aligner.merge(groups, progress=bar, names=names)
+    finally:
+        bar.close()
 
 
 def _merge_by_table(args: argparse.Namespace) -> int:
@@ -279,7 +291,7 @@ def _merge_by_table(args: argparse.Namespace) -> int:
     for rows, name in zip(members, names, strict=True):
         check_one_length([r.seq for r in rows], f"{source}, the sub-alignment of {name}")
     with naming_input({source: records}):
-        merged = make_aligner(args).merge(members, names=names)
+        merged = _merge_with_bar(make_aligner(args), members, names, args)
     # back to ALN's order, as mafft --merge writes it (without --reorder)
     order = np.argsort(np.concatenate([np.asarray(g) for g in groups]), kind="stable")
     alignment = alignment_from_rows([merged.sequences[i] for i in order],
