@@ -123,22 +123,28 @@ def add_rows_task(names: list[str], codes: np.ndarray, records: list[SeqRecord],
     return fn
 
 
-def merge_task(names: list[str], codes: np.ndarray, others: list[list[SeqRecord]], device):
+def merge_task(names: list[str], codes: np.ndarray, others: list[list[SeqRecord]], device,
+               sources: list[str] | None = None):
     """Job function: ``(names, codes)`` of the alignment merged with the alignments
-    ``others`` (gapped records), each kept intact (``ProgressiveAligner.merge``)."""
-    taken = set(names)
-    for group in others:
-        clash = sorted(taken & {r.id for r in group})
+    ``others`` (gapped records), each kept intact (``ProgressiveAligner.merge``);
+    ``sources`` name ``others`` in errors (default "alignment 2", ...)."""
+    labels = ["the open alignment", *(sources or [f"alignment {i + 2}"
+                                                 for i in range(len(others))])]
+    owner = dict.fromkeys(names, 0)
+    for i, group in enumerate(others, start=1):
+        clash = sorted(set(owner) & {r.id for r in group})
         if clash:
-            raise InputError(f"a sequence called {clash[0]!r} is in two of the alignments")
-        taken |= {r.id for r in group}
+            raise InputError(f"a sequence called {clash[0]!r} is in two of the alignments "
+                             f"({labels[owner[clash[0]]]} and {labels[i]})")
+        owner.update(dict.fromkeys((r.id for r in group), i))
 
     def fn(progress):
         from bioplug import ProgressiveAligner
 
         given = [SeqRecord(Seq(codes[i].tobytes().decode("ascii").replace(" ", "-")), id=name)
                  for i, name in enumerate(names)]
-        merged = ProgressiveAligner(device=device).merge([given, *others], progress=progress)
+        merged = ProgressiveAligner(device=device).merge([given, *others], progress=progress,
+                                                         names=labels)
         return [s.id for s in merged.sequences], rows_of(merged)
 
     return fn
@@ -234,14 +240,15 @@ class Realigner:
         if path:
             self.add_sequences(read_records(path), fragments, keep_length)
 
-
-    def merge_alignments(self, others: list[list[SeqRecord]]):
+    def merge_alignments(self, others: list[list[SeqRecord]],
+                         sources: list[str] | None = None):
         """Merge the open alignment with ``others`` (each a list of gapped records of one
-        length), every one kept intact; their rows follow the open one's."""
+        length), every one kept intact; their rows follow the open one's. ``sources`` (file
+        names) name them in errors."""
         data = self._aligned()
         if not others:
             raise InputError("no alignments to merge")
-        fn = merge_task(list(data.names), data.codes, others, self.window.device)
+        fn = merge_task(list(data.names), data.codes, others, self.window.device, sources)
         added = [r.id for group in others for r in group]
         return self._start("Merge alignments", fn, f"merge {len(others) + 1} alignments",
                            lambda names: self.view.highlight_names(added),
@@ -262,7 +269,7 @@ class Realigner:
             check_one_length([r.seq for r in records], path)
             others.append(records)
         if others:
-            self.merge_alignments(others)
+            self.merge_alignments(others, list(paths))
 
 
 def install_realign(window) -> Realigner:

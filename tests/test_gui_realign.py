@@ -213,3 +213,27 @@ def test_merge_alignments_keeps_each_one_and_is_one_undo_step(window, qtbot, tmp
     assert (window.data.codes == before).all()
     with pytest.raises(Exception, match="in two of the alignments"):
         window.realigner.merge_alignments([read_records(first), read_records(first)])
+
+
+def test_merge_from_the_menu_names_the_file_in_errors(window, qtbot, tmp_path, monkeypatch):
+    """Edit ▸ Merge alignments…: an error about one of the chosen files names that file, not
+    "alignment 2" (which of them, with several chosen?)."""
+    good = tmp_path / "good.fa"
+    good.write_text(">g\nMKVLAGHWEQR\n")
+    dna = tmp_path / "genes.fa"
+    dna.write_text(">n1\nACGTTGCA-ACGT\n>n2\nACGTTGCAGACGT\n")
+    twice = tmp_path / "twice.fa"
+    twice.write_text(">t\nMKVLAG\n>t\nMKILAG\n")
+    action = next(a for a in window.edit_menu.actions() if "Merge" in a.text())
+    for chosen, message in (([good, dna], "genes.fa nucleotide"),
+                            ([twice, good], "twice.fa: duplicate sequence ids: t")):
+        monkeypatch.setattr("bioplug.gui.realign.QFileDialog.getOpenFileNames",
+                            lambda *a, chosen=chosen, **k: ([str(p) for p in chosen], ""))
+        with qtbot.waitSignal(window.jobFinished, timeout=120_000) as blocker:
+            action.trigger()
+        assert blocker.args[1] == "failed"
+        assert message in window.last_error, window.last_error
+        assert window.data.names == list(ROWS)
+    with pytest.raises(Exception, match=r"'x' is in two of the alignments \(x.fa and y.fa\)"):
+        window.realigner.merge_alignments([[SeqRecord(Seq("MKV"), id="x")],
+                                           [SeqRecord(Seq("MKI"), id="x")]], ["x.fa", "y.fa"])

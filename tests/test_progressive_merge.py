@@ -206,3 +206,85 @@ def test_cli_merge_table_as_mafft_takes_it(aligner, tmp_path, capsys) -> None:
     assert main(["-q", "profile", str(path), str(path), "--merge-table", str(table), "-o",
                  str(gone), "--device", DEVICE]) == 2
     assert "reads one input" in capsys.readouterr().err
+
+
+def test_merge_names_the_alignment_it_cannot_read(aligner, tmp_path, capsys) -> None:
+    """Errors about one input name it (among fifty, "rows must have one length" alone does
+    not say which); ``names`` of the wrong length is an InputError, not an IndexError."""
+    parts, _, _ = split_family(aligner, 9, 3, 6)
+    ragged = [SeqRecord(Seq("MKV"), id="r1"), SeqRecord(Seq("MKVL"), id="r2")]
+    twice = [SeqRecord(Seq("MKV"), id="t"), SeqRecord(Seq("MKI"), id="t")]
+    for bad, message in ((ragged, "alignment 2: an alignment's rows must have one length"),
+                         (twice, "alignment 2: duplicate sequence ids: t"),
+                         ([], "alignment 2: no sequences")):
+        with pytest.raises(InputError, match=re.escape(message)):
+            aligner.merge([parts[0], bad, parts[2]])
+    with pytest.raises(InputError, match="b.fa: duplicate sequence ids: t"):
+        aligner.merge([parts[0], twice, parts[2]], names=["a.fa", "b.fa", "c.fa"])
+    with pytest.raises(InputError, match="one name for each of the 3 alignments, got 2"):
+        aligner.merge(parts, names=["a.fa", "b.fa"])
+    files = []
+    for i, rows in enumerate((["MKVL-AG", "MKIL-AG"], ["MRVLSAG"], ["MKVLAG", "MKILAG"])):
+        files.append(tmp_path / f"f{i}.fa")
+        files[-1].write_text("".join(f">{'dup' if i == 2 else f's{i}_{j}'}\n{r}\n"
+                                     for j, r in enumerate(rows)))
+    out = tmp_path / "out.fa"
+    for args in ([files[0], files[1], files[2]], [files[0], files[2]]):
+        assert main(["-q", "profile", *map(str, args), "-o", str(out), "--device", DEVICE]) == 2
+        assert f"{files[2]}: duplicate sequence ids: dup" in capsys.readouterr().err
+        assert not out.exists()
+
+
+def test_merge_table_edge_cases_as_mafft(tmp_path, capsys) -> None:
+    """A table's odd lines (a number in another script's digits, a form feed) are errors
+    named by the line an editor shows; an unlisted sequence without residues comes out as a
+    row of gaps (as mafft --merge writes it), unlisted sequences are named by file and id, and
+    a table that leaves nothing to merge says so."""
+    from bioplug.progressive.merging import read_table
+
+    with pytest.raises(InputError, match=r"t line 2: '²' is not a sequence number"):
+        read_table("1 2\n3 ²\n", 5, "t")
+    with pytest.raises(InputError, match=r"t line 2: 'x' is not a sequence number"):
+        read_table("1\f2\nx\n", 5, "t")
+    with pytest.raises(InputError, match="sequence 2 is listed twice on this line"):
+        read_table("1 2 2\n", 5, "t")
+    path = tmp_path / "in.fa"
+    path.write_text(">a1 first of a\nMKVLAAGIVALLLA\n>a2\nMKVL--GIVALLLA\n>e empty\n----\n"
+                    ">b1\nMKVLSAGIVGLLA\n>b2\nMRVLSAGIVGLLA\n>s\nMKVLAGIVALLLAW\n")
+    table = tmp_path / "table.txt"
+    table.write_text("1 2\n4 5\n")
+    out = tmp_path / "out.fa"
+    assert main(["-q", "profile", str(path), "--merge-table", str(table), "-o", str(out),
+                 "--device", DEVICE]) == 0
+    got = re.findall(r">([^\n]+)\n(\S+)", out.read_text())
+    assert [n for n, _ in got] == ["a1 first of a", "a2", "e empty", "b1", "b2", "s"]
+    rows = [r for _, r in got]
+    assert len({len(r) for r in rows}) == 1 and set(rows[2]) == {"-"}
+    assert [r.replace("-", "") for r in rows] == ["MKVLAAGIVALLLA", "MKVLGIVALLLA", "",
+                                                  "MKVLSAGIVGLLA", "MRVLSAGIVGLLA",
+                                                  "MKVLAGIVALLLAW"]
+    assert drop_gap_columns(rows[:2]) == ["MKVLAAGIVALLLA", "MKVL--GIVALLLA"]
+    dna = tmp_path / "mixed.fa"
+    dna.write_text(">p1\nMKVLAG\n>p2\nMKILAG\n>n1\nACGTACGTAC\n")
+    table.write_text("1 2\n")
+    assert main(["-q", "profile", str(dna), "--merge-table", str(table), "-o", str(out),
+                 "--device", DEVICE]) == 2
+    assert f"{dna}, sequence 3 (n1) nucleotide" in capsys.readouterr().err
+    # the sub-alignment and a sequence without residues: there is nothing to merge
+    path.write_text(">a1\nMKVLAAGIVALLLA\n>a2\nMKVL--GIVALLLA\n>e\n----\n")
+    out.unlink()
+    assert main(["-q", "profile", str(path), "--merge-table", str(table), "-o", str(out),
+                 "--device", DEVICE]) == 2
+    assert not out.exists()
+    assert "nothing to merge" in capsys.readouterr().err
+
+
+def test_merge_warns_that_trees_is_not_read(aligner, tmp_path, caplog) -> None:
+    files = []
+    for i, rows in enumerate((["MKVL-AG", "MKIL-AG"], ["MRVLSAG"], ["MKVLAG"])):
+        files.append(tmp_path / f"f{i}.fa")
+        files[-1].write_text("".join(f">s{i}_{j}\n{r}\n" for j, r in enumerate(rows)))
+    with caplog.at_level("WARNING", logger="bioplug.progressive.cli"):
+        assert main(["-q", "profile", *map(str, files), "--trees", "nj", "-o",
+                     str(tmp_path / "out.fa"), "--device", DEVICE]) == 0
+    assert "--trees: not read when merging" in caplog.text

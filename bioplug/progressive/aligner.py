@@ -461,15 +461,15 @@ class ProgressiveAligner:
         Raises
         ------
         InputError
-            Fewer than two alignments, one without residues, an id in two of them, a
+            Fewer than two alignments, ``names`` not one for each, one alignment that
+            cannot be read (named), one without residues, an id in two of them, a
             protein alignment beside a nucleotide one (with ``seqtype="auto"``), or a letter
             the scoring lacks.
         """
         from bioplug.progressive import merging
         from bioplug.runtime import get_runtime
 
-        groups = self._merge_inputs(alignments)
-        names = names or [f"alignment {i + 1}" for i in range(len(groups))]
+        groups, names = self._merge_inputs(alignments, names)
         plain = ungapped([r for group in groups for r in group], empty_ok=True)
         texts = [str(r.seq) for r in plain]
         self._check_merge(groups, texts, names)
@@ -490,16 +490,32 @@ class ProgressiveAligner:
         return alignment
 
     @staticmethod
-    def _merge_inputs(alignments) -> list[list[SeqRecord]]:
+    def _merge_inputs(alignments, names: list[str] | None
+                      ) -> tuple[list[list[SeqRecord]], list[str]]:
+        """The alignments as gapped records and their names in messages; an alignment that
+        cannot be read (rows of different lengths, an id twice, no rows) is named, as one
+        among fifty must be."""
         if isinstance(alignments, (str, Alignment)) or not hasattr(alignments, "__iter__"):
             raise InputError("merge takes a list of two or more alignments")
+        items = list(alignments)
+        if len(items) < 2:
+            raise InputError(f"merge needs two or more alignments, got {len(items)}")
+        if names is None:
+            names = [f"alignment {i + 1}" for i in range(len(items))]
+        elif isinstance(names, str) or len(names) != len(items):
+            raise InputError(f"names: one name for each of the {len(items)} alignments, got "
+                             f"{1 if isinstance(names, str) else len(names)}")
         groups, first = [], 0
-        for item in alignments:
-            groups.append(aligned_records(item, first))
+        for item, name in zip(items, names, strict=True):
+            try:
+                groups.append(aligned_records(item, first))
+            except InputError as exc:
+                # a path's own errors name it already; records and Alignments only by position
+                said = str(exc)
+                raise InputError(said if said.startswith(str(name)) else f"{name}: {said}"
+                                 ) from None
             first += len(groups[-1])
-        if len(groups) < 2:
-            raise InputError(f"merge needs two or more alignments, got {len(groups)}")
-        return groups
+        return groups, list(names)
 
     def _check_merge(self, groups: list[list[SeqRecord]], texts: list[str],
                      names: list[str]) -> None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+from bioplug.errors import InputError
+
 log = logging.getLogger(__name__)
 
 #: ``--method auto`` switches to the progressive pipeline above this many sequences (the
@@ -170,6 +172,7 @@ def run_profile(args: argparse.Namespace) -> int:
         check_distinct_outputs,
         check_one_stdin,
         check_output,
+        check_unique_ids,
         check_writable,
         input_name,
         naming_input,
@@ -209,6 +212,9 @@ def run_profile(args: argparse.Namespace) -> int:
             log.warning("%s: not read with --add-fragments", ", ".join(unread))
     aligner = make_aligner(args)
     groups = [first, second, *more]
+    for path, records in zip(inputs, groups, strict=True):
+        # named here: the aligners' own check sees two alignments' records together
+        check_unique_ids(records, input_name(path))
     with naming_input({input_name(path): records
                        for path, records in zip(inputs, groups, strict=True)}):
         if more:
@@ -240,6 +246,9 @@ def _merge_with_bar(aligner, groups: list, names: list[str], args: argparse.Name
     """``aligner.merge`` with a progress bar over the merge tree's joins (unless -q)."""
     from bioplug.progress import TerminalBar
 
+    if getattr(args, "trees", None) is not None:   # said, as --add-fragments says its own
+        log.warning("--trees: not read when merging (the merge tree is UPGMA of the "
+                    "alignments' distances)")
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         return aligner.merge(groups, progress=bar, names=names)
@@ -250,33 +259,19 @@ def _merge_with_bar(aligner, groups: list, names: list[str], args: argparse.Name
 def _merge_by_table(args: argparse.Namespace) -> int:
     """``bioplug profile ALN --merge-table TABLE``: the sub-alignments ``TABLE`` numbers in
     ``ALN`` merged, each kept intact, the other sequences aligned singly; ALN's row order."""
-    import numpy as np
-
-    from bioplug.alignio import alignment_from_rows, alignment_rows
-    from bioplug.errors import InputError
     from bioplug.io import (
         check_letters,
-        check_one_length,
         check_one_stdin,
         check_output,
         check_writable,
         input_name,
         naming_input,
-        open_input,
         output_format,
         read_records,
         write_checked,
     )
-    from bioplug.progressive.merging import read_table
 
-    if args.others or args.add is not None or args.add_fragments is not None:
-        raise InputError("--merge-table reads one input, ALN (the sequences TABLE numbers): "
-                         "no ALN2, --add or --add-fragments")
-    if args.keep_length or args.map_out:
-        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
-    if args.guide_tree is not None or args.tree_out is not None:
-        raise InputError("--guide-tree / --tree-out: options of bioplug msa; bioplug profile "
-                         "does not read them")
+    _check_table_options(args)
     inputs = [args.first, args.merge_table]
     check_one_stdin(*inputs)
     check_output(args.output, inputs)
@@ -285,19 +280,74 @@ def _merge_by_table(args: argparse.Namespace) -> int:
     source = input_name(args.first)
     records = read_records(args.first)
     check_letters(records, source, empty_ok=True)
-    with open_input(args.merge_table, "rt", errors="replace") as handle:
-        groups, names = read_table(handle.read(), len(records), input_name(args.merge_table))
-    members = [[records[i] for i in group] for group in groups]
-    for rows, name in zip(members, names, strict=True):
-        check_one_length([r.seq for r in rows], f"{source}, the sub-alignment of {name}")
+    groups, names = _table_groups(args.merge_table, records, source)
+    # an unlisted sequence without residues has nothing to align: a row of gaps in the
+    # output, as mafft --merge writes it (merge refuses an alignment without residues)
+    empty = {group[0] for group in groups
+             if len(group) == 1 and not str(records[group[0]].seq).strip("-.")}
+    kept = [i for i, group in enumerate(groups) if not (len(group) == 1 and group[0] in empty)]
+    if len(kept) < 2:
+        raise InputError(f"{input_name(args.merge_table)}: nothing to merge: one sub-alignment "
+                         f"holds every sequence of {source} that has residues")
     with naming_input({source: records}):
-        merged = _merge_with_bar(make_aligner(args), members, names, args)
-    # back to ALN's order, as mafft --merge writes it (without --reorder)
-    order = np.argsort(np.concatenate([np.asarray(g) for g in groups]), kind="stable")
-    alignment = alignment_from_rows([merged.sequences[i] for i in order],
-                                    alignment_rows(merged)[order])
-    write_checked(alignment, args.output, source, fmt)
+        merged = _merge_with_bar(make_aligner(args),
+                                 [[records[j] for j in groups[i]] for i in kept],
+                                 [names[i] for i in kept], args)
+    write_checked(_in_input_order(merged, [groups[i] for i in kept], records, empty),
+                  args.output, source, fmt)
     return 0
+
+
+def _check_table_options(args: argparse.Namespace) -> None:
+    if args.others or args.add is not None or args.add_fragments is not None:
+        raise InputError("--merge-table reads one input, ALN (the sequences TABLE numbers): "
+                         "no ALN2, --add or --add-fragments")
+    if args.keep_length or args.map_out:
+        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
+    if args.guide_tree is not None or args.tree_out is not None:
+        raise InputError("--guide-tree / --tree-out: options of bioplug msa; bioplug profile "
+                         "does not read them")
+
+
+def _table_groups(table: str, records: list, source: str) -> tuple[list[list[int]], list[str]]:
+    """The table's groups of record numbers (0-based; unlisted records alone) and their names
+    in messages; a sub-alignment's rows checked for one length."""
+    from bioplug.io import check_one_length, input_name, open_input
+    from bioplug.progressive.merging import read_table
+
+    with open_input(table, "rt", errors="replace") as handle:
+        groups, names = read_table(handle.read(), len(records), input_name(table))
+    # the unlisted sequences by file, number and id: "sequence 7" alone is hard to find
+    names = [f"{source}, {name} ({records[group[0]].id})" if name.startswith("sequence ")
+             else name for group, name in zip(groups, names, strict=True)]
+    for group, name in zip(groups, names, strict=True):
+        check_one_length([records[i].seq for i in group],
+                         f"{source}, the sub-alignment of {name}")
+    return groups, names
+
+
+def _in_input_order(merged, groups: list[list[int]], records: list, empty: set[int]):
+    """The merged alignment with its rows back in the input's order (as mafft --merge
+    writes them without --reorder), the records without residues as rows of gaps."""
+    import numpy as np
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    from bioplug.alignio import alignment_from_rows, alignment_rows
+    from bioplug.io import description_after_id
+
+    rows = alignment_rows(merged)
+    out = np.full((len(records), rows.shape[1]), ord("-"), dtype=np.uint8)
+    at = np.concatenate([np.asarray(group) for group in groups])
+    out[at] = rows
+    plain: list = [None] * len(records)
+    for i, record in zip(at, merged.sequences, strict=True):
+        plain[i] = record
+    for i in empty:
+        plain[i] = SeqRecord(Seq(""), id=records[i].id, name=records[i].name,
+                             description=description_after_id(records[i]))
+    molecule = merged.sequences[0].annotations.get("molecule_type")   # NEXUS needs it
+    return alignment_from_rows(plain, out, molecule_type=molecule)
 
 
 def _writer(alignment, args: argparse.Namespace, given: list, source: str, fmt: str):

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import numpy as np
 
@@ -115,19 +116,23 @@ def read_table(text: str, n: int, source: str) -> tuple[list[list[int]], list[st
     groups: list[list[int]] = []
     names: list[str] = []
     line_of: dict[int, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    # lines as editors number them: str.splitlines also breaks at form feeds and other
+    # separators, and the line named in a message would not be the one to look at
+    for number, line in enumerate(re.split(r"\r\n?|\n", text), start=1):
         words = line.split("#", 1)[0].split()
         group = []
         for word in words:
-            if not word.isdigit():
+            # ASCII only: str.isdigit takes "²" or "①" as well, which int() does not
+            if not (word.isascii() and word.isdigit()):
                 raise InputError(f"{source} line {number}: {word!r} is not a sequence number")
             seq = int(word)
             if not 1 <= seq <= n:
                 raise InputError(f"{source} line {number}: sequence {seq}, but the input has "
                                  f"{n} sequences")
             if seq in line_of:
-                raise InputError(f"{source} line {number}: sequence {seq} is listed on line "
-                                 f"{line_of[seq]} too")
+                where = ("twice on this line" if line_of[seq] == number
+                         else f"on line {line_of[seq]} too")
+                raise InputError(f"{source} line {number}: sequence {seq} is listed {where}")
             line_of[seq] = number
             group.append(seq - 1)
         if group:
