@@ -84,6 +84,18 @@ def test_pp_text_is_hmmers_code():
     assert pp_text(values) == "00115899**."
 
 
+def test_pp_text_takes_one_value_and_values_out_of_range():
+    """One number is one character (it was "'numpy.uint8' object does not support item
+    assignment"); rounding slips past 0 and 1, and infinities, are the ends of the code,
+    without numpy's overflow warning."""
+    import warnings
+
+    assert pp_text(0.5) == "5" and pp_text(np.float32(0.97)) == "*" and pp_text([]) == ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pp_text([-1e-9, 1 + 1e-7, np.inf, -np.inf, np.nan]) == "0**0."
+
+
 def test_alignment_carries_the_annotation_and_stockholm_writes_it(tmp_path):
     records = [">a\nMKVLAAGIVALLLSAGCSSSKEETW\n", ">b\nMKILAAGIVGLLLAGCSSKEETW\n",
                ">c\nMRVLSAGIVALLISAGCSQKEDTW\n", ">d\nMKVLAGIVALLSAGCSSSKEW\n"]

@@ -248,3 +248,209 @@ def test_standard_input_is_named_and_its_format_sniffed(monkeypatch, capsys) -> 
     pipe("CLUSTAL W\n\na   AC-GTACGT\nb   ACAGTACGT\nc   ACAGTTCGT\n")
     assert main(["-q", "tree", "-", "-o", "-", "--device", "cpu"]) == 0
     assert capsys.readouterr().out.strip().endswith(";")
+
+
+def hmmalign_stockholm(seed: int = 3, block: int = 200) -> tuple[str, list[str], str]:
+    """(Stockholm text, rows with "-" for every gap, PP_cons) of a 5-sequence alignment laid
+    out as hmmalign writes one: #=GF / #=GS lines, lower-case insert columns with "." gaps
+    (PP_cons "." there), #=GR PP lines, interleaved in blocks of ``block`` columns."""
+    rng = np.random.default_rng(seed)
+    match = 230
+    base = rng.choice(list(AA), match)
+    inserts = {40: 2, 150: 3, 210: 1}   # match column after which an insert run comes
+    rows, code = [], []
+    for k in range(5):
+        s = base.copy()
+        s[rng.integers(0, match, 8 * k)] = rng.choice(list(AA), 8 * k)
+        s[rng.integers(0, match, 4)] = "-"   # deletions
+        row = []
+        for i, letter in enumerate(s):
+            row.append(letter)
+            if i in inserts:
+                n = inserts[i]
+                row += (list(rng.choice(list(AA), n).astype(str)) if k % 2 else ["."] * n)
+        rows.append("".join(row))
+    for i in range(match):
+        code.append(rng.choice(list("0123456789*")))
+        if i in inserts:
+            code += ["."] * inserts[i]
+    code = "".join(code)
+    rows = ["".join(c.lower() if code[j] == "." and c != "." else c for j, c in enumerate(r))
+            for r in rows]
+    ids = [f"q{k}/1-{match}" for k in range(5)]
+    pps = ["".join("." if c in "-." else rng.choice(list("0123456789*")) for c in r)
+           for r in rows]
+    lines = ["# STOCKHOLM 1.0", "#=GF ID   fam", "#=GF AU   hmmalign-like", ""]
+    lines += [f"#=GS {name} AC P{k:05d}.1" for k, name in enumerate(ids)] + [""]
+    for at in range(0, len(code), block):
+        for name, row, pp in zip(ids, rows, pps, strict=True):
+            lines += [f"{name:<16} {row[at:at + block]}",
+                      f"#=GR {name:<11} PP {pp[at:at + block]}"]
+        part = code[at:at + block]
+        lines += [f"#=GC PP_cons       {part}",
+                  f"#=GC RF            {''.join('.' if c == '.' else 'x' for c in part)}", ""]
+    return "\n".join(lines) + "//\n", [r.replace(".", "-") for r in rows], code
+
+
+def test_min_reliability_reads_interleaved_hmmalign_stockholm(tmp_path, monkeypatch,
+                                                              caplog) -> None:
+    """hmmalign (Easel) writes Stockholm in blocks of 200 columns: --min-reliability read
+    it with Bio.Align, which refuses interleaved files ("failed: ValueError: Aligned sequence
+    ... consists of 43 letters, expected 200"). The tree is the one of the alignment cut by
+    hand to the columns coded 7, 8, 9 or * (0.7 or more), from a file, gzip and a pipe."""
+    import gzip
+    import io
+    import logging
+    import sys
+
+    text, rows, code = hmmalign_stockholm()
+    sto = tmp_path / "hmm.sto"
+    sto.write_text(text)
+    kept = [i for i, ch in enumerate(code) if ch == "*" or (ch.isdigit() and int(ch) >= 7)]
+    assert 40 < len(kept) < len(code) - 40
+    cut = ["".join(r[i] for i in kept) for r in rows]
+    assert all("-" in r for r in cut[1:])   # read as an alignment, not as sequences
+    by_hand = tmp_path / "cut.fa"
+    by_hand.write_text("".join(f">q{k}/1-230\n{r}\n" for k, r in enumerate(cut)))
+    want_tree, want_dist = tmp_path / "hand.nwk", tmp_path / "hand.phy"
+    assert main(["-q", "tree", str(by_hand), "-o", str(want_tree), "--distances-out",
+                 str(want_dist), "--device", "cpu"]) == 0
+    caplog.set_level(logging.INFO)
+    got_tree, got_dist = tmp_path / "got.nwk", tmp_path / "got.phy"
+    assert main(["tree", str(sto), "--min-reliability", "0.7", "-o", str(got_tree),
+                 "--distances-out", str(got_dist), "--device", "cpu"]) == 0
+    assert f"hmm.sto: {len(kept)} of {len(code)} columns have a reliability of 0.7" \
+        in caplog.text
+    assert got_tree.read_text() == want_tree.read_text()
+    assert got_dist.read_text() == want_dist.read_text()
+    packed = tmp_path / "hmm.sto.gz"
+    packed.write_bytes(gzip.compress(text.encode()))
+    assert main(["-q", "tree", str(packed), "--min-reliability", "0.7", "-o",
+                 str(tmp_path / "gz.nwk"), "--device", "cpu"]) == 0
+    assert (tmp_path / "gz.nwk").read_text() == want_tree.read_text()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["-q", "tree", "-", "--format", "stockholm", "--min-reliability", "0.7",
+                 "-o", str(tmp_path / "pipe.nwk"), "--device", "cpu"]) == 0
+    assert (tmp_path / "pipe.nwk").read_text() == want_tree.read_text()
+    assert main(["-q", "tree", str(sto), "--min-reliability", "0.7", "--bootstrap", "5",
+                 "-o", str(tmp_path / "boot.nwk"), "--device", "cpu"]) == 0
+    boot = TreeNode.read(str(tmp_path / "boot.nwk"), convert_underscores=False)
+    assert sorted(t.name for t in boot.tips()) == [f"q{k}/1-230" for k in range(5)]
+
+
+GOOD_ROWS = "a ACDEFG\nb ACDEFH\nc ACDQFH\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# STOCKHOLM 1.0\na ACDEFG\nb ACDEF\n#=GC PP_cons 999999\n//\n", "different lengths"),
+    (f"# STOCKHOLM 1.0\n{GOOD_ROWS}#=GC PP_cons 9999\n//\n", "PP_cons length 4, expected 6"),
+    (f"# STOCKHOLM 1.0\n{GOOD_ROWS}#=GC PP_cons 999999\n#=GR a PP 99\n//\n", "per-letter"),
+    (f"# STOCKHOLM 1.0\n{GOOD_ROWS}#=GC PP_cons 999999\n//\n" * 2, "2 Stockholm alignments"),
+    ("# STOCKHOLM 1.0\n//\n", "no Stockholm alignments"),
+    ("# STOCKHOLM 1.0\na ACDEFG\nb AC\xe9EFG\n#=GC PP_cons 999999\n//\n", "codec"),
+], ids=["ragged", "short-PP_cons", "short-GR", "two-alignments", "empty", "not-utf8"])
+def test_min_reliability_bad_stockholm_is_an_input_error(tmp_path, capsys, text,
+                                                         message) -> None:
+    """A Stockholm file --min-reliability cannot read fails as an input error naming the
+    file (exit 2, no output), not as a crash ("failed: ValueError / AssertionError /
+    UnicodeDecodeError", exit 1)."""
+    path = tmp_path / "bad.sto"
+    path.write_bytes(text.encode("latin-1"))
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.5", "-o", str(out),
+                 "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "bioplug tree: error: " in err and "bad.sto" in err and message in err, err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_min_reliability_refuses_a_distance_matrix(tmp_path, capsys) -> None:
+    """A PHYLIP matrix has no columns to filter: --min-reliability was ignored without a
+    word, the tree being the unfiltered one."""
+    path = tmp_path / "m.phy"
+    path.write_text("3\na 0 1 2\nb 1 0 2\nc 2 2 0\n")
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.5", "-o", str(out),
+                 "--device", "cpu"]) == 2
+    assert "m.phy: --min-reliability needs an alignment" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_min_reliability_a_sequence_left_without_residues(tmp_path, capsys) -> None:
+    """A row with no residue in the kept columns: one error naming it and the threshold
+    (it was a warning, then "c: the sequence is only gaps (record 3)", which does not say
+    that the filter emptied it)."""
+    path = tmp_path / "gaps.sto"
+    path.write_text("# STOCKHOLM 1.0\na ACDEFGHIKLMN\nb ACDEFGHIKLMN\nc ACDEFG------\n"
+                    "d ------HIKLMN\n#=GC PP_cons 222222999999\n//\n")
+    out = tmp_path / "t.nwk"
+    for extra in ([], ["--bootstrap", "3"], ["--distance", "kimura"]):
+        assert main(["-q", "tree", str(path), "--min-reliability", "0.9", "-o", str(out),
+                     *extra, "--device", "cpu"]) == 2
+        err = capsys.readouterr().err
+        assert "gaps.sto: c: no residue in the 6 columns of reliability 0.9 or more" in err
+        assert len(err.strip().splitlines()) == 1 and not out.exists()
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.2", "-o", str(out),
+                 "--device", "cpu"]) == 0
+
+
+def test_min_reliability_above_what_the_code_shows(tmp_path, capsys) -> None:
+    """HMMER's "*" says 0.95 or more and no more: a threshold above 0.975 (what "*" is read
+    as) keeps nothing, and the error says why and what keeps the "*" columns instead of
+    only "no column has a reliability of 0.99 or more" (bioplug msa --annot may well have
+    printed 0.990 for them)."""
+    path = tmp_path / "sure.sto"
+    path.write_text("# STOCKHOLM 1.0\na ACDEFG\nb ACDEFH\nc ACDQFH\n"
+                    "#=GC PP_cons ***9*8\n//\n")
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.99", "-o", str(out),
+                 "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "no column has a reliability of 0.99 or more" in err
+    assert "4 column(s) are *" in err and "--min-reliability 0.95 keeps them" in err
+    assert not out.exists()
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.95", "-o", str(out),
+                 "--device", "cpu"]) == 0
+
+
+def test_min_reliability_says_how_the_input_was_read(tmp_path, capsys) -> None:
+    """A Stockholm file under a FASTA name is read as FASTA (the extension decides): the
+    refusal says so and how to read it as Stockholm."""
+    path = tmp_path / "aln.fa"
+    path.write_text("# STOCKHOLM 1.0\na ACDEFG\nb ACDEFH\nc ACDQFH\n#=GC PP_cons 999999\n//\n")
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.5", "-o",
+                 str(tmp_path / "t.nwk"), "--device", "cpu"]) == 2
+    assert "this is read as fasta (--format stockholm" in capsys.readouterr().err
+    assert main(["-q", "tree", str(path), "--format", "stockholm", "--min-reliability", "0.5",
+                 "-o", str(tmp_path / "t.nwk"), "--device", "cpu"]) == 0
+
+
+@pytest.mark.parametrize("distance", ["ktuple", "clustalw-fast"])
+def test_min_reliability_needs_column_distances(tmp_path, capsys, distance) -> None:
+    """ktuple and clustalw-fast ungap the rows: after the cut their k-tuples would span the
+    joins of the columns left out. They ran without a word; refused as --bootstrap refuses
+    them."""
+    text, _, _ = hmmalign_stockholm()
+    path = tmp_path / "hmm.sto"
+    path.write_text(text)
+    out = tmp_path / "t.nwk"
+    assert main(["-q", "tree", str(path), "--min-reliability", "0.7", "--distance", distance,
+                 "-o", str(out), "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "--min-reliability keeps alignment columns: --distance identity or kimura" in err
+    assert not out.exists()
+    assert main(["-q", "tree", str(path), "--distance", distance, "-o", str(out),
+                 "--device", "cpu"]) == 0   # without the cut, as before
+
+
+def test_phylip_matrix_never_writes_negative_zero():
+    """A distance that rounds to zero from below (kimura's -1e-17) is written 0.00000000."""
+    import io as _io
+
+    import numpy as _np
+
+    from bioplug.tree.matrix import write_phylip
+
+    out = _io.StringIO()
+    write_phylip(_np.array([[0.0, -1e-17], [-0.0, 0.0]]), ["a", "b"], out)
+    assert "-0" not in out.getvalue() and out.getvalue().count("0.00000000") == 4

@@ -63,8 +63,11 @@ def reliability(aligner, length: int) -> tuple[np.ndarray, np.ndarray]:
 
 def pp_text(values: np.ndarray) -> str:
     """HMMER's posterior-probability characters of ``values`` (``*``, ``0``-``9``, ``.``)."""
-    values = np.asarray(values, dtype=np.float64)
-    digits = np.clip(np.floor(np.nan_to_num(values) * 10 + 0.5), 0, 9).astype(np.uint8)
+    # one value as one character; clipped to 0..1 first so that an infinity is no overflow
+    # warning (and a rounding slip below 0 or above 1 still a character)
+    values = np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel()
+    digits = np.floor(np.nan_to_num(np.clip(values, 0.0, 1.0)) * 10 + 0.5)
+    digits = np.minimum(digits, 9).astype(np.uint8)
     chars = (digits + ord("0")).astype(np.uint8)
     chars[values >= 0.95] = ord("*")
     chars[np.isnan(values)] = ord(".")

@@ -69,8 +69,9 @@ def add_parser(sub) -> None:
     p.add_argument("--min-reliability", type=float, default=None, metavar="X",
                    help="alignment input: use only the columns of reliability X or more "
                    "(0..1; the #=GC PP_cons line of a Stockholm file that bioplug msa "
-                   "--reliability writes), leaving out columns the aligner was unsure of, as "
-                   "GUIDANCE-style filtering does before a tree")
+                   "--reliability or hmmalign writes, HMMER's code read as digit d = d/10, "
+                   "* = 0.975), leaving out columns the aligner was unsure of, as "
+                   "GUIDANCE-style filtering does before a tree; identity or kimura distances")
     add_device_option(p)
     p.set_defaults(func=run)
 
@@ -104,6 +105,10 @@ def load_distances(args: argparse.Namespace, progress):
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
     if args.format in (None, "phylip-distance") and _is_phylip_distances(path):
+        if getattr(args, "min_reliability", None) is not None:
+            # not a warning as --distance's: the tree would be the unfiltered one, silently
+            raise InputError(f"{args.source}: --min-reliability needs an alignment (its "
+                             "columns' #=GC PP_cons); this is a distance matrix")
         for flag, value in (("--distance", args.distance), ("--ktuple", args.ktuple)):
             if value is not None:
                 log.warning("input is a distance matrix; %s %s ignored", flag, value)
@@ -181,42 +186,89 @@ def reliable_columns(path: Path, fmt: str, least: float, source: str) -> list:
     """The rows of a Stockholm alignment cut to the columns whose ``#=GC PP_cons``
     reliability is at least ``least`` (a column without one, ``.``, is left out).
 
+    Parameters
+    ----------
+    path : pathlib.Path
+        The alignment (gzip too).
+    fmt : str
+        Its format; only ``"stockholm"`` carries the reliabilities.
+    least : float
+        The threshold, 0 to 1, against the number each character of HMMER's code stands for
+        (:func:`bioplug.msa.reliability.pp_values`: a digit d is d / 10, ``*`` 0.975).
+    source : str
+        The input's name for messages (``"standard input"`` for ``-``).
+
+    Returns
+    -------
+    list of Bio.SeqRecord.SeqRecord
+        The cut rows, gaps ``-``, in the file's order.
+
     Raises
     ------
     InputError
-        Not a Stockholm alignment with a ``PP_cons`` line, or no column that reliable.
+        Not one readable Stockholm alignment with a ``PP_cons`` line, no column that
+        reliable, or a sequence with no residue in the columns kept.
     """
-    from Bio import Align
+    import numpy as np
+    from Bio import AlignIO
     from Bio.Seq import Seq
     from Bio.SeqRecord import SeqRecord
 
-    from bioplug.alignio import GAP, alignment_rows
-    from bioplug.io import open_input
+    from bioplug.io import check_ascii, open_input
     from bioplug.msa.reliability import pp_values
 
     need = (f"{source}: --min-reliability needs the columns' reliability: a Stockholm "
             "alignment with a #=GC PP_cons line (bioplug msa --reliability -o OUT.sto)")
-    if fmt != "stockholm":
-        raise InputError(need)
+    if fmt != "stockholm":   # e.g. a Stockholm file named .fa or .aln: say what was read
+        raise InputError(f"{need}; this is read as {fmt} (--format stockholm if it is Stockholm)")
+    # Bio.AlignIO, the parser Bio.SeqIO (and so the run without --min-reliability) reads
+    # Stockholm with: Bio.Align's reader refuses interleaved files ("consists of 200 letters,
+    # expected 400"), which hmmalign and esl-reformat write past 200 columns, and its
+    # parse errors are bare ValueErrors and AssertionErrors
     with open_input(path, "rt") as handle:   # .sto.gz too
-        alignment = Align.read(handle, "stockholm")
-    text = (getattr(alignment, "column_annotations", None) or {}).get(
-        "consensus posterior probability")
+        try:
+            alignments = list(AlignIO.parse(handle, "stockholm"))
+        except (ValueError, AssertionError, TypeError) as exc:   # TypeError: a #=GR line
+            shown = " ".join(str(exc).split())   # the command line prints one line
+            raise InputError(f"{source}: not readable as stockholm: {shown}") from exc
+    if len(alignments) != 1:   # a Pfam-A.seed-like file of families: whose tree?
+        raise InputError(f"{source}: {len(alignments) or 'no'} Stockholm alignments found; "
+                         "--min-reliability takes a file of one")
+    alignment = alignments[0]
+    if not len(alignment):
+        raise InputError(f"{source}: the Stockholm alignment has no sequences")
+    check_ascii(alignment, source)
+    text = alignment.column_annotations.get("posterior_probability")
     if text is None:
         raise InputError(need)
-    keep = pp_values(text) >= least   # NaN (".") compares False: left out
+    values = pp_values(text)
+    keep = values >= least   # NaN (".") compares False: left out
     if not keep.any():
-        raise InputError(f"{source}: no column has a reliability of {least} or more")
-    rows = alignment_rows(alignment)[:, keep]
+        raise InputError(f"{source}: no column has a reliability of {least} or more"
+                         + _unresolved(text, least))
     log.info("%s: %d of %d columns have a reliability of %s or more", source,
              int(keep.sum()), keep.size, least)
-    out = []
-    for record, row in zip(alignment.sequences, rows, strict=True):
-        text_row = row.tobytes().decode("latin-1")
-        if not (row != GAP).any():
-            log.warning("%s: %s has no residue in the reliable columns", source, record.id)
-        out.append(SeqRecord(Seq(text_row), id=record.id, description=""))
-    return out
+    rows = np.frombuffer("".join(str(r.seq) for r in alignment).encode("ascii"),
+                         np.uint8).reshape(len(alignment), -1)[:, keep]
+    # Bio.AlignIO turns the "." of insert columns into "-"
+    empty = [r.id for r, row in zip(alignment, rows, strict=True) if (row == ord("-")).all()]
+    if empty:   # no distance to the others: refused here, saying why, not as "only gaps"
+        raise InputError(f"{source}: {', '.join(empty)}: no residue in the {int(keep.sum())} "
+                         f"columns of reliability {least} or more (a lower --min-reliability "
+                         "keeps more)")
+    return [SeqRecord(Seq(row.tobytes().decode("ascii")), id=r.id, description="")
+            for r, row in zip(alignment, rows, strict=True)]
+
+
+def _unresolved(text: str, least: float) -> str:
+    """What to add to "no column has a reliability of X or more" when X is above what HMMER's
+    code can show: ``*`` only says 0.95 or more, so a column of 0.99 (``bioplug msa --annot``
+    prints it) reads as 0.975 and no threshold above that can keep it."""
+    stars = text.count("*")
+    if least <= 0.975 or not stars:
+        return ""
+    return (f" that the #=GC PP_cons code can show: {stars} column(s) are * (0.95 or more, "
+            "the code tells no more); --min-reliability 0.95 keeps them")
 
 
 def _input_file(name) -> Path:
@@ -241,6 +293,12 @@ def _check_values(args: argparse.Namespace) -> None:
             raise InputError(f"{flag} {value}: must be {least} or more")
     if args.min_reliability is not None and not 0 <= args.min_reliability <= 1:
         raise InputError(f"--min-reliability {args.min_reliability}: must be from 0 to 1")
+    if args.min_reliability is not None and args.distance in ("ktuple", "clustalw-fast"):
+        # these ungap the rows: k-tuples (and ClustalW's diagonals) would run across the
+        # joins of the columns left out, words no sequence has
+        raise InputError(f"--min-reliability keeps alignment columns: --distance identity or "
+                         f"kimura, which compare them (not {args.distance}, which ungaps the "
+                         "rows)")
     check_distinct_outputs({"-o": args.output, "--distances-out": args.distances_out})
 
 

@@ -235,7 +235,9 @@ def write_phylip(data: np.ndarray, ids: Sequence[str], handle) -> None:
     handle.write(f"{n:>5}\n")
     width = max(10, max((len(x) for x in ids), default=0) + 1)
     for a in range(n):
-        values = " ".join(f"{v:.8f}" for v in data[a])
+        # rounded, then + 0.0: a value that rounds to zero from below is written 0.00000000,
+        # not -0.00000000
+        values = " ".join(f"{round(float(v), 8) + 0.0:.8f}" for v in data[a])
         handle.write(f"{ids[a]:<{width}}{values}\n")
 
 
