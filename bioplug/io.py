@@ -47,8 +47,9 @@ STDIO = "-"
 EXTENSION_FORMATS = {
     ".fa": "fasta", ".fasta": "fasta", ".faa": "fasta", ".fna": "fasta", ".fas": "fasta",
     ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
-    ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".msf": "msf",
-    ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank", ".gbk": "genbank",
+    ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
+    ".phylip": "phylip", ".msf": "msf", ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank",
+    ".gbk": "genbank",
     ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".a3m": "a3m",
     ".maf": "maf",
 }
@@ -59,7 +60,8 @@ EXTENSION_FORMATS = {
 OUTPUT_FORMATS = {
     ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".faa": "fasta", ".fna": "fasta",
     ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
-    ".stockholm": "stockholm", ".phy": "phylip", ".phylip": "phylip", ".nex": "nexus",
+    ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
+    ".phylip": "phylip", ".nex": "nexus",
     ".nexus": "nexus", ".a2m": "a2m", ".a3m": "a3m", ".maf": "maf", ".msf": "msf",
     ".xmfa": "mauve", ".sam": "sam", ".bed": "bed", ".psl": "psl", ".chain": "chain",
     ".exn": "exonerate", ".hhr": "hhr",
@@ -187,7 +189,9 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     with open_input(path, "rt") as handle:
         try:
             records = parse_records(handle, fmt)
-        except (ValueError, AssertionError) as exc:
+        except (ValueError, AssertionError, TypeError) as exc:
+            # Biopython's parsers raise all three on malformed input (a TypeError for a
+            # Stockholm #=GR line of the wrong length)
             raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
@@ -219,9 +223,20 @@ def parse_records(handle, fmt: str) -> list[SeqRecord]:
 
     handle.seek(0)
     alignment = Align.read(handle, fmt)
-    return [SeqRecord(Seq(alignment[i]), id=rec.id, name=rec.name,
+    # all rows at once: Biopython builds each row from every row's coordinates
+    rows = alignment_rows(alignment).copy()
+    state = (alignment.column_annotations or {}).get("state")
+    if fmt == "a2m" and state is not None:
+        import numpy as np
+
+        # Biopython upper-cases A2M's insert-state residues (their case is the state): they
+        # are given back as the file has them, lower case
+        insert = np.frombuffer(state.encode("ascii"), np.uint8) == ord("I")
+        letters = (rows >= ord("A")) & (rows <= ord("Z"))
+        rows[letters & insert[None, :]] |= 0x20
+    return [SeqRecord(Seq(row.tobytes().decode("latin-1")), id=rec.id, name=rec.name,
                       description=rec.description)
-            for i, rec in enumerate(alignment.sequences)]
+            for row, rec in zip(rows, alignment.sequences, strict=True)]
 
 
 def parse_fasta(handle: Iterable[str]) -> list[SeqRecord]:
@@ -272,7 +287,7 @@ def _read_stdin(fmt: str | None) -> list[SeqRecord]:
     fmt = fmt or sniff_format(text)
     try:
         records = parse_records(io.StringIO(text), fmt)
-    except (ValueError, AssertionError) as exc:
+    except (ValueError, AssertionError, TypeError) as exc:
         raise InputError(f"standard input: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
         raise InputError(f"standard input: no {fmt} records found (is it {fmt}?)")

@@ -139,3 +139,31 @@ def test_bioplug_reads_back_the_alignment_formats_it_writes(tmp_path, ext):
     got = read_records(path)
     assert [r.id for r in got] == ["s0", "s1", "s2"]
     assert [str(r.seq).upper().replace(".", "-") for r in got] == rows
+
+
+def test_a2m_insert_residues_keep_their_lower_case(tmp_path):
+    """A2M marks insert-state residues by lower case; Biopython's reader upper-cases them
+    (the case goes to ``column_annotations["state"]``): bioplug gives back the file's
+    letters, never changed."""
+    from bioplug.io import read_records
+
+    path = tmp_path / "hmm.a2m"
+    path.write_text(">a\nMKVLAgaGIVAL\n>b\nMKVLA..GIVAL\n>c\nMKV-Ac.GIVAL\n")
+    assert [str(r.seq) for r in read_records(path)] == [
+        "MKVLAgaGIVAL", "MKVLA--GIVAL", "MKV-Ac-GIVAL"]
+    path.write_text(">a\nMKVL\n>b\nmKVL\n")   # a column both match and insert
+    with pytest.raises(InputError, match="not readable as a2m"):
+        read_records(path)
+
+
+def test_stockholm_extensions_and_malformed_annotation(tmp_path):
+    """``.stk`` / ``.sth`` (Rfam's and Easel's names) are Stockholm both ways; a ``#=GR``
+    line of the wrong length is an input error naming the file, not a TypeError."""
+    from bioplug.io import input_format, output_format, read_records
+
+    assert output_format("out.stk") == output_format("out.sth") == "stockholm"
+    assert input_format(tmp_path / "in.stk") == "stockholm"
+    path = tmp_path / "bad.sth"
+    path.write_text("# STOCKHOLM 1.0\na MKV-L\nb MKVAL\n#=GR a PP 99\n//\n")
+    with pytest.raises(InputError, match="bad.sth: not readable as stockholm"):
+        read_records(path)
