@@ -21,7 +21,6 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-import Bio
 import numpy as np
 from Bio import Align
 from Bio.Align import Alignment
@@ -450,17 +449,27 @@ def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], 
     raise _Unsupported(fmt)
 
 
+#: The first line of the Clustal files bioplug writes, ``CLUSTAL (bioplug <version>) multiple
+#: sequence alignment``. Biopython's writer starts them with "Biopython 1.88 multiple sequence
+#: alignment", which Clustal Omega refuses ("Parse error in ReadSELEX"), as it refuses MAFFT's
+#: "CLUSTAL format alignment by MAFFT", and which no sniffer takes for Clustal: readers look
+#: for CLUSTAL first and "multiple sequence alignment" after it.
+CLUSTAL_HEADER = "CLUSTAL (bioplug {version}) multiple sequence alignment"
+
+
 def _file_header(fmt: str, alignments=None) -> str:
-    """What ``Bio.Align.write`` puts before the first alignment (Clustal only)."""
+    """What goes before the first alignment (Clustal only): ``Bio.Align.write``'s header
+    where the alignments carry a program's metadata, else :data:`CLUSTAL_HEADER`."""
     if fmt != "clustal":
         return ""
     try:
         metadata = alignments.metadata
         program = metadata["Program"]
     except (AttributeError, KeyError, TypeError):
-        program, version = "Biopython", Bio.__version__
-    else:
-        version = metadata.get("Version", "")
+        from bioplug import __version__
+
+        return CLUSTAL_HEADER.format(version=__version__) + "\n\n\n"
+    version = metadata.get("Version", "")
     return f"{program} {version} multiple sequence alignment\n\n\n"
 
 
@@ -542,7 +551,10 @@ def write_rows(target, ids: Sequence[str], rows, fmt: str,
             alignment = alignment_from_rows(records, arr)
             if fmt == "a2m":
                 alignment.column_annotations["state"] = state or "D" * arr.shape[1]
-            Align.write(alignment, handle, fmt)
+            if fmt == "clustal":   # the header of every Clustal file bioplug writes
+                handle.write(_file_header(fmt) + alignment.format(fmt))
+            else:
+                Align.write(alignment, handle, fmt)
             return
         handle.write(_file_header(fmt))
         for chunk in text:

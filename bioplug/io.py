@@ -101,6 +101,10 @@ def sniff_format(text: str) -> str:
     for signature, fmt in _SIGNATURES:
         if line.upper().startswith(signature.upper()):
             return fmt
+    if line.endswith("multiple sequence alignment"):
+        # Bio.Align.write's Clustal line ("Biopython 1.88 multiple sequence alignment"),
+        # MSAProbs', Kalign's
+        return "clustal"
     if _COLABFOLD_HEADER.fullmatch(line) and next(lines, "").startswith(">"):
         return "a3m"
     if re.fullmatch(r"\s*\d+\s+\d+\s*", line):

@@ -410,6 +410,9 @@ class MainWindow(QMainWindow):
                              QKeySequence.StandardKey.ZoomIn)
         self.act_zoom_out = a("Zoom &out", self.alignment_view.canvas.zoom_out,
                               QKeySequence.StandardKey.ZoomOut)
+        # Ctrl+= too, as browsers and editors take it: "+" needs Shift on most keyboards
+        self.act_zoom_in.setShortcuts(
+            QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn) + [QKeySequence("Ctrl+=")])
 
         menu = self.menuBar().addMenu("&File")
         menu.addAction(self.act_open)

@@ -496,3 +496,18 @@ def test_stage_elapsed_counts_from_job_start_and_previous_stage(qtbot, monkeypat
     view.finish("done")
     elapsed = [view.table.item(row, 2).text() for row in range(view.table.rowCount())]
     assert elapsed == ["1.0 s", "0.3 s"]
+
+
+def test_ctrl_equals_zooms_in_as_ctrl_plus_does(window, fasta, qtbot):
+    """Ctrl+= zooms in too ("+" needs Shift on most keyboards; the guide named Ctrl+=)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+
+    assert QKeySequence("Ctrl+=") in window.act_zoom_in.shortcuts()
+    with qtbot.waitSignal(window.dataLoaded):
+        assert window.open_file(fasta)
+    canvas = window.alignment_view.canvas
+    before = canvas._zoom
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert canvas._zoom > before

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 
+import Bio
 import numpy as np
 import pytest
 from Bio import Align, SeqIO
@@ -18,6 +19,7 @@ from Bio.SeqRecord import SeqRecord
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import bioplug
 from bioplug.io import alignment_from_rows, alignment_rows, write_alignment, write_rows
 
 FORMATS = ["fasta", "clustal", "stockholm", "a2m", "phylip"]
@@ -26,9 +28,15 @@ NAME_CHARS = "abcXYZ019_|.:;()[],-é "
 
 
 def bio_text(alignments, fmt: str) -> str:
+    """Bio.Align.write's text, its Clustal header line replaced by the one bioplug writes
+    (which Clustal Omega reads; Biopython's it refuses)."""
     handle = io.StringIO()
     Align.write(alignments, handle, fmt)
-    return handle.getvalue()
+    text = handle.getvalue()
+    if fmt == "clustal" and text.startswith(f"Biopython {Bio.__version__} multiple"):
+        text = f"CLUSTAL (bioplug {bioplug.__version__}) multiple sequence alignment\n" + \
+            text.split("\n", 1)[1]
+    return text
 
 
 def ours_rows(ids, rows, fmt, descriptions=None, **kw) -> str:
@@ -317,3 +325,29 @@ def test_write_rows_keeps_columns_of_gaps_only_when_asked():
     assert out.getvalue() == ">a\nMKVA\n>b\nMKIA\n"
     with pytest.raises(ValueError, match="not nexus"):
         write_rows(io.StringIO(), ["a", "b"], rows, "nexus", keep_empty_columns=True)
+
+
+def test_clustal_files_name_clustal_for_other_readers(tmp_path):
+    """bioplug's Clustal files start with the word CLUSTAL (Biopython's "Biopython 1.88
+    multiple sequence alignment" line made Clustal Omega fail with "Parse error"); both that
+    line and Biopython's are sniffed as Clustal (standard input has no extension)."""
+    import shutil
+    import subprocess
+
+    from bioplug.io import sniff_format
+
+    ids, rows = ["a", "b", "c"], ["ACDE-FGHIK", "AC-EKFGHIK", "ACDEKF--IK"]
+    path = tmp_path / "out.aln"
+    write_rows(path, ids, rows, "clustal")
+    text = path.read_text()
+    assert text.startswith("CLUSTAL ") and sniff_format(text) == "clustal"
+    assert sniff_format(bio_text(biopython_alignment(ids, rows, [""] * 3), "clustal")) == \
+        "clustal"
+    assert sniff_format(f"Biopython {Bio.__version__} multiple sequence alignment\n") == \
+        "clustal"
+    if shutil.which("clustalo") is None:
+        pytest.skip("Clustal Omega is not installed (apt-get install clustalo)")
+    out = tmp_path / "back.fa"
+    run = subprocess.run(["clustalo", "-i", str(path), "-o", str(out), "--force"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and out.read_text().count(">") == 3, run.stderr

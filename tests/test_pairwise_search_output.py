@@ -292,6 +292,12 @@ def test_subject_titles_from_files_records_and_strings(tmp_path):
         f"r{h.subject} record {h.subject}" for hits in from_records.hits for h in hits]
     from_strings = search(queries, db, top=3, device=DEVICE)
     assert from_strings.tabular(["sseqid"]) == from_strings.tabular(["stitle"])
+    # outfmt 7's "# Database:" line names the FASTA file searched (it was left empty in
+    # Python unless database= was given), and nothing for sequences
+    assert f"# Database: {dbf}\n" in from_file.tabular(comments=True)
+    assert f"Database: {dbf}\n" in from_file.report()
+    assert "# Database: \n" in from_strings.tabular(comments=True)
+    assert "# Database: other\n" in from_file.tabular(comments=True, database="other")
 
 
 def test_odd_subject_titles_stay_one_field(tmp_path):

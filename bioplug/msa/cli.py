@@ -316,7 +316,7 @@ def _say_unwritten_reliability(args: argparse.Namespace) -> None:
         log.warning("--reliability: %s output has no annotation lines, so the reliabilities "
                     "are not written (Stockholm carries them as #=GC PP_cons and #=GR PP "
                     "lines: -o OUT.sto or --format stockholm; --annot TSV writes the "
-                    "columns')", args.format)
+                    "columns)", args.format)
 
 
 def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | None) -> int:

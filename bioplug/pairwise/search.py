@@ -181,6 +181,9 @@ class SearchResults:
     fits: list | None = field(default=None, repr=False)
     #: Each query's FASTA header line (BLAST+'s ``# Query:`` line); its id where unknown.
     query_titles: list[str] | None = field(default=None, repr=False)
+    #: The database's name in reports (BLAST+'s ``# Database:`` line): its FASTA file's path
+    #: where it was given one, else empty.
+    database_name: str = ""
 
     def __iter__(self):
         return iter(self.hits)
@@ -191,11 +194,12 @@ class SearchResults:
     def tabular(self, columns: Sequence[str] = STD, comments: bool = False,
                 database: str = "") -> str:
         """Every hit as BLAST tabular lines (outfmt 6; with ``comments`` outfmt 7, naming
-        ``database``) of ``columns`` (names, or one string of them: ``"std qlen"``): see
-        :mod:`bioplug.pairwise.blast_tab`."""
+        ``database``, by default :attr:`database_name`) of ``columns`` (names, or one string
+        of them: ``"std qlen"``): see :mod:`bioplug.pairwise.blast_tab`."""
         from bioplug import __version__
 
-        return blast_tab.tabular(self, columns, comments, database, __version__)
+        return blast_tab.tabular(self, columns, comments, database or self.database_name,
+                                 __version__)
 
     def subject_titles(self) -> dict[int, str]:
         """The header line (BLAST's ``stitle``) of every database sequence with a hit, by
@@ -209,8 +213,9 @@ class SearchResults:
 
     def report(self, database: str = "") -> str:
         """Each query's hits for reading, alignments as Biopython prints them (see
-        :func:`bioplug.pairwise.blast_tab.report`)."""
-        return blast_tab.report(self, database)
+        :func:`bioplug.pairwise.blast_tab.report`); ``database`` by default
+        :attr:`database_name`."""
+        return blast_tab.report(self, database or self.database_name)
 
     def to_dataframe(self, columns: Sequence[str] = STD):
         """The hits as a ``pandas.DataFrame`` of ``columns``, typed as scikit-bio's
@@ -345,7 +350,8 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     log.info("E-values: %s", source)
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
                          statistics=source, fits=stats if source == "fit" else None,
-                         query_titles=_query_titles(queries, qids))
+                         query_titles=_query_titles(queries, qids),
+                         database_name=_database_name(database))
 
 
 def _by_evalue(counts: ScoreCounts, fits: list, sequences: int, top: int, best: list
@@ -418,6 +424,14 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
         scoring = search_scoring(matrix, gap_open, gap_extend)
         table = karlin_altschul(matrix, gap_open, gap_extend)
     return scoring, karlin if karlin is not None else table
+
+
+def _database_name(database) -> str:
+    """The database's FASTA path, as the CLI names it in reports; empty for sequences."""
+    if isinstance(database, (str, os.PathLike)):
+        return str(database)
+    source = getattr(database, "source", "")   # an opened Database: its FASTA file
+    return "" if not source or source.startswith("<") else str(source)
 
 
 def search_scoring(matrix: str = "BLOSUM62", gap_open: int = 11, gap_extend: int = 1

@@ -291,7 +291,8 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
                                        name=rec.name, description=rec.description)
     if deleted:
         log.warning("keep_length: %d residues of %d added sequences lay in insertions and "
-                    "were deleted (residue_columns maps them)", deleted, cut)
+                    "were deleted (--map-out / alignment.residue_columns say which)",
+                    deleted, cut)
     return records, out[:, keep], mapping, given_columns
 
 

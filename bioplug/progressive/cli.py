@@ -124,7 +124,8 @@ def add_parser(sub) -> None:
     from bioplug.cli import add_device_option
 
     p = sub.add_parser(
-        "profile", help="align two alignments to each other, or add sequences to one",
+        "profile", help="align two alignments to each other, merge several, or add "
+                        "sequences to one",
         description=__doc__.split("\n\n")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("first", metavar="ALN", help="an alignment (FASTA, Clustal, Stockholm, ...)")
