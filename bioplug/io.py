@@ -215,6 +215,16 @@ def parse_records(handle, fmt: str) -> list[SeqRecord]:
         from bioplug.a3m import parse_a3m
 
         return parse_a3m(handle)
+    if fmt == "stockholm":
+        from Bio import AlignIO
+
+        # Bio.SeqIO runs the records of every alignment of a file together: a Pfam-style
+        # file of families then read as one family with "duplicate sequence ids"
+        alignments = list(AlignIO.parse(handle, "stockholm"))
+        if len(alignments) > 1:
+            raise ValueError(f"{len(alignments)} alignments in one file (a file of families, "
+                             "as Pfam's); bioplug reads one alignment a file")
+        return list(alignments[0]) if alignments else []
     from Bio import SeqIO
 
     try:

@@ -167,3 +167,16 @@ def test_stockholm_extensions_and_malformed_annotation(tmp_path):
     path.write_text("# STOCKHOLM 1.0\na MKV-L\nb MKVAL\n#=GR a PP 99\n//\n")
     with pytest.raises(InputError, match="bad.sth: not readable as stockholm"):
         read_records(path)
+
+
+def test_a_stockholm_file_of_several_alignments_is_named_as_such(tmp_path):
+    """A Pfam-style file of families was read as one family ("duplicate sequence ids")."""
+    from bioplug.io import read_records
+
+    one = "# STOCKHOLM 1.0\na MKV-L\nb MKVAL\n//\n"
+    path = tmp_path / "fams.sto"
+    path.write_text(one)
+    assert [str(r.seq) for r in read_records(path)] == ["MKV-L", "MKVAL"]
+    path.write_text(one + one)
+    with pytest.raises(InputError, match="fams.sto: not readable as stockholm: 2 alignments"):
+        read_records(path)
