@@ -182,6 +182,10 @@ class MultipleSequenceAligner:
         ``column_annotations["consensus posterior probability"]`` and each record's
         ``letter_annotations["posterior probability"]`` in HMMER's code, which a Stockholm
         file carries as ``#=GC PP_cons`` and ``#=GR <id> PP`` lines.
+    adjust_direction : bool, keyword-only
+        Nucleotides only: reverse-complement the sequences that face the other way first
+        (``mafft --adjustdirection``; :mod:`bioplug.msa.direction`). Their rows are named
+        ``_R_<id>``, and ``alignment.reversed_ids`` lists their ids.
 
     Attributes
     ----------
@@ -199,7 +203,7 @@ class MultipleSequenceAligner:
                  seed: int = 0, device=None, *, anchors: int = 32, node_pairs: int = 128,
                  max_full: int = 300, host_budget_gb: float = 4.0,
                  fast_distances: bool = False, seqtype: str = "auto",
-                 reliability: bool = False):
+                 reliability: bool = False, adjust_direction: bool = False):
         if consistency < 0 or refinement < 0:
             raise InputError("consistency and refinement must be >= 0")
         resolve_seqtype([], seqtype)  # raises for an unknown name now, not at align time
@@ -210,6 +214,7 @@ class MultipleSequenceAligner:
         self.accurate = bool(accurate)
         self.seed = int(seed)
         self.device = device
+        self.adjust_direction = bool(adjust_direction)
         self.options = {"anchors": int(anchors), "node_pairs": int(node_pairs),
                         "max_full_k": int(max_full), "host_budget": float(host_budget_gb) * 2**30,
                         "fast_distances": bool(fast_distances),
@@ -253,8 +258,12 @@ class MultipleSequenceAligner:
 
     def _align_records(self, records: list[SeqRecord], progress: Progress,
                        guide_tree=None) -> Alignment:
+        from bioplug.msa import direction
         from bioplug.progressive.trees import linkage_from_tree
 
+        flip = None
+        if self.adjust_direction:
+            records, flip = direction.adjusted(records, self.device)
         texts = [str(r.seq) for r in records]
         link = None if guide_tree is None else linkage_from_tree(guide_tree,
                                                                  [r.id for r in records])
@@ -274,6 +283,8 @@ class MultipleSequenceAligner:
         if result.column_reliability is not None:
             annotate_reliability(alignment, result.column_reliability,
                                  result.residue_reliability)
+        if flip is not None:
+            direction.name_turned(alignment, flip)
         return alignment
 
     @device_guard

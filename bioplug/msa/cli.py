@@ -66,6 +66,10 @@ def add_parser(sub) -> None:
                         "sequences together (Clustal Omega's tree-order, mafft --reorder)")
     p.add_argument("--accurate", action="store_true",
                    help="QuickProbs-acc: keep the top 30%% of each posterior matrix")
+    p.add_argument("--adjust-direction", action="store_true",
+                   help="DNA / RNA: reverse-complement the sequences that face the other way "
+                        "before aligning them, named _R_<id> in the output (as mafft "
+                        "--adjustdirection); either method")
     p.add_argument("--reliability", action="store_true",
                    help="annotate how reliable each column is (the mean posterior of the "
                         "residue pairs aligned there, as ProbCons and QuickProbs annotate) and "
@@ -275,6 +279,7 @@ def _quickprobs(args: argparse.Namespace):
         refinement=10 if args.refinement is None else args.refinement, accurate=args.accurate,
         seed=args.seed, device=args.device, seqtype=getattr(args, "seqtype", "auto"),
         reliability=_wants_reliability(args),
+        adjust_direction=getattr(args, "adjust_direction", False),
     )
 
 

@@ -212,6 +212,10 @@ class ProgressiveAligner:
         Seed of the bisecting tree's random starts and of the refinement's choice of splits.
     device : optional
         OpenCL device specification or Runtime.
+    adjust_direction : bool
+        Nucleotides only: reverse-complement the sequences that face the other way first
+        (``mafft --adjustdirection``; :mod:`bioplug.msa.direction`). Their rows are named
+        ``_R_<id>``, and ``alignment.reversed_ids`` lists their ids.
     """
 
     def __init__(self, *, matrix=None, gap_open: float | None = None,
@@ -221,7 +225,8 @@ class ProgressiveAligner:
                  weights: str = "clustalw", max_matrix: int | None = None,
                  embedding: str = "single", refinement: int | None = None,
                  trees: str | tuple[str, ...] | None = None,
-                 residue_gaps: bool | None = None, seed: int = 0, device=None):
+                 residue_gaps: bool | None = None, seed: int = 0, device=None,
+                 adjust_direction: bool = False):
         if seqtype not in ("auto", "protein", "dna", "rna"):
             raise InputError(f"seqtype must be auto, protein, dna or rna, not {seqtype!r}")
         for name, v in (("gap_open", gap_open), ("gap_extend", gap_extend),
@@ -259,6 +264,7 @@ class ProgressiveAligner:
         self.refinement = None if refinement is None else int(refinement)
         self.seed = int(seed)
         self.device = device
+        self.adjust_direction = bool(adjust_direction)
         self.last_times: dict = {}
         self.last_errors: list = []
 
@@ -322,7 +328,12 @@ class ProgressiveAligner:
                                    guide_tree)
 
     def _align_records(self, records: list[SeqRecord], progress: Progress,
-                       guide_tree=None) -> Alignment:
+                       guide_tree=None, adjust: bool = True) -> Alignment:
+        from bioplug.msa import direction
+
+        flip = None
+        if self.adjust_direction and adjust:
+            records, flip = direction.adjusted(records, self.device)
         texts = [str(r.seq) for r in records]
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
@@ -335,6 +346,8 @@ class ProgressiveAligner:
         self.last_times = result.times
         alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
+        if flip is not None:
+            direction.name_turned(alignment, flip)
         return alignment
 
     def tree_methods(self, k: int, nucleotide: bool) -> tuple[str, ...]:
@@ -650,7 +663,8 @@ class ProgressiveAligner:
             plain, out, inserted, nucleotide = self._add_fragments(existing, new, progress)
         else:
             if len(new) > 1:
-                new_aln = self._align_records(new, progress)
+                # not turned among themselves: the alignment's direction is not theirs
+                new_aln = self._align_records(new, progress, adjust=False)
                 new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
                        for r, rec in zip(alignment_strings(new_aln), new, strict=True)]
             plain, out, moves, nucleotide = self._profile_pair(existing, new, ADD_SIDES)

@@ -86,7 +86,7 @@ def make_aligner(args):
         refinement=getattr(args, "refinement", None), seed=getattr(args, "seed", 0),
         trees=tuple(args.trees.split(",")) if getattr(args, "trees", None) else None,
         residue_gaps={"on": True, "off": False}.get(getattr(args, "residue_gaps", "auto")),
-        device=args.device)
+        device=args.device, adjust_direction=getattr(args, "adjust_direction", False))
 
 
 #: The options only the progressive pipeline reads (attribute -> flag, default): the

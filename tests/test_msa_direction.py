@@ -1,0 +1,153 @@
+"""Sequences given in either direction (``adjust_direction=True``, ``bioplug msa
+--adjust-direction``, as ``mafft --adjustdirection``).
+
+Oracles: Biopython's reverse complements (letters, case and IUPAC codes), the simulated
+family's true directions, and the alignment of the family as it was before some of its
+sequences were turned (turning them back must give it exactly, rows named ``_R_<id>``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bioplug import MultipleSequenceAligner, ProgressiveAligner
+from bioplug.cli import main
+from bioplug.errors import InputError
+from bioplug.msa.direction import complement, turned
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from simulate import evolve  # noqa: E402
+
+DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
+PAIRS = dict(zip("ACGTUMRWSYKVHDBN", "TGCAAKYWSRMBDHVN", strict=True))
+
+
+def by_hand(text: str) -> str:
+    """Reverse complement from the IUPAC pairs, case kept; U pairs with A in RNA."""
+    rna = "u" in text.lower() and "t" not in text.lower()
+    out = []
+    for c in reversed(text):
+        d = PAIRS[c.upper()]
+        d = "U" if rna and d == "T" else d
+        out.append(d if c.isupper() else d.lower())
+    return "".join(out)
+
+
+@given(st.text("ACGTMRWSYKVHDBNacgtn", min_size=1, max_size=40))
+def test_complement_of_dna_keeps_case_and_codes(text):
+    assert complement(text) == by_hand(text)
+    assert complement(complement(text)) == text
+
+
+@given(st.text("ACGUNacgun", min_size=1, max_size=40))
+def test_complement_of_rna_pairs_a_with_u(text):
+    assert complement(text) == by_hand(text)
+
+
+def family(seed: int, k: int = 16) -> tuple[list[str], list[str], np.ndarray]:
+    """A simulated DNA family (about 60-75 % identity) and which members to turn."""
+    names, texts, _ = evolve(k, 300, seed, scale=0.05, nucleotide=True)
+    turn = np.random.default_rng(seed).random(k) < 0.4
+    turn[0] = False    # the family faces its first sequence's way
+    return names, texts, turn
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_turned_finds_the_turned_sequences(seed):
+    names, texts, turn = family(seed)
+    given_texts = [complement(t) if f else t for t, f in zip(texts, turn, strict=True)]
+    np.testing.assert_array_equal(turned(given_texts, DEVICE), turn)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: MultipleSequenceAligner(device=DEVICE, adjust_direction=True),
+    lambda: ProgressiveAligner(device=DEVICE, adjust_direction=True)])
+def test_turning_back_gives_the_alignment_of_the_family_as_it_was(make):
+    names, texts, turn = family(5, 10)
+    aligner = make()
+    plain = make()
+    plain.adjust_direction = False
+    expected = plain.align([SeqRecord(Seq(t), id=n) for n, t in zip(names, texts,
+                                                                    strict=True)])
+    mixed = [SeqRecord(Seq(complement(t) if f else t), id=n, description=f"{n} gene {n}")
+             for n, t, f in zip(names, texts, turn, strict=True)]
+    got = aligner.align(mixed)
+    assert [str(r) for r in got] == [str(r) for r in expected]
+    assert [s.id for s in got.sequences] == [f"_R_{n}" if f else n
+                                             for n, f in zip(names, turn, strict=True)]
+    assert got.reversed_ids == [n for n, f in zip(names, turn, strict=True) if f]
+    assert [s.description for s in got.sequences] == [f"gene {n}" for n in names]
+
+
+def test_proteins_are_refused():
+    aligner = MultipleSequenceAligner(device=DEVICE, adjust_direction=True)
+    with pytest.raises(InputError, match="DNA and RNA"):
+        aligner.align(["MKVLAGHWEQR", "MKVLSGHWERR", "MRVLAGHWEQK"])
+
+
+def test_cli_names_turned_rows(tmp_path, capsys):
+    names, texts, turn = family(7, 8)
+    path = tmp_path / "mixed.fa"
+    path.write_text("".join(f">{n}\n{complement(t) if f else t}\n"
+                            for n, t, f in zip(names, texts, turn, strict=True)))
+    for method in ("quickprobs", "progressive"):
+        out = tmp_path / f"{method}.fa"
+        assert main(["-q", "msa", str(path), "-o", str(out), "--adjust-direction",
+                     "--method", method, "--device", DEVICE]) == 0
+        got = re.findall(r">(\S+)\n(\S+)", out.read_text())
+        assert [n for n, _ in got] == [f"_R_{n}" if f else n
+                                       for n, f in zip(names, turn, strict=True)]
+        assert [r.replace("-", "") for _, r in got] == texts
+    protein = tmp_path / "p.fa"
+    protein.write_text(">a\nMKVLAGHWEQR\n>b\nMKVLSGHWERR\n")
+    assert main(["-q", "msa", str(protein), "-o", str(tmp_path / "gone.fa"),
+                 "--adjust-direction", "--device", DEVICE]) == 2
+    assert "DNA and RNA" in capsys.readouterr().err
+    assert not (tmp_path / "gone.fa").exists()
+
+
+def test_add_does_not_turn_the_sequences_it_adds():
+    """``add`` aligns new sequences to an alignment whose direction is not theirs to choose:
+    they are never turned or renamed among themselves."""
+    names, texts, _ = family(9, 8)
+    aligner = ProgressiveAligner(device=DEVICE, adjust_direction=True)
+    base = aligner.align([SeqRecord(Seq(t), id=n) for n, t in zip(names[:5], texts[:5],
+                                                                  strict=True)])
+    new = [SeqRecord(Seq(complement(texts[5])), id=names[5]),
+           SeqRecord(Seq(texts[6]), id=names[6]), SeqRecord(Seq(texts[7]), id=names[7])]
+    bigger = aligner.add(base, new)
+    assert [s.id for s in bigger.sequences][5:] == names[5:]
+    assert [str(s.seq) for s in bigger.sequences[5:]] == [str(r.seq) for r in new]
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=12), st.integers(0, 2**16))
+def test_spanning_signs_recover_consistent_facings(turn, seed):
+    """Facing scores that agree with some directions (positive exactly where two face
+    opposite ways) give those directions back, relative to the first."""
+    from bioplug.msa.direction import spanning_signs
+
+    turn = np.array(turn)
+    sign = np.where(turn, -1.0, 1.0)
+    w = np.random.default_rng(seed).random((turn.size, turn.size)) + 0.1
+    d = -np.outer(sign, sign) * (w + w.T)
+    np.testing.assert_array_equal(spanning_signs(d), turn ^ turn[0])
+
+
+def test_sequences_beyond_the_anchors_follow_them(monkeypatch):
+    import bioplug.msa.direction as direction
+
+    monkeypatch.setattr(direction, "ANCHORS", 5)
+    names, texts, turn = family(12, 14)
+    given_texts = [complement(t) if f else t for t, f in zip(texts, turn, strict=True)]
+    np.testing.assert_array_equal(direction.turned(given_texts, DEVICE), turn)
