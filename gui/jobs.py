@@ -191,11 +191,13 @@ class Job(QRunnable):
 
 # -- tasks ----------------------------------------------------------------------------------
 def msa_task(records, device: str | None, seed: int = 0, method: str = "quickprobs",
-             guide_tree: str | None = None, **options) -> TaskFn:
+             guide_tree: str | None = None, adjust_direction: bool = False,
+             **options) -> TaskFn:
     """Multiple alignment of ungapped records -> ``Bio.Align.Alignment``; ``method`` is
     "quickprobs" (:class:`bioplug.MultipleSequenceAligner`, ``options`` its keywords) or
     "progressive" (:class:`bioplug.ProgressiveAligner`: stages "guide tree", "progressive");
-    ``guide_tree`` (Newick) replaces the tree either method would build."""
+    ``guide_tree`` (Newick) replaces the tree either method would build;
+    ``adjust_direction`` turns nucleotide sequences that face the other way first."""
 
     def fn(progress: ProgressFn):
         from bioplug import MultipleSequenceAligner, ProgressiveAligner
@@ -203,10 +205,11 @@ def msa_task(records, device: str | None, seed: int = 0, method: str = "quickpro
         if len(records) < 2:
             raise InputError("a multiple alignment needs at least 2 sequences")
         if method == "progressive":
-            return ProgressiveAligner(device=device).align(list(records), progress=progress,
-                                                           guide_tree=guide_tree)
+            aligner = ProgressiveAligner(device=device, adjust_direction=adjust_direction)
+            return aligner.align(list(records), progress=progress, guide_tree=guide_tree)
         # the reliability track under the alignment comes from the posteriors aligned
-        aligner = MultipleSequenceAligner(device=device, seed=seed, reliability=True, **options)
+        aligner = MultipleSequenceAligner(device=device, seed=seed, reliability=True,
+                                          adjust_direction=adjust_direction, **options)
         return aligner.align(list(records), progress=progress, guide_tree=guide_tree)
 
     return fn

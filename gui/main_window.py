@@ -161,7 +161,8 @@ class PairDialog(QDialog):
 class MsaDialog(QDialog):
     """Method (QuickProbs or progressive) and the QuickProbs options."""
 
-    def __init__(self, parent: QWidget | None = None, tree: str | None = None):
+    def __init__(self, parent: QWidget | None = None, tree: str | None = None,
+                 nucleotide: bool = False):
         super().__init__(parent)
         self.setWindowTitle("Multiple alignment")
         self.method = QComboBox()
@@ -171,6 +172,9 @@ class MsaDialog(QDialog):
         self.along_tree = QCheckBox("Along the tree in the Tree tab (as Clustal Omega's "
                                     "--guidetree-in)")
         self.along_tree.setEnabled(tree is not None)
+        self.adjust_direction = QCheckBox("Turn sequences that face the other way first "
+                                          "(named _R_…; as mafft --adjustdirection)")
+        self.adjust_direction.setEnabled(nucleotide)
         self.consistency = QSpinBox()
         self.consistency.setRange(0, 10)
         self.consistency.setValue(2)
@@ -188,6 +192,7 @@ class MsaDialog(QDialog):
         form.addRow("", self.accurate)
         form.addRow("Seed", self.seed)
         form.addRow("Guide tree", self.along_tree)
+        form.addRow("DNA / RNA", self.adjust_direction)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -202,6 +207,8 @@ class MsaDialog(QDialog):
     def options(self) -> dict:
         """Keyword arguments for :meth:`MainWindow.run_msa`."""
         tree = {"guide_tree": self.tree} if self.along_tree.isChecked() else {}
+        if self.adjust_direction.isChecked():
+            tree["adjust_direction"] = True
         if self.method.currentData() == "progressive":
             return {"method": "progressive", **tree}
         return {"seed": self.seed.value(), "consistency": self.consistency.value(),
@@ -1079,8 +1086,10 @@ class MainWindow(QMainWindow):
     def _ask_msa(self) -> None:
         if self._need_data(2) is None:
             return
+        from bioplug.alphabet import is_nucleotide
+
         tree = self.tree_view.newick() if self.tree_view.tree is not None else None
-        dialog = MsaDialog(self, tree)
+        dialog = MsaDialog(self, tree, is_nucleotide([str(r.seq) for r in self.data.records]))
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.run_msa(**dialog.options())
 

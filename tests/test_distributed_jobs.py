@@ -427,3 +427,29 @@ def test_search_cli_on_the_cluster(cluster, tmp_path, capsys):
     assert cli_main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "3",
                      "--format", "pair", "--cluster", cluster.scheduler_address]) == 2
     assert "another job" in capsys.readouterr().err
+
+
+def test_adjust_direction_and_seqtype_reach_the_workers(cluster, client, tmp_path):
+    """``--adjust-direction`` (and ``--seqtype``, which the QuickProbs workers did not get)
+    on the cluster: the files are the single process's, turned rows named ``_R_``."""
+    from bioplug.msa.direction import complement
+
+    rng = np.random.default_rng(4)
+    files = []
+    for f in range(2):
+        root = "".join(rng.choice(list("ACGT"), 120))
+        texts = ["".join(c if rng.random() > 0.08 else rng.choice(list("ACGT")) for c in root)
+                 for _ in range(5)]
+        files.append(tmp_path / f"dna{f}.fa")
+        files[-1].write_text("".join(f">s{i}\n{complement(t) if i in (1, 3) else t}\n"
+                                     for i, t in enumerate(texts)))
+    argv = ["-q", "msa", *map(str, files), "--method", "quickprobs", "--device", "cpu",
+            "--adjust-direction", "--seqtype", "dna"]
+    assert cli_main([*argv, "--outdir", str(tmp_path / "one")]) == 0
+    assert cli_main([*argv, "--outdir", str(tmp_path / "dask"), "--cluster",
+                     cluster.scheduler_address]) == 0
+    for f in files:
+        name = f"{f.stem}.fasta"
+        text = (tmp_path / "one" / name).read_text()
+        assert text.count(">_R_") == 2
+        assert (tmp_path / "dask" / name).read_text() == text

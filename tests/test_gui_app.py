@@ -511,3 +511,40 @@ def test_ctrl_equals_zooms_in_as_ctrl_plus_does(window, fasta, qtbot):
     window.activateWindow()
     qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
     assert canvas._zoom > before
+
+
+def test_msa_dialog_turns_nucleotides_that_face_the_other_way(window, tmp_path, qtbot):
+    """The MSA dialog offers mafft's --adjustdirection for DNA / RNA only; the job names the
+    turned rows _R_<id> and keeps every sequence's letters as turned."""
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+    from bioplug.gui import jobs
+    from bioplug.gui.main_window import MsaDialog
+
+    from bioplug.msa.direction import complement
+
+    assert not MsaDialog(window).adjust_direction.isEnabled()   # proteins: nothing to turn
+    rng = np.random.default_rng(3)
+    root = "".join(rng.choice(list("ACGT"), 150))
+    texts = ["".join(c if rng.random() > 0.06 else "ACGT"[rng.integers(4)] for c in root)
+             for _ in range(5)]
+    path = tmp_path / "dna.fa"
+    path.write_text("".join(f">s{i}\n{complement(t) if i == 2 else t}\n"
+                            for i, t in enumerate(texts)))
+    with qtbot.waitSignal(window.dataLoaded):
+        assert window.open_file(path)
+    dialog = MsaDialog(window, None, True)
+    qtbot.addWidget(dialog)
+    dialog.adjust_direction.setChecked(True)
+    options = dialog.options()
+    assert options["adjust_direction"] is True
+    status, _ = run_job(qtbot, window, window.run_msa, **options)
+    assert status == "done", window.last_error
+    assert window.data.names == ["s0", "s1", "_R_s2", "s3", "s4"]
+    assert [str(r.seq).replace("-", "") for r in window.data.records] == texts
+    dialog.method.setCurrentIndex(dialog.method.findData("progressive"))
+    assert dialog.options() == {"method": "progressive", "adjust_direction": True}
+    records = [SeqRecord(Seq(complement(t) if i == 2 else t), id=f"s{i}")
+               for i, t in enumerate(texts)]
+    aligned = jobs.msa_task(records, "cpu", **dialog.options())(lambda *a: True)
+    assert [s.id for s in aligned.sequences] == ["s0", "s1", "_R_s2", "s3", "s4"]

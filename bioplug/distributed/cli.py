@@ -119,14 +119,16 @@ def run_msa(args, bar) -> int:
     from bioplug.msa.cli import QUICKPROBS_CONSISTENCY
 
     consistency = QUICKPROBS_CONSISTENCY if args.consistency is None else args.consistency
+    turn = getattr(args, "adjust_direction", False)
     quickprobs = {"consistency": consistency, "accurate": args.accurate,
                   "refinement": 10 if args.refinement is None else args.refinement,
-                  "seed": args.seed}
+                  "seed": args.seed, "seqtype": args.seqtype, "adjust_direction": turn}
     progressive = {"matrix": args.matrix, "gap_open": args.gap_open,
                    "gap_extend": args.gap_extend, "end_gap_open": args.end_gap_open,
                    "end_gap_extend": args.end_gap_extend, "shift": args.shift,
                    "seqtype": args.seqtype, "distances": "ktuple" if args.ktuple else "auto",
-                   "refinement": args.refinement, "seed": args.seed}
+                   "refinement": args.refinement, "seed": args.seed,
+                   "adjust_direction": turn}
     try:
         summary = align_families(args.input, args.outdir, args.method, format=args.format,
                                  client=_client(args), keep_going=args.keep_going,
