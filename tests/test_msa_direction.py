@@ -151,3 +151,18 @@ def test_sequences_beyond_the_anchors_follow_them(monkeypatch):
     names, texts, turn = family(12, 14)
     given_texts = [complement(t) if f else t for t, f in zip(texts, turn, strict=True)]
     np.testing.assert_array_equal(direction.turned(given_texts, DEVICE), turn)
+
+
+def test_guide_tree_tips_are_the_rows_names_and_name_clashes_are_refused():
+    from skbio import TreeNode
+
+    names, texts, turn = family(5, 10)
+    mixed = [SeqRecord(Seq(complement(t) if f else t), id=n)
+             for n, t, f in zip(names, texts, turn, strict=True)]
+    got = MultipleSequenceAligner(device=DEVICE, adjust_direction=True).align(mixed)
+    tips = {t.name for t in TreeNode.read([got.guide_tree]).tips()}
+    assert tips == {s.id for s in got.sequences}
+    turned_one = names[int(np.flatnonzero(turn)[0])]
+    mixed.append(SeqRecord(Seq(texts[0]), id=f"_R_{turned_one}"))
+    with pytest.raises(InputError, match="rename one of them"):
+        ProgressiveAligner(device=DEVICE, adjust_direction=True).align(mixed)

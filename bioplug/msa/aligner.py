@@ -283,8 +283,10 @@ class MultipleSequenceAligner:
         if result.column_reliability is not None:
             annotate_reliability(alignment, result.column_reliability,
                                  result.residue_reliability)
-        if flip is not None:
+        if flip is not None:   # the tree's tips named as the rows are
             direction.name_turned(alignment, flip)
+            alignment.guide_tree = newick_from_linkage(result.link,
+                                                       [s.id for s in alignment.sequences])
         return alignment
 
     @device_guard

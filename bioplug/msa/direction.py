@@ -130,8 +130,20 @@ def turned(texts: list[str], device=None) -> np.ndarray:
 
 def adjusted(records: list[SeqRecord], device=None) -> tuple[list[SeqRecord], np.ndarray]:
     """``records`` facing one direction (the turned ones new records, reverse-complemented,
-    under their own ids) and which were turned."""
+    under their own ids) and which were turned.
+
+    Raises
+    ------
+    InputError
+        Not nucleotides, or a turned sequence whose ``_R_`` name another sequence has.
+    """
     flip = turned([str(r.seq) for r in records], device)
+    # refused before the alignment's work: two rows of one name in the output
+    kept = {r.id for r, f in zip(records, flip, strict=True) if not f}
+    clash = [r.id for r, f in zip(records, flip, strict=True) if f and PREFIX + r.id in kept]
+    if clash:
+        raise InputError(f"{clash[0]} is turned, and {PREFIX}{clash[0]}, the name it would take, "
+                         "is another sequence's: rename one of them")
     out = [SeqRecord(Seq(complement(str(r.seq))), id=r.id, name=r.name,
                      description=r.description) if f else r
            for r, f in zip(records, flip, strict=True)]

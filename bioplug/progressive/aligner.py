@@ -346,8 +346,10 @@ class ProgressiveAligner:
         self.last_times = result.times
         alignment = alignment_from_rows(records, result.rows, molecule_type=molecule(nucleotide))
         alignment.guide_tree = newick_from_linkage(result.link, ids)
-        if flip is not None:
+        if flip is not None:   # the tree's tips named as the rows are
             direction.name_turned(alignment, flip)
+            alignment.guide_tree = newick_from_linkage(result.link,
+                                                       [s.id for s in alignment.sequences])
         return alignment
 
     def tree_methods(self, k: int, nucleotide: bool) -> tuple[str, ...]:
