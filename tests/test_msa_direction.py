@@ -166,3 +166,87 @@ def test_guide_tree_tips_are_the_rows_names_and_name_clashes_are_refused():
     mixed.append(SeqRecord(Seq(texts[0]), id=f"_R_{turned_one}"))
     with pytest.raises(InputError, match="rename one of them"):
         ProgressiveAligner(device=DEVICE, adjust_direction=True).align(mixed)
+
+
+def test_reads_given_before_their_references_are_oriented(monkeypatch):
+    """Anchors are the first sequence and the longest others: short reads of different
+    regions first, their full-length references last (first 5 as anchors: reads that hardly
+    overlap, their facings noise)."""
+    import bioplug.msa.direction as direction
+
+    monkeypatch.setattr(direction, "ANCHORS", 5)
+    rng = np.random.default_rng(3)
+    _, refs, _ = evolve(2, 900, 4, scale=0.03, nucleotide=True)
+    starts = [0, 700, 350, 100, 550, 250, 650, 450, 20, 780]
+    texts = [refs[s % 2][s:s + 90] for s in starts] + list(refs)
+    turn = rng.random(len(texts)) < 0.5
+    turn[0] = False
+    turn[[1, 2, 3, 4, -1]] = True, False, True, False, True
+    given_texts = [complement(t) if f else t for t, f in zip(texts, turn, strict=True)]
+    np.testing.assert_array_equal(direction.turned(given_texts, DEVICE), turn)
+
+
+def test_rna_without_u_is_complemented_as_rna():
+    """A turned RNA read of A, C and G only comes back with U, not T: the family is RNA."""
+    from bioplug.msa.direction import adjusted
+
+    rna = "GGCUAGCUAGGAUCGAUCGAUUGCAGGCUUACG"
+    short = "CCCGCAAGCCAGGCG"   # no U or T; turned, it faces the others' way
+    records = [SeqRecord(Seq(rna), id="a"), SeqRecord(Seq(rna[:20] + "A" + rna[21:]), id="b"),
+               SeqRecord(Seq(short), id="c")]
+    out, flip = adjusted(records, DEVICE)
+    assert flip.tolist() == [False, False, True]
+    assert str(out[2].seq) == "CGCCUGGCUUGCGGG"
+    assert complement("ACG") == "CGT"   # alone, a sequence with neither is DNA
+
+
+@pytest.mark.parametrize("text, named", [
+    (">a\nACGTACGTTGCA\n>b\nACGTXCGTTGCA\n", "b: letter 'X' at position 5"),
+    (">a\nMKVLAGHWEQR\n>b\nMKVLSGHWERR\n", "a: letter 'L' at position 4"),
+    (">a\nACGTACGTTGCA\n>b\nRYKMSWRYKMSW\n", "b: 100 % of its letters are ambiguity codes")])
+def test_cli_refusals_name_the_file_and_record(tmp_path, capsys, text, named):
+    path = tmp_path / "in.fa"
+    path.write_text(text)
+    for method in ("quickprobs", "progressive"):
+        assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"),
+                     "--adjust-direction", "--method", method, "--device", DEVICE]) == 2
+        err = capsys.readouterr().err
+        assert f"in.fa: {named}" in err and "DNA and RNA" in err and len(err.splitlines()) == 1
+        assert not (tmp_path / "out.fa").exists()
+
+
+def test_cli_refuses_seqtype_protein(tmp_path, capsys):
+    path = tmp_path / "in.fa"
+    path.write_text(">a\nACGTACGTTGCA\n>b\nTGCAACGTACGT\n")
+    assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"), "--adjust-direction",
+                 "--seqtype", "protein", "--device", DEVICE]) == 2
+    assert "not with --seqtype protein" in capsys.readouterr().err
+    assert not (tmp_path / "out.fa").exists()
+
+
+def test_a_tree_written_with_turned_names_guides_the_next_run():
+    """``--tree-out`` of a run with the direction adjusted names the turned tips ``_R_``;
+    fed back with ``--guide-tree`` (and the direction adjusted again) it is read."""
+    names, texts, turn = family(5, 10)
+    mixed = [SeqRecord(Seq(complement(t) if f else t), id=n)
+             for n, t, f in zip(names, texts, turn, strict=True)]
+    aligner = ProgressiveAligner(device=DEVICE, adjust_direction=True)
+    first = aligner.align(mixed)
+    again = aligner.align(mixed, guide_tree=first.guide_tree)
+    assert [str(r) for r in again] == [str(r) for r in first]
+
+
+def test_seqtype_dna_takes_a_family_of_many_ambiguity_codes():
+    """``seqtype="dna"`` says the family is DNA: more than 10 % R / Y / K / M letters (which
+    makes "auto" call it protein) are not refused; "protein" is."""
+    names, texts, turn = family(6, 6)
+    coded = ["".join("R" if i % 3 == 0 and c in "AG" else c for i, c in enumerate(t))
+             for t in texts]
+    records = [SeqRecord(Seq(t), id=n) for n, t in zip(names, coded, strict=True)]
+    with pytest.raises(InputError, match="DNA and RNA"):
+        ProgressiveAligner(device=DEVICE, adjust_direction=True).align(records)
+    got = ProgressiveAligner(device=DEVICE, adjust_direction=True, seqtype="dna").align(records)
+    assert [str(s.seq) for s in got.sequences] == coded
+    with pytest.raises(InputError, match="not with seqtype protein"):
+        ProgressiveAligner(device=DEVICE, adjust_direction=True, seqtype="protein").align(
+            records)

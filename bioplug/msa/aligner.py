@@ -259,14 +259,13 @@ class MultipleSequenceAligner:
     def _align_records(self, records: list[SeqRecord], progress: Progress,
                        guide_tree=None) -> Alignment:
         from bioplug.msa import direction
-        from bioplug.progressive.trees import linkage_from_tree
 
         flip = None
         if self.adjust_direction:
-            records, flip = direction.adjusted(records, self.device)
+            records, flip = direction.adjusted(records, self.device, self.seqtype)
         texts = [str(r.seq) for r in records]
-        link = None if guide_tree is None else linkage_from_tree(guide_tree,
-                                                                 [r.id for r in records])
+        link = None if guide_tree is None else direction.tree_linkage(
+            guide_tree, [r.id for r in records], flip)
         seqtype = resolve_seqtype(texts, self.seqtype)
         log.info("msa: %s model (%s)", load_model(seqtype).name, seqtype)
         result = pipeline.run(

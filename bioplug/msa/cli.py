@@ -259,6 +259,9 @@ def _check_values(args: argparse.Namespace) -> None:
                          "annotates every family's Stockholm output)")
     if getattr(args, "cluster", None) is not None and (args.reliability or args.annot):
         raise InputError("--reliability and --annot: not with --cluster")
+    if getattr(args, "adjust_direction", False) and getattr(args, "seqtype", "auto") == "protein":
+        # the sequences would be reverse-complemented as nucleotides, then aligned as protein
+        raise InputError("--adjust-direction is for DNA and RNA: not with --seqtype protein")
 
 
 def _read_family(source: str) -> list:

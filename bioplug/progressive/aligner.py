@@ -41,7 +41,7 @@ from bioplug.progressive import adding, pipeline
 from bioplug.progressive.device import GapScores, ProfileEngine, ResidueGaps
 from bioplug.progressive.pipeline import profile_columns
 from bioplug.progressive.refine import refine, sp_objective
-from bioplug.progressive.trees import linkage_from_tree, newick_from_linkage
+from bioplug.progressive.trees import newick_from_linkage
 
 log = logging.getLogger(__name__)
 
@@ -333,11 +333,11 @@ class ProgressiveAligner:
 
         flip = None
         if self.adjust_direction and adjust:
-            records, flip = direction.adjusted(records, self.device)
+            records, flip = direction.adjusted(records, self.device, self.seqtype)
         texts = [str(r.seq) for r in records]
         ids = [r.id for r in records]
         matrix, gaps, nucleotide = self.scoring(texts)
-        link = None if guide_tree is None else linkage_from_tree(guide_tree, ids)
+        link = None if guide_tree is None else direction.tree_linkage(guide_tree, ids, flip)
         if link is not None:
             result = self._align_along(texts, ids, matrix, gaps, nucleotide, link, progress)
         else:
