@@ -117,18 +117,57 @@ def test_cli_names_turned_rows(tmp_path, capsys):
     assert not (tmp_path / "gone.fa").exists()
 
 
-def test_add_does_not_turn_the_sequences_it_adds():
-    """``add`` aligns new sequences to an alignment whose direction is not theirs to choose:
-    they are never turned or renamed among themselves."""
-    names, texts, _ = family(9, 8)
+@pytest.mark.parametrize("fragments", [False, True])
+def test_add_turns_the_new_sequences_to_the_alignments_way(fragments):
+    """``add`` with the direction adjusted turns each new sequence that faces the other way
+    from the alignment (not from the others added): the result is the add of the sequences
+    as they were, the turned rows named ``_R_<id>`` (``residue_columns`` too)."""
+    names, texts, _ = family(9, 9)
     aligner = ProgressiveAligner(device=DEVICE, adjust_direction=True)
     base = aligner.align([SeqRecord(Seq(t), id=n) for n, t in zip(names[:5], texts[:5],
                                                                   strict=True)])
-    new = [SeqRecord(Seq(complement(texts[5])), id=names[5]),
-           SeqRecord(Seq(texts[6]), id=names[6]), SeqRecord(Seq(texts[7]), id=names[7])]
-    bigger = aligner.add(base, new)
-    assert [s.id for s in bigger.sequences][5:] == names[5:]
-    assert [str(s.seq) for s in bigger.sequences[5:]] == [str(r.seq) for r in new]
+    flipped = [True, False, True, True]      # the first added one turned too
+    new = [SeqRecord(Seq(complement(t) if f else t), id=n)
+           for n, t, f in zip(names[5:], texts[5:], flipped, strict=True)]
+    got = aligner.add(base, new, fragments=fragments)
+    plain = ProgressiveAligner(device=DEVICE)
+    expected = plain.add(base, [SeqRecord(Seq(t), id=n) for n, t in zip(names[5:], texts[5:],
+                                                                        strict=True)],
+                         fragments=fragments)
+    assert [str(r) for r in got] == [str(r) for r in expected]
+    turned_names = [f"_R_{n}" if f else n for n, f in zip(names[5:], flipped, strict=True)]
+    assert [s.id for s in got.sequences] == names[:5] + turned_names
+    assert got.reversed_ids == [n for n, f in zip(names[5:], flipped, strict=True) if f]
+    assert sorted(got.residue_columns) == sorted(turned_names)
+    for name, plain_name in zip(turned_names, names[5:], strict=True):
+        np.testing.assert_array_equal(got.residue_columns[name],
+                                      expected.residue_columns[plain_name])
+
+
+def test_cli_add_fragments_adjusts_direction_and_maps_the_turned_reads(tmp_path, capsys):
+    names, texts, _ = family(10, 7)
+    aln = tmp_path / "ref.fa"
+    aligned = ProgressiveAligner(device=DEVICE).align(
+        [SeqRecord(Seq(t), id=n) for n, t in zip(names[:4], texts[:4], strict=True)])
+    aln.write_text("".join(f">{s.id}\n{r}\n" for s, r in zip(aligned.sequences, aligned,
+                                                             strict=True)))
+    reads = tmp_path / "reads.fa"
+    reads.write_text("".join(f">{n}\n{complement(t[20:200]) if i != 1 else t[20:200]}\n"
+                             for i, (n, t) in enumerate(zip(names[4:], texts[4:],
+                                                            strict=True))))
+    out, mapped = tmp_path / "out.fa", tmp_path / "reads.map"
+    assert main(["-q", "profile", str(aln), "--add-fragments", str(reads), "--adjust-direction",
+                 "--map-out", str(mapped), "-o", str(out), "--device", DEVICE]) == 0
+    got = re.findall(r">(\S+)\n(\S+)", out.read_text())
+    assert [n for n, _ in got][4:] == [f"_R_{names[4]}", names[5], f"_R_{names[6]}"]
+    assert [r.replace("-", "") for _, r in got][4:] == [t[20:200] for t in texts[4:]]
+    text = mapped.read_text()
+    assert f">_R_{names[4]}" in text and f">{names[5]}" in text
+    first = text.split(">")[1].splitlines()
+    assert first[2].split(", ")[0] == texts[4][20]     # the turned read's first letter
+    assert main(["-q", "profile", str(aln), str(aln), "--adjust-direction", "-o",
+                 str(tmp_path / "gone.fa"), "--device", DEVICE]) == 2
+    assert "options of --add" in capsys.readouterr().err
 
 
 @given(st.lists(st.booleans(), min_size=1, max_size=12), st.integers(0, 2**16))

@@ -211,6 +211,29 @@ def turned(texts: list[str], device=None, ids: list[str] | None = None,
     return flip
 
 
+def turned_to(reference: list[str], texts: list[str], device=None,
+              seqtype: str = "auto") -> np.ndarray:
+    """Which of ``texts`` to reverse-complement to face the way of ``reference`` (sequences
+    that already face one way: an alignment's rows, ungapped), each by the sum of its votes
+    against the first reference sequence and the longest others (:data:`ANCHORS` in all)."""
+    check_nucleotides(reference + texts, None, seqtype)
+    reference = [r for r in reference if r]
+    if not texts or not reference:
+        return np.zeros(len(texts), dtype=bool)
+    rna = family_is_rna(reference + texts, seqtype)
+    anchor = anchors(reference, min(ANCHORS, len(reference)))
+    faced = [reference[j] for j in anchor]
+    rows = np.repeat(np.arange(len(texts)), anchor.size)
+    cols = np.tile(np.arange(anchor.size), len(texts))
+    fwd = pair_scores([texts[i] for i in rows], [faced[j] for j in cols], device)
+    rev = pair_scores([complement(texts[i], rna) for i in rows], [faced[j] for j in cols],
+                      device)
+    flip = (rev - fwd).reshape(len(texts), anchor.size).sum(axis=1) > 0
+    log.info("adjust direction: %d of %d added sequences reverse-complemented",
+             int(flip.sum()), len(texts))
+    return flip
+
+
 def adjusted(records: list[SeqRecord], device=None, seqtype: str = "auto"
              ) -> tuple[list[SeqRecord], np.ndarray]:
     """``records`` facing one direction (the turned ones new records, reverse-complemented,
@@ -234,6 +257,24 @@ def adjusted(records: list[SeqRecord], device=None, seqtype: str = "auto"
                      description=r.description) if f else r
            for r, f in zip(records, flip, strict=True)]
     return out, flip
+
+
+def adjusted_to(reference: list[SeqRecord], records: list[SeqRecord], device=None,
+                seqtype: str = "auto") -> tuple[list[SeqRecord], np.ndarray]:
+    """``records`` turned to face ``reference``'s way (:func:`turned_to`), as
+    :func:`adjusted` returns them."""
+    texts = [str(r.seq) for r in records]
+    flip = turned_to([str(r.seq) for r in reference], texts, device, seqtype)
+    taken = {r.id for r in reference} | {r.id for r, f in zip(records, flip, strict=True)
+                                          if not f}
+    clash = [r.id for r, f in zip(records, flip, strict=True) if f and PREFIX + r.id in taken]
+    if clash:
+        raise InputError(f"{clash[0]} is turned, and {PREFIX}{clash[0]}, the name it would take, "
+                         "is another sequence's: rename one of them")
+    rna = family_is_rna([str(r.seq) for r in reference] + texts, seqtype)
+    return [SeqRecord(Seq(complement(str(r.seq), rna)), id=r.id, name=r.name,
+                      description=r.description) if f else r
+            for r, f in zip(records, flip, strict=True)], flip
 
 
 def tree_linkage(guide_tree, ids: list[str], flip: np.ndarray | None) -> np.ndarray:

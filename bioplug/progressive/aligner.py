@@ -215,7 +215,8 @@ class ProgressiveAligner:
     adjust_direction : bool
         Nucleotides only: reverse-complement the sequences that face the other way first
         (``mafft --adjustdirection``; :mod:`bioplug.msa.direction`). Their rows are named
-        ``_R_<id>``, and ``alignment.reversed_ids`` lists their ids.
+        ``_R_<id>``, and ``alignment.reversed_ids`` lists their ids. ``add`` turns the new
+        sequences to face the alignment's way.
     """
 
     def __init__(self, *, matrix=None, gap_open: float | None = None,
@@ -661,6 +662,12 @@ class ProgressiveAligner:
         existing = aligned_records(alignment)   # read once: it may be standard input
         new = ungapped(read_sequences(sequences, len(existing)))
         progress = Progress(progress)
+        flip = None
+        if self.adjust_direction:   # the alignment's direction, which they are turned to
+            from bioplug.msa import direction
+
+            new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
+                                              self.device, self.seqtype)
         if fragments:
             plain, out, inserted, nucleotide = self._add_fragments(existing, new, progress)
         else:
@@ -675,9 +682,25 @@ class ProgressiveAligner:
                                                               inserted, keep_length)
         result = alignment_from_rows(records, rows, molecule_type=molecule(nucleotide))
         result.residue_columns = mapping
+        result.added_records = new   # as aligned: turned ones reverse-complemented
         if keep_length:
             result.given_columns = given_columns
+        if flip is not None:
+            self._name_turned_added(result, flip, len(existing))
         return result
+
+    @staticmethod
+    def _name_turned_added(result: Alignment, flip: np.ndarray, old: int) -> None:
+        """The turned added rows named ``_R_<id>`` (as mafft --add --adjustdirection names
+        them), in ``residue_columns`` and ``added_records`` too."""
+        from bioplug.msa import direction
+
+        direction.name_turned(result, np.concatenate([np.zeros(old, dtype=bool), flip]))
+        named = {r.id: s.id for r, s in zip(result.added_records, result.sequences[old:],
+                                            strict=True)}
+        result.residue_columns = {named.get(k, k): v for k, v in result.residue_columns.items()}
+        result.added_records = [SeqRecord(r.seq, id=named[r.id], description=r.description)
+                                for r in result.added_records]
 
     def _add_fragments(self, existing: list[SeqRecord], new: list[SeqRecord],
                        progress: Progress) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:

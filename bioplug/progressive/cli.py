@@ -148,6 +148,10 @@ def add_parser(sub) -> None:
                         "are deleted (as mafft --keeplength; a warning counts them); ALN's "
                         "length is kept, columns of gaps only included (in FASTA, Clustal, "
                         "Stockholm, A2M, A3M and PHYLIP output)")
+    p.add_argument("--adjust-direction", action="store_true",
+                   help="DNA / RNA, with --add or --add-fragments: reverse-complement the "
+                        "sequences that face the other way from ALN first, named _R_<id> (as "
+                        "mafft --add ... --adjustdirection)")
     p.add_argument("--map-out", metavar="MAP",
                    help="write where each added residue went: letter, position in its "
                         "sequence, column in OUT or - where --keep-length deleted it (the "
@@ -188,8 +192,9 @@ def run_profile(args: argparse.Namespace) -> int:
     if sum((bool(args.others), args.add is not None, args.add_fragments is not None)) != 1:
         raise InputError("give one of a second alignment (ALN2; more to merge them), --add "
                          "SEQS or --add-fragments SEQS")
-    if added is None and (args.keep_length or args.map_out):
-        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
+    if added is None and (args.keep_length or args.map_out or args.adjust_direction):
+        raise InputError("--keep-length, --map-out and --adjust-direction: options of --add "
+                         "and --add-fragments")
     for flag, value in (("--guide-tree", args.guide_tree), ("--tree-out", args.tree_out)):
         if value is not None:   # the option group is msa's; profile has no guide tree to use
             raise InputError(f"{flag}: an option of bioplug msa; bioplug profile does not "
@@ -238,7 +243,9 @@ def run_profile(args: argparse.Namespace) -> int:
     from bioplug.progressive.adding import map_text
 
     with atomic_output(args.map_out, inputs) as handle:   # both files, or neither
-        handle.write(map_text(ungapped(second), alignment.residue_columns))
+        # the added sequences as aligned: turned ones reverse-complemented, named _R_
+        handle.write(map_text(getattr(alignment, "added_records", None) or ungapped(second),
+                              alignment.residue_columns))
         write()
     return 0
 
@@ -303,8 +310,9 @@ def _check_table_options(args: argparse.Namespace) -> None:
     if args.others or args.add is not None or args.add_fragments is not None:
         raise InputError("--merge-table reads one input, ALN (the sequences TABLE numbers): "
                          "no ALN2, --add or --add-fragments")
-    if args.keep_length or args.map_out:
-        raise InputError("--keep-length and --map-out: options of --add and --add-fragments")
+    if args.keep_length or args.map_out or args.adjust_direction:
+        raise InputError("--keep-length, --map-out and --adjust-direction: options of --add "
+                         "and --add-fragments")
     if args.guide_tree is not None or args.tree_out is not None:
         raise InputError("--guide-tree / --tree-out: options of bioplug msa; bioplug profile "
                          "does not read them")
