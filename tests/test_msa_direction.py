@@ -289,3 +289,34 @@ def test_seqtype_dna_takes_a_family_of_many_ambiguity_codes():
     with pytest.raises(InputError, match="not with seqtype protein"):
         ProgressiveAligner(device=DEVICE, adjust_direction=True, seqtype="protein").align(
             records)
+
+
+def test_the_first_anchors_decide_what_they_are_sure_of_and_every_anchor_the_rest(monkeypatch):
+    """``voted``: a sequence the first anchors all vote alike for, by the sure margin, is
+    decided by them; any other gets every anchor's vote. With a margin nothing reaches, the
+    decisions are the plain sum of all votes."""
+    import bioplug.msa.direction as direction
+
+    names, texts, _ = evolve(24, 300, 5, scale=0.15, nucleotide=True)   # some sure, some not
+    turn = np.random.default_rng(5).random(24) < 0.4
+    given_texts = [complement(t) if f else t for t, f in zip(texts, turn, strict=True)]
+    rc = [complement(t) for t in given_texts]
+    faced, seqs, seqs_rc = texts[:8], given_texts[8:], rc[8:]
+    every = direction.votes(seqs, seqs_rc, faced, DEVICE)
+    sure_first = every[:, :4]
+    sure = (((sure_first > 0).all(axis=1) | (sure_first < 0).all(axis=1))
+            & (np.abs(sure_first.sum(axis=1))
+               >= direction.SURE_VOTE * 4 * np.array([len(t) for t in seqs])))
+    scored = []
+    real = direction.pair_scores
+    monkeypatch.setattr(direction, "pair_scores",
+                        lambda a, b, d: scored.append(len(a)) or real(a, b, d))
+    got = direction.voted(seqs, seqs_rc, faced, DEVICE)
+    assert 0 < sure.sum() < len(seqs)
+    want = np.where(sure, sure_first.sum(axis=1), every.sum(axis=1)) > 0
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, turn[8:])
+    assert sum(scored) == 2 * (4 * len(seqs) + 4 * int((~sure).sum()))
+    monkeypatch.setattr(direction, "SURE_VOTE", np.inf)
+    np.testing.assert_array_equal(direction.voted(seqs, seqs_rc, faced, DEVICE),
+                                  every.sum(axis=1) > 0)
