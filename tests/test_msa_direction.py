@@ -310,7 +310,7 @@ def test_the_first_anchors_decide_what_they_are_sure_of_and_every_anchor_the_res
     scored = []
     real = direction.pair_scores
     monkeypatch.setattr(direction, "pair_scores",
-                        lambda a, b, d: scored.append(len(a)) or real(a, b, d))
+                        lambda a, b, d, local=False: scored.append(len(a)) or real(a, b, d, local))
     got = direction.voted(seqs, seqs_rc, faced, DEVICE)
     assert 0 < sure.sum() < len(seqs)
     want = np.where(sure, sure_first.sum(axis=1), every.sum(axis=1)) > 0
@@ -320,3 +320,17 @@ def test_the_first_anchors_decide_what_they_are_sure_of_and_every_anchor_the_res
     monkeypatch.setattr(direction, "SURE_VOTE", np.inf)
     np.testing.assert_array_equal(direction.voted(seqs, seqs_rc, faced, DEVICE),
                                   every.sum(axis=1) > 0)
+
+
+def test_reads_added_as_fragments_are_turned_by_local_votes():
+    """Reads against whole rows: local scores decide (global ones spend the row's length in
+    gaps either way, and a scattered alignment of a turned read scores nearly as well)."""
+    from bioplug.msa.direction import turned_to
+
+    _, rows, _ = evolve(6, 2000, 9, scale=0.02, nucleotide=True)
+    rng = np.random.default_rng(9)
+    starts = rng.integers(0, 1900, 16)
+    reads = [rows[i % 6][s:s + 80] for i, s in enumerate(starts)]
+    turn = rng.random(16) < 0.5
+    given_reads = [complement(r) if f else r for r, f in zip(reads, turn, strict=True)]
+    np.testing.assert_array_equal(turned_to(rows, given_reads, DEVICE, fragments=True), turn)

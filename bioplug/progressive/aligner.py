@@ -667,7 +667,7 @@ class ProgressiveAligner:
             from bioplug.msa import direction
 
             new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
-                                              self.device, self.seqtype)
+                                              self.device, self.seqtype, fragments)
         if fragments:
             plain, out, inserted, nucleotide = self._add_fragments(existing, new, progress)
         else:
