@@ -97,6 +97,23 @@ def test_two_alignments_merge_as_align_profiles(aligner) -> None:
     assert merged.merge_tree.count("alignment") == 2
 
 
+def test_an_alignment_of_gaps_only_is_written_as_gap_rows(aligner, caplog) -> None:
+    """As ``align_profiles`` and ``--merge-table`` write it: the others merge as without it,
+    and a protein merge is not called mixed because of it."""
+    parts, _, _ = split_family(aligner, 9, 3, 2)
+    gaps = [SeqRecord(Seq("---"), id="x"), SeqRecord(Seq("---"), id="y")]
+    merged = aligner.merge([parts[0], gaps, parts[1], parts[2]])
+    alone = rows_of(aligner.merge([parts[0], parts[1], parts[2]]))
+    n0 = len(parts[0])
+    assert rows_of(merged) == alone[:n0] + ["-" * len(alone[0])] * 2 + alone[n0:]
+    assert [s.id for s in merged.sequences][n0:n0 + 2] == ["x", "y"]
+    assert "alignment 2 has no residues" in caplog.text
+    assert "alignment 2" not in merged.merge_tree
+    two = aligner.merge([gaps, parts[1]])
+    assert rows_of(two) == ["-" * len(rows_of(parts[1])[0])] * 2 + rows_of(parts[1])
+    assert rows_of(aligner.align_profiles(gaps, parts[1])) == rows_of(two)
+
+
 def test_distances_between_alignments_are_mean_distances() -> None:
     rng = np.random.default_rng(3)
     owner = np.array([0, 0, 1, 2, 2, 2, 1])
@@ -129,8 +146,8 @@ def test_merge_errors(aligner) -> None:
         aligner.merge([parts[0], parts[1], [SeqRecord(Seq("MKV"), id=parts[0].sequences[0].id)]])
     with pytest.raises(InputError, match="given twice"):
         aligner.merge([parts[0], parts[1], parts[0]], names=["a.fa", "b.fa", "a.fa"])
-    with pytest.raises(InputError, match="alignment 2 has no residues"):
-        aligner.merge([parts[0], [SeqRecord(Seq("---"), id="x")], parts[2]])
+    with pytest.raises(InputError, match="none of the alignments has residues"):
+        aligner.merge([[SeqRecord(Seq("--"), id="y")], [SeqRecord(Seq("---"), id="x")]])
     dna = [SeqRecord(Seq("ACGTTGCA"), id="n1"), SeqRecord(Seq("ACGTTGCC"), id="n2")]
     auto = ProgressiveAligner(device=DEVICE, refinement=0)
     with pytest.raises(InputError, match="alignment 1 is protein, alignment 3 nucleotide"):

@@ -471,14 +471,15 @@ class ProgressiveAligner:
         Returns
         -------
         Bio.Align.Alignment
-            The alignments' rows, in the order given; ``alignment.merge_tree`` is the tree
-            of the alignments (Newick, leaves named as ``names``).
+            The alignments' rows, in the order given (an alignment of gaps only as rows of
+            gaps, with a warning); ``alignment.merge_tree`` is the tree of the alignments
+            with residues (Newick, leaves named as ``names``).
 
         Raises
         ------
         InputError
             Fewer than two alignments, ``names`` not one for each, one alignment that
-            cannot be read (named), one without residues, an id in two of them, a
+            cannot be read (named), none with residues, an id in two of them, a
             protein alignment beside a nucleotide one (with ``seqtype="auto"``), or a letter
             the scoring lacks.
         """
@@ -488,21 +489,26 @@ class ProgressiveAligner:
         groups, names = self._merge_inputs(alignments, names)
         plain = ungapped([r for group in groups for r in group], empty_ok=True)
         texts = [str(r.seq) for r in plain]
-        self._check_merge(groups, texts, names)
+        full = self._check_merge(groups, texts, names)
         matrix, gaps, nucleotide = self.scoring(texts)
-        rows = [gapped_matrix(group) for group in groups]
-        rt = get_runtime(self.device)
-        link = merging.merge_tree(rows, nucleotide, self.distances, rt)
-        engine = ProfileEngine(rt, matrix.values, gaps)
-        leaves = engine.add_profiles(
-            [profile_columns(r, matrix.letters, nucleotide, [s.id for s in group],
-                             gaps.residue) for r, group in zip(rows, groups, strict=True)],
-            [len(group) for group in groups])
-        assert leaves == list(range(len(groups))), leaves   # align_tree's leaf numbering
-        root, moves = pipeline.align_tree(engine, link, len(groups), Progress(progress))
-        out = merging.assemble_groups(link, moves, engine.length[root], rows)
+        rows = [gapped_matrix(groups[i]) for i in full]
+        if len(full) == 1:   # the others are rows of gaps only: nothing to align
+            out, tree = rows[0], f"{names[full[0]]};"
+        else:
+            rt = get_runtime(self.device)
+            link = merging.merge_tree(rows, nucleotide, self.distances, rt)
+            engine = ProfileEngine(rt, matrix.values, gaps)
+            leaves = engine.add_profiles(
+                [profile_columns(r, matrix.letters, nucleotide, [s.id for s in groups[i]],
+                                 gaps.residue) for r, i in zip(rows, full, strict=True)],
+                [len(groups[i]) for i in full])
+            assert leaves == list(range(len(full))), leaves   # align_tree's leaf numbering
+            root, moves = pipeline.align_tree(engine, link, len(full), Progress(progress))
+            out = merging.assemble_groups(link, moves, engine.length[root], rows)
+            tree = newick_from_linkage(link, [names[i] for i in full])
+        out = merging.with_gap_rows(out, [len(group) for group in groups], full)
         alignment = alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
-        alignment.merge_tree = newick_from_linkage(link, names)
+        alignment.merge_tree = tree
         return alignment
 
     @staticmethod
@@ -534,13 +540,18 @@ class ProgressiveAligner:
         return groups, list(names)
 
     def _check_merge(self, groups: list[list[SeqRecord]], texts: list[str],
-                     names: list[str]) -> None:
-        """Residues in each alignment, each id in one alignment only, one alphabet."""
+                     names: list[str]) -> list[int]:
+        """Each id in one alignment only, one alphabet; the alignments with residues (an
+        alignment of gaps only is written as rows of gaps, as :meth:`align_profiles` and
+        ``--merge-table`` write them, with a warning)."""
         starts = np.cumsum([0, *(len(group) for group in groups)])
+        full = [i for i in range(len(groups)) if any(texts[starts[i]:starts[i + 1]])]
+        if not full:
+            raise InputError("none of the alignments has residues")
+        for i in sorted(set(range(len(groups))) - set(full)):
+            log.warning("%s has no residues: its rows are written as gaps", names[i])
         where: dict[str, int] = {}
         for i, group in enumerate(groups):
-            if not any(texts[starts[i]:starts[i + 1]]):
-                raise InputError(f"{names[i]} has no residues")
             check_unique_ids(group, names[i])
             for r in group:
                 if r.id in where and names[where[r.id]] == names[i]:
@@ -551,14 +562,16 @@ class ProgressiveAligner:
                                      f"{names[i]}: give the sequences distinct ids")
                 where[r.id] = i
         if self.seqtype != "auto":
-            return
-        kinds = ["nucleotide" if is_nucleotide(texts[starts[i]:starts[i + 1]]) else "protein"
-                 for i in range(len(groups))]
-        odd = next((i for i, kind in enumerate(kinds) if kind != kinds[0]), None)
+            return full
+        kinds = {i: "nucleotide" if is_nucleotide(texts[starts[i]:starts[i + 1]]) else "protein"
+                 for i in full}
+        odd = next((i for i in full if kinds[i] != kinds[full[0]]), None)
         if odd is not None:
-            raise InputError(f"{names[0]} is {kinds[0]}, {names[odd]} {kinds[odd]}: profiles "
-                             "of one alphabet only (seqtype= / --seqtype overrides the "
-                             "detection)")
+            first = full[0]
+            raise InputError(f"{names[first]} is {kinds[first]}, {names[odd]} {kinds[odd]}: "
+                             "profiles of one alphabet only (seqtype= / --seqtype overrides "
+                             "the detection)")
+        return full
 
     def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord], sides: tuple[str, str]
                       ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:

@@ -98,6 +98,16 @@ def assemble_groups(link: np.ndarray, moves: dict[int, np.ndarray], root_length:
     return out
 
 
+def with_gap_rows(out: np.ndarray, sizes: list[int], full: list[int]) -> np.ndarray:
+    """All groups' rows in the given order: the rows of the groups ``full`` (``out``, in
+    that order) and rows of gaps for the others."""
+    starts = np.cumsum([0, *sizes])
+    rows = np.full((int(starts[-1]), out.shape[1]), ord("-"), dtype=np.uint8)
+    taken = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in full])
+    rows[taken] = out
+    return rows
+
+
 # -- mafft's table ---------------------------------------------------------------------------
 def read_table(text: str, n: int, source: str) -> tuple[list[list[int]], list[str]]:
     """The groups of a ``mafft --merge`` table over ``n`` sequences, 0-based, and their names
