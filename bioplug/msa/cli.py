@@ -78,7 +78,8 @@ def add_parser(sub) -> None:
                         "(HMMER's code: * for 0.95 and above, else the nearest tenth); "
                         "QuickProbs pipeline")
     p.add_argument("--annot", metavar="TSV", default=None,
-                   help="write each column's reliability to TSV (column, reliability, "
+                   help="write each column's reliability to TSV (column, reliability to "
+                        "three decimals, cut so that it agrees with the PP_cons code, "
                         "residues; NA for a column of one residue, or in anchor mode (over "
                         "300 sequences) one whose residues' pairs were not computed), as "
                         "QuickProbs' and ProbCons' --annot; implies --reliability; one family "
@@ -381,9 +382,22 @@ def _write_outputs(alignment, args: argparse.Namespace, source: str) -> None:
         write_checked(alignment, args.output, source, args.format)
 
 
+def shown_reliability(value: float) -> float:
+    """``value`` cut to three decimals (the 1e-9 keeps a product such as 0.57 * 1000 =
+    569.999... on its own thousandth)."""
+    import math
+
+    return math.floor(value * 1000 + 1e-9) / 1000
+
+
 def reliability_table(alignment) -> str:
-    """``--annot``'s TSV: each column's number (1-based), reliability (three decimals; NA
-    where no pair of its residues was computed, as ``column_reliability``'s NaN) and residues.
+    """``--annot``'s TSV: each column's number (1-based), reliability (three decimals, cut,
+    not rounded; NA where no pair of its residues was computed, as ``column_reliability``'s
+    NaN) and residues.
+
+    Cut, so that the number shown and the column's ``#=GC PP_cons`` code agree: HMMER's code
+    changes at multiples of 0.05 (``*`` from 0.95), and 0.9496 rounded would show as 0.950
+    beside a ``9``, which ``bioplug tree --min-reliability 0.95`` leaves out.
 
     Parameters
     ----------
@@ -402,7 +416,7 @@ def reliability_table(alignment) -> str:
     residues = np.count_nonzero(alignment_rows(alignment) != GAP, axis=0)
     values = alignment.column_reliability
     lines = ["column\treliability\tresidues\n"]
-    lines += [f"{c}\t{'NA' if np.isnan(v) else f'{v:.3f}'}\t{n}\n"
+    lines += [f"{c}\t{'NA' if np.isnan(v) else f'{shown_reliability(v):.3f}'}\t{n}\n"
               for c, (v, n) in enumerate(zip(values.tolist(), residues.tolist(), strict=True),
                                          1)]
     return "".join(lines)
