@@ -122,7 +122,12 @@ def _texts_and_ids(seqs, ids: Sequence[str] | None) -> tuple[list[str], list[str
 def _alignment_rows(alignment, ids) -> tuple[list[str], list[str]]:
     """Rows of a Bio.Align.Alignment / MultipleSeqAlignment / skbio TabularMSA / strings."""
     if hasattr(alignment, "coordinates") and hasattr(alignment, "sequences"):  # Alignment
-        rows = [str(r) for r in alignment]  # each row as text with gaps
+        # all rows at once: Biopython builds each row from every row's coordinates (82 s
+        # for 1,000 x 1,299 row by row, 0.95 s for the whole distance matrix from strings)
+        from bioplug.alignio import alignment_rows
+
+        codes = alignment_rows(alignment)
+        rows = [row.tobytes().decode("latin-1") for row in codes]
         names = [sequence_name(s, k) for k, s in enumerate(alignment.sequences)]
         return _texts_and_ids(rows, ids if ids is not None else names)
     seqs = list(alignment)
