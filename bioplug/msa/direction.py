@@ -17,7 +17,8 @@
    family (395 turned) the sum erred on 1 sequence, the surest single anchor on 3, the
    five surest on 2; on amplicon reads with their references all three on none. The first
    four anchors vote first, and a sequence they are all sure of alike is decided without the
-   others (:func:`voted`), which cuts the alignments to a third on RNA families.
+   others (:func:`voted`): they decided 84 % of BRAliBASE's RNAs so, each as all anchors'
+   sum did, and halved the time of a simulated 1,000 x 300 DNA family.
 4. After alignment the turned sequences are named ``_R_<id>``, as MAFFT names them.
 
 Global scores, not local ones, and the spanning tree, not a sum over anchors: on BRAliBASE 2.1
