@@ -138,6 +138,21 @@ def alignment_rows(alignment: Alignment) -> np.ndarray:
     return out
 
 
+def alignment_texts(alignment: Alignment) -> list:
+    """``list(alignment)``: the rows Biopython prints for a ``Bio.Align.Alignment``, as str.
+
+    Taken from :func:`alignment_rows` (one numpy pass; ``list(alignment)`` builds each row
+    from every row's coordinates: 80 s for 1,000 x 1,300). An alignment that refuses
+    (sequences that are not text, rows of different lengths, letters outside latin-1) is
+    read row by row as Biopython reads it, with Biopython's rows or errors.
+    """
+    try:
+        codes = alignment_rows(alignment)
+    except (TypeError, ValueError):
+        return list(alignment)
+    return [row.tobytes().decode("latin-1") for row in codes]
+
+
 def _as_matrix(rows) -> np.ndarray:
     if isinstance(rows, np.ndarray):
         if rows.dtype != np.uint8 or rows.ndim != 2:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import bioplug
+from bioplug.alignio import alignment_texts
 from bioplug.io import alignment_from_rows, alignment_rows, write_alignment, write_rows
 
 FORMATS = ["fasta", "clustal", "stockholm", "a2m", "phylip"]
@@ -159,6 +160,26 @@ def test_rows_are_biopythons_rows(data):
         plain = Alignment([kind(str(r.seq)) for r in alignment.sequences],
                           alignment.coordinates)
         assert [r.tobytes().decode() for r in alignment_rows(plain)] == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=gapped_rows())
+def test_alignment_texts_are_list_of_the_alignment(data):
+    ids, rows, descriptions = data
+    alignment = biopython_alignment(ids, rows, descriptions)
+    assert alignment_texts(alignment) == list(alignment)
+
+
+def test_alignment_texts_where_the_fast_path_falls_back():
+    aligner = PairwiseAligner(mode="local", match_score=2, mismatch_score=-1,
+                              open_gap_score=-2, extend_gap_score=-1)
+    target = Seq("AACCGGTTACGTAGCTAGCTAGGATCGATCGGATTACAGGCT")
+    query = Seq("CGATCCGATCCTAGCTAGCTACG").reverse_complement()
+    coordinates = np.array([[0, 1, 2, 3], [0, 1, 1, 2]])
+    for alignment in (aligner.align(target, query, strand="-")[0],   # a reverse strand
+                      Alignment([[1, 2, 3], [1, 3]], coordinates),     # rows printed as lists
+                      Alignment(["A\u03a9C", "AC"], coordinates)):      # beyond latin-1
+        assert alignment_texts(alignment) == list(alignment)
 
 
 @settings(max_examples=40, deadline=None)

@@ -361,3 +361,19 @@ def test_bad_ids_and_correction() -> None:
         clustalw_fast_distances(["MKV", "MKL"], device=DEVICE, ids=["a", "a"])
     with pytest.raises(InputError, match="no correction"):
         distance_matrix(["MKV", "MKL"], "clustalw-fast", "kimura", device=DEVICE)
+
+
+def test_an_alignment_reads_as_its_rows() -> None:
+    from Bio.Align import Alignment
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    rows = ["MKV-LLAGW--PRT", "MKVQLL-GWSKPRT", "-RVQLLAGWSKP--"]
+    records = [SeqRecord(Seq(r.replace("-", "")), id=f"r{i}") for i, r in enumerate(rows)]
+    aln = Alignment(records, Alignment.parse_printed_alignment([r.encode() for r in rows])[1])
+    printed = [aln[i] for i in range(len(rows))]   # Biopython's rows, one at a time
+    assert printed == rows
+    got = clustalw_fast_distances(aln, device=DEVICE)
+    want = clustalw_fast_distances(printed, device=DEVICE)
+    assert got.ids == want.ids == ["sequence 1", "sequence 2", "sequence 3"]
+    assert np.array_equal(got.data, want.data)

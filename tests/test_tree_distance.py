@@ -179,3 +179,20 @@ def test_alignment_object_inputs() -> None:
     msa = TabularMSA([Protein("AC-DE"), Protein("ACQDW")], index=["x", "y"])
     d = msa_distances(msa, device=DEVICE)
     assert d.ids == ["x", "y"] and d.data[0, 1] == pytest.approx(1 / 4)
+
+
+def test_sequence_distances_of_an_alignment_are_those_of_its_rows() -> None:
+    from Bio.Align import Alignment
+    from Bio.Seq import Seq
+    from Bio.SeqRecord import SeqRecord
+
+    rows = ["AC-DEFGHIK-LM", "ACQDEF--IKWLM", "-CQDEYGHIKWL-", "ACQ-EFGHIRWLM"]
+    records = [SeqRecord(Seq(r.replace("-", "")), id=f"r{i}") for i, r in enumerate(rows)]
+    aln = Alignment(records, Alignment.parse_printed_alignment([r.encode() for r in rows])[1])
+    printed = [aln[i] for i in range(len(rows))]   # Biopython's rows, one at a time
+    assert printed == rows
+    for method in ("ktuple", "identity"):
+        got = distance_matrix(aln, method, device=DEVICE)
+        want = distance_matrix(printed, method, device=DEVICE)
+        assert got.ids == want.ids == [f"sequence {i + 1}" for i in range(len(rows))]
+        assert np.array_equal(got.data, want.data)

@@ -36,7 +36,7 @@ from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.runtime import Runtime, get_runtime
 from bioplug.tree import matrix as _matrix
-from bioplug.tree.distance import Distances
+from bioplug.tree.distance import Distances, listed
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def _as_text(codes: np.ndarray) -> str:
 
 def _encode(seqs, ids) -> tuple[list[np.ndarray], list[str]]:
     prot, _ = _clustalw_lut()
-    seqs = list(seqs)
+    seqs = listed(seqs)   # an alignment's rows all at once, not row by row
     if not seqs:
         raise InputError("no sequences given")
     names = list(ids) if ids is not None else [sequence_name(s, k) for k, s in enumerate(seqs)]
