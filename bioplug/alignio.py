@@ -302,11 +302,39 @@ def _distinct(ids: list[str], names: list[str], fmt: str, width: int) -> None:
                 f"{width} letters of a name; write FASTA or Stockholm, or shorten the IDs")
 
 
-def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator[str]:
-    _need_rows(arr)
+def _clustal_names(ids: list[str]) -> list[str]:
     cut = [i[:_CLUSTAL_CUT].replace(" ", "_").ljust(_CLUSTAL_NAME) for i in ids]
     _distinct(ids, cut, "Clustal", _CLUSTAL_CUT)
-    names = _text(cut)
+    return cut
+
+
+def _phylip_names(ids: list[str]) -> list[str]:
+    names = []
+    for name in ids:
+        name = name.strip()
+        for char in "[](),":
+            name = name.replace(char, "")
+        for char in ":;":
+            name = name.replace(char, "|")
+        names.append(name[:_PHYLIP_NAME].ljust(_PHYLIP_NAME))
+    _distinct(ids, names, "PHYLIP", _PHYLIP_NAME)
+    return names
+
+
+def check_printed_names(ids: Sequence[str], fmt: str) -> None:
+    """Raise ValueError, as the writer would after the work, when two of ``ids`` print as
+    one name in ``fmt`` (Clustal keeps 30 letters, PHYLIP 10): commands call it before
+    aligning."""
+    fmt = fmt.lower()
+    if fmt == "clustal":
+        _clustal_names(list(ids))
+    elif fmt == "phylip":
+        _phylip_names(list(ids))
+
+
+def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator[str]:
+    _need_rows(arr)
+    names = _text(_clustal_names(ids))
     return _clustal_blocks(_fixed(names, _CLUSTAL_NAME), arr, consensus)
 
 
@@ -324,16 +352,7 @@ def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
 
 def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
     _need_rows(arr)   # first, as Biopython and _clustal: no rows is the message, not names
-    names = []
-    for name in ids:
-        name = name.strip()
-        for char in "[](),":
-            name = name.replace(char, "")
-        for char in ":;":
-            name = name.replace(char, "|")
-        names.append(name[:_PHYLIP_NAME].ljust(_PHYLIP_NAME))
-    _distinct(ids, names, "PHYLIP", _PHYLIP_NAME)
-    fixed = _fixed(_text(names), _PHYLIP_NAME)
+    fixed = _fixed(_text(_phylip_names(ids)), _PHYLIP_NAME)
     return _phylip_lines(fixed, arr)
 
 

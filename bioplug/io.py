@@ -19,7 +19,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from Bio.Seq import Seq
@@ -29,6 +29,7 @@ from bioplug.alignio import (
     FAST_FORMATS,
     alignment_from_rows,
     alignment_rows,
+    check_printed_names,
     write_alignment,
     write_rows,
 )
@@ -715,11 +716,13 @@ def write_checked(alignment, output, source, fmt: str) -> None:
         raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
 
 
-def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None) -> None:
+def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None,
+                   ids: Sequence[str] | None = None) -> None:
     """Refuse, before any work, a format :func:`write_checked` cannot write: one Bio.Align
     cannot write at all (msf, emboss, an unknown name), or a pairwise one (bed, sam, ...) for
     more than two ``rows`` (3 stands for any more). A two-column alignment of that many rows
-    is written to memory (the formats bioplug lays out itself take any alignment).
+    is written to memory (the formats bioplug lays out itself take any alignment). ``ids``:
+    the rows' names, refused when two print as one in Clustal or PHYLIP (which cut them).
 
     Raises
     ------
@@ -728,6 +731,11 @@ def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = Non
         --format value) is None.
     """
     if fmt in FAST_FORMATS:   # laid out by bioplug for any number of rows
+        if ids is not None:
+            try:
+                check_printed_names(ids, fmt)
+            except ValueError as exc:
+                raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
         return
     import numpy as np
     from Bio.Align import Alignment

@@ -140,6 +140,23 @@ def test_unwritable_format_is_refused_before_work_and_leaves_no_file(files, caps
     assert not out.exists()
 
 
+@pytest.mark.parametrize("argv", [
+    ["msa", "{d}/long.fa", "-o", "{d}/out.phy"],
+    ["msa", "{d}/long.fa", "-o", "{d}/out.aln", "--method", "progressive"],
+    ["profile", "{d}/aln.fa", "--add", "{d}/long.fa", "-o", "{d}/out.phy"],
+    ["profile", "{d}/aln.fa", "{d}/long.fa", "-o", "{d}/out.phy"],
+])
+def test_names_one_in_print_are_refused_before_work(files, capsys, argv):
+    """Two ids that PHYLIP (10 letters) or Clustal (30) print as one are refused before the
+    alignment (the device named does not exist), not by the writer after it."""
+    stem = "x" * 31
+    (files / "long.fa").write_text(f">{stem}A\nMKVLA\n>{stem}B\nMKVIA\n")
+    rc = main(["-q", *[a.format(d=files) for a in argv], "--device", "99:99"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "cannot write format" in err and "are both" in err, err
+    assert not list(files.glob("out.*"))
+
+
 def test_failed_alignment_write_leaves_no_tree(files, monkeypatch, capsys):
     """The tree is committed with the alignment: a failing alignment write leaves neither."""
     import bioplug.io

@@ -338,7 +338,8 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
         if output is not None:
             check_output(output, args.input)
     records = _read_family(source)
-    check_writable(args.format, min(len(records), 3), args.output, given_format)
+    check_writable(args.format, min(len(records), 3), args.output, given_format,
+                   ids=[r.id for r in records])
     method = args.method
     if method == "auto":
         method = auto_method(records, getattr(args, "seqtype", "auto"), _wants_reliability(args))

@@ -221,6 +221,7 @@ def run_profile(args: argparse.Namespace) -> int:
     for path, records in zip(inputs, groups, strict=True):
         # named here: the aligners' own check sees two alignments' records together
         check_unique_ids(records, input_name(path))
+    check_writable(fmt, 3, args.output, args.format, ids=[r.id for g in groups for r in g])
     with naming_input({input_name(path): records
                        for path, records in zip(inputs, groups, strict=True)}):
         if more:
@@ -288,9 +289,10 @@ def _merge_by_table(args: argparse.Namespace) -> int:
     source = input_name(args.first)
     records = read_records(args.first)
     check_letters(records, source, empty_ok=True)
+    check_writable(fmt, 3, args.output, args.format, ids=[r.id for r in records])
     groups, names = _table_groups(args.merge_table, records, source)
     # an unlisted sequence without residues has nothing to align: a row of gaps in the
-    # output, as mafft --merge writes it (merge refuses an alignment without residues)
+    # output, as mafft --merge writes it (and as merge writes an alignment of gaps only)
     empty = {group[0] for group in groups
              if len(group) == 1 and not str(records[group[0]].seq).strip("-.")}
     kept = [i for i, group in enumerate(groups) if not (len(group) == 1 and group[0] in empty)]
