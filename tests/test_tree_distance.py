@@ -196,3 +196,15 @@ def test_sequence_distances_of_an_alignment_are_those_of_its_rows() -> None:
         want = distance_matrix(printed, method, device=DEVICE)
         assert got.ids == want.ids == [f"sequence {i + 1}" for i in range(len(rows))]
         assert np.array_equal(got.data, want.data)
+
+
+def test_rows_with_no_column_in_common_are_said(caplog) -> None:
+    """Reads of different regions have nothing to compare: the distance is the largest (as
+    ClustalW sets it), and a warning counts such pairs and names one."""
+    rows = ["MKV-------", "---LAA----", "-------GGW", "MKVLAAGGGW"]
+    d = msa_distances(rows, correction="kimura", device=DEVICE, ids=list("abcd"))
+    assert d.data[0, 1] == d.data[0, 2] == d.data[1, 2] == d.data.max()
+    assert "3 pair(s) of rows share no residue column (a ends before c begins" in caplog.text
+    caplog.clear()
+    msa_distances(["MKV-LA", "MKVQ--", "--VQLA"], device=DEVICE)
+    assert "share no residue column" not in caplog.text

@@ -330,7 +330,30 @@ def msa_distances(
     knl = cl.Kernel(prog, "msa_pdist")
     out = _run_tiles(rt, knl, n, ls, rb, (rt.to_device(padded), np.uint32(n), np.uint32(width)))
     Progress(progress).report("p-distances", 1, 1)
+    _say_rows_apart(enc, names, float(out.max()) if n > 1 else 0.0)
     return Distances(out, names)
+
+
+def _say_rows_apart(enc: np.ndarray, names: list[str], largest: float) -> None:
+    """Warn about pairs of rows whose residues lie in columns apart (reads of different
+    regions, say): nothing to compare, so their distance is the largest there is (p = 1, or
+    the correction's maximum), as ClustalW sets it, and a tree joins them only last.
+
+    Counted from each row's first and last residue column (sorted, O(n log n)): rows whose
+    spans overlap but whose residues never meet are not counted."""
+    has = enc != GAP_CODE
+    full = np.flatnonzero(has.any(axis=1))
+    if full.size < 2:
+        return
+    first = has[full].argmax(axis=1)
+    last = has.shape[1] - 1 - has[full, ::-1].argmax(axis=1)
+    starts = np.sort(first)
+    apart = int((full.size - np.searchsorted(starts, last, side="right")).sum())
+    if apart:
+        a, b = full[int(last.argmin())], full[int(first.argmax())]
+        log.warning("%d pair(s) of rows share no residue column (%s ends before %s begins, "
+                    "...): nothing to compare, so their distance is %g, the largest, as "
+                    "ClustalW sets it", apart, names[a], names[b], largest)
 
 
 # -- alignment identity -----------------------------------------------------------------------
