@@ -514,3 +514,54 @@ def test_cli_says_which_options_fragments_do_not_read(files, caplog) -> None:
     assert main(["-q", "profile", "aln.fa", "--add", "new.fa", "-o", "out2.fa", "--ktuple",
                  "--device", DEVICE]) == 0
     assert "not read" not in caplog.text
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**16))
+@example(seed=65535)   # a turned read placed by 4 chance k-mers before PLACE_SHARE
+def test_reads_scored_in_windows_equal_whole_rows(seed) -> None:
+    """Nucleotide reads placed by k-mers and scored against the rows' residues in a window
+    around that place get the local scores of whole rows (the oracle: LocalScores); reads
+    that face the other way (no k-mer placement) are scored against whole rows."""
+    import sys
+    from pathlib import Path
+
+    import bioplug.progressive.adding as adding
+    from bioplug.msa.direction import complement
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from simulate import evolve
+
+    names, texts, rows = evolve(8, 2500, seed, scale=0.02, nucleotide=True)
+    gapped = gapped_matrix([SeqRecord(Seq(r), id=n) for n, r in zip(names, rows, strict=True)])
+    rng = np.random.default_rng(seed)
+    reads = []
+    for i in range(24):
+        t = texts[rng.integers(len(texts))]
+        s = int(rng.integers(0, len(t) - 160))
+        read = t[s:s + int(rng.integers(90, 160))]
+        reads.append(complement(read) if i % 6 == 5 else read)   # every sixth turned
+    picked = np.arange(len(texts))
+    first, last = adding.placements(gapped, picked, reads)
+    turned = np.arange(24) % 6 == 5
+    assert (first[~turned] >= 0).mean() >= 0.9   # most reads placed ...
+    assert (first[turned] < 0).all()             # ... none facing the other way
+    whole = adding.LocalScores(texts, True, DEVICE)
+    windows = adding.WindowScores(gapped, picked, whole, True, DEVICE)
+    assert np.array_equal(windows(reads), whole(reads))
+
+
+def test_a_read_is_placed_on_the_columns_its_residues_span() -> None:
+    """A read's place is the columns its matching residues span; repeats (a k-mer more
+    often than rows indexed) do not vote, and a read of a repeat is not placed."""
+    import bioplug.progressive.adding as adding
+
+    rng = np.random.default_rng(4)
+    genome = "".join(rng.choice(list("ACGT"), 3000))
+    row = genome[:1000] + "-" * 40 + genome[1000:]
+    gapped = np.frombuffer(row.encode(), np.uint8).reshape(1, -1)
+    first, last = adding.placements(gapped, np.array([0]), [genome[1500:1600],
+                                                            "ACGT" * 30, genome[990:1010]])
+    assert (first[0], last[0]) == (1540, 1639)
+    assert first[1] == last[1] == -1
+    assert first[2] == 990 and last[2] == 1049   # across the 40 gap columns

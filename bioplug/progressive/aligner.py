@@ -731,7 +731,8 @@ class ProgressiveAligner:
                                                  [r.id for r in existing], gaps.residue)
         added = texts[len(existing):]
         codes = pipeline.encode(added, [r.id for r in new], matrix.letters, nucleotide)
-        weigh = adding.Neighbours(texts[:len(existing)], added, nucleotide, self.device)
+        weigh = adding.Neighbours(texts[:len(existing)], added, nucleotide, self.device,
+                                  gapped=rows)
         moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weigh,
                                       codes, progress)
         out, inserted = adding.fragment_rows(rows, moves, added)
