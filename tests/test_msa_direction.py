@@ -322,10 +322,13 @@ def test_the_first_anchors_decide_what_they_are_sure_of_and_every_anchor_the_res
                                   every.sum(axis=1) > 0)
 
 
-def test_reads_added_as_fragments_are_turned_by_local_votes():
-    """Reads against whole rows: local scores decide (global ones spend the row's length in
-    gaps either way, and a scattered alignment of a turned read scores nearly as well)."""
-    from bioplug.msa.direction import turned_to
+@pytest.mark.parametrize("kmers", [True, False])
+def test_reads_added_as_fragments_are_turned(monkeypatch, kmers):
+    """Reads against whole rows: those that shared k-mers place one way only are decided
+    so, with no alignment; without that (kmers False: nothing placed), local scores decide
+    (global ones spend the row's length in gaps either way, and a scattered alignment of a
+    turned read scores nearly as well)."""
+    import bioplug.msa.direction as direction
 
     _, rows, _ = evolve(6, 2000, 9, scale=0.02, nucleotide=True)
     rng = np.random.default_rng(9)
@@ -333,4 +336,17 @@ def test_reads_added_as_fragments_are_turned_by_local_votes():
     reads = [rows[i % 6][s:s + 80] for i, s in enumerate(starts)]
     turn = rng.random(16) < 0.5
     given_reads = [complement(r) if f else r for r, f in zip(reads, turn, strict=True)]
-    np.testing.assert_array_equal(turned_to(rows, given_reads, DEVICE, fragments=True), turn)
+    forward, backward = direction.placed_ways(rows, given_reads, [complement(r)
+                                                                  for r in given_reads])
+    np.testing.assert_array_equal(forward, ~turn)
+    np.testing.assert_array_equal(backward, turn)
+    scored = []
+    real = direction.pair_scores
+    monkeypatch.setattr(direction, "pair_scores",
+                        lambda a, b, d, local=False: scored.append(local) or real(a, b, d, local))
+    if not kmers:
+        nothing = np.zeros(16, dtype=bool)
+        monkeypatch.setattr(direction, "placed_ways", lambda *a: (nothing, nothing))
+    got = direction.turned_to(rows, given_reads, DEVICE, fragments=True)
+    np.testing.assert_array_equal(got, turn)
+    assert scored == ([] if kmers else [True, True])

@@ -258,10 +258,11 @@ def turned_to(reference: list[str], texts: list[str], device=None,
     """Which of ``texts`` to reverse-complement to face the way of ``reference`` (sequences
     that already face one way: an alignment's rows, ungapped), each by the sum of its votes
     against the first reference sequence and the longest others (:data:`ANCHORS` in all,
-    :func:`voted`). ``fragments`` (reads, partial genes): local scores, as fragments are
-    added; a global alignment of a 150 nt read with a 5 kb row spends the row's length in
-    gaps either way, and the votes of the reads of a simulated 32 x 5,000 family shrank to a
-    third of their local size (0.3-2 points a residue)."""
+    :func:`voted`). ``fragments`` (reads, partial genes): a read that shared k-mers place on
+    the reference one way only (:func:`placed_ways`) is turned so; the others by local
+    scores, as fragments are added; a global alignment of a 150 nt read with a 5 kb row
+    spends the row's length in gaps either way, and the votes of the reads of a simulated
+    32 x 5,000 family shrank to a third of their local size (0.3-2 points a residue)."""
     check_nucleotides(reference + texts, None, seqtype)
     reference = [r for r in reference if r]
     if not texts or not reference:
@@ -269,10 +270,34 @@ def turned_to(reference: list[str], texts: list[str], device=None,
     rna = family_is_rna(reference + texts, seqtype)
     anchor = anchors(reference, min(ANCHORS, len(reference)))
     faced = [reference[j] for j in anchor]
-    flip = voted(texts, [complement(t, rna) for t in texts], faced, device, fragments)
+    rc = [complement(t, rna) for t in texts]
+    flip = np.zeros(len(texts), dtype=bool)
+    open_ = np.ones(len(texts), dtype=bool)
+    if fragments:   # reads that shared k-mers place one way only are decided so
+        forward, backward = placed_ways(reference, texts, rc)
+        flip = backward & ~forward
+        open_ = forward == backward
+    rest = np.flatnonzero(open_)
+    if rest.size:
+        flip[rest] = voted([texts[i] for i in rest], [rc[i] for i in rest], faced, device,
+                           fragments)
     log.info("adjust direction: %d of %d added sequences reverse-complemented",
              int(flip.sum()), len(texts))
     return flip
+
+
+def placed_ways(reference: list[str], texts: list[str], rc: list[str]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each read is placed on ``reference`` by shared k-mers as given and as turned
+    (:func:`bioplug.progressive.adding.placements`, the rows laid side by side ungapped)."""
+    from bioplug.progressive.adding import placements
+
+    width = max(len(r) for r in reference)
+    rows = np.full((len(reference), width), ord("-"), dtype=np.uint8)
+    for i, r in enumerate(reference):
+        rows[i, :len(r)] = np.frombuffer(r.encode("latin-1", "replace"), np.uint8)
+    every = np.arange(len(reference))
+    return placements(rows, every, texts)[0] >= 0, placements(rows, every, rc)[0] >= 0
 
 
 def adjusted(records: list[SeqRecord], device=None, seqtype: str = "auto"
