@@ -565,3 +565,22 @@ def test_a_read_is_placed_on_the_columns_its_residues_span() -> None:
     assert (first[0], last[0]) == (1540, 1639)
     assert first[1] == last[1] == -1
     assert first[2] == 990 and last[2] == 1049   # across the 40 gap columns
+
+
+def test_windows_on_cpu_devices_whole_rows_on_gpus(monkeypatch) -> None:
+    """A GPU scores whole rows faster than the host places reads (an H200: 4,096 reads
+    against 32 rows of 5 kb 0.10 s, in windows 0.93 s): windows on CPU devices only, and
+    for nucleotides only."""
+    import bioplug.progressive.adding as adding
+    from bioplug.runtime.runtime import Runtime
+
+    rows = ["ACGTTGCAACGTAGCTAGGATC", "ACGTTGCAACGTAGCTAGGTTC"]
+    gapped = gapped_matrix([SeqRecord(Seq(r), id=f"r{i}") for i, r in enumerate(rows)])
+    cpu = adding.Neighbours(rows, ["ACGTAGCTAG"], True, DEVICE, gapped=gapped)
+    if not cpu.scores.engine.runtimes[0].is_gpu:
+        assert isinstance(cpu.scores, adding.WindowScores)
+    assert isinstance(adding.Neighbours(rows, ["MKV"], False, DEVICE, gapped=gapped).scores,
+                      adding.LocalScores)
+    monkeypatch.setattr(Runtime, "is_gpu", property(lambda self: True))
+    assert isinstance(adding.Neighbours(rows, ["ACGTAGCTAG"], True, DEVICE,
+                                        gapped=gapped).scores, adding.LocalScores)
