@@ -8,7 +8,9 @@ Two ways, as MAFFT offers them:
 * as fragments (``mafft --addfragments``): each new sequence is aligned to the alignment on
   its own, with free end gaps (reads, partial genes and domains rarely span it), all of them
   in device batches (:func:`fragment_moves`), each against its own profile of the alignment
-  whose rows are weighed by their local alignment scores with it (:class:`Neighbours`).
+  whose rows are weighed by their local alignment scores with it (:class:`Neighbours`; on a
+  CPU device nucleotide reads are scored in a window of columns around where shared k-mers
+  place them, :func:`placements`, :class:`WindowScores`).
   Fragments know nothing of each other, so their
   insertions at one place are not aligned to each other: each is left-justified in a block as
   wide as the longest there (:func:`fragment_rows`), as A2M's insert states are unaligned.
