@@ -547,7 +547,7 @@ def test_reads_scored_in_windows_equal_whole_rows(seed) -> None:
     assert (first[~turned] >= 0).mean() >= 0.9   # most reads placed ...
     assert (first[turned] < 0).all()             # ... none facing the other way
     whole = adding.LocalScores(texts, True, DEVICE)
-    windows = adding.WindowScores(gapped, picked, whole, True, DEVICE)
+    windows = adding.WindowScores(gapped, picked, whole)
     assert np.array_equal(windows(reads), whole(reads))
 
 

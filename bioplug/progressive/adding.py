@@ -137,84 +137,94 @@ def kmer_codes(letters: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 def placements(gapped: np.ndarray, rows: np.ndarray, reads: Sequence[str]
                ) -> tuple[np.ndarray, np.ndarray]:
     """Where each read lies on the alignment: ``(first, last)`` columns of the residues it
-    matches, -1 where fewer than :data:`PLACE_HITS` of its k-mers agree.
+    matches, -1 for a read not placed.
 
     A read k-mer at position p matching an indexed row's k-mer at residue q votes for the
-    row's residue q - p as the read's start; votes are binned by that residue's column
-    (:data:`PLACE_BIN` columns, more for long alignments) and the best bin, with its
-    neighbours, wins. A k-mer at more than :data:`PLACE_REPEATS` columns (a repeat) does
-    not vote. All reads at once: numpy over their k-mers and their matches."""
-    index_rows = np.unique(rows[np.linspace(0, rows.size - 1, min(PLACE_ROWS, rows.size))
-                                .round().astype(np.int64)])
-    length = gapped.shape[1]
-    columns = [np.flatnonzero(gapped[r] != GAP) for r in index_rows]
-    sizes = np.array([c.size for c in columns], dtype=np.int64)
-    offsets = np.cumsum(sizes) - sizes
-    flat = np.concatenate(columns)
-    found = [kmer_codes(gapped[r, c], PLACE_K) for r, c in zip(index_rows, columns, strict=True)]
-    code = np.concatenate([f[0] for f in found])
-    pos = np.concatenate([f[1] for f in found])
-    own = np.repeat(np.arange(len(found)), [f[0].size for f in found])
-    # a k-mer at one column of several rows is indexed once (its first row): rows of one
-    # family share most k-mers, and every copy was a match to expand (18 million a chunk
-    # of 4,096 reads against 32 rows, 0.8 s)
-    col = flat[offsets[own] + pos]
-    _, once = np.unique(code * (length + 1) + col, return_index=True)
-    code, pos, own = code[once], pos[once], own[once]
-    order = np.argsort(code, kind="stable")
-    code, pos, own = code[order], pos[order], own[order]
-    n = len(reads)
+    row's residue q - p as the read's start (:func:`kmer_votes`); votes are binned by that
+    residue's column (:data:`PLACE_BIN` columns, more for long alignments) and the best bin,
+    with its neighbours, wins if :data:`PLACE_HITS` read positions and :data:`PLACE_SHARE`
+    of the read's k-mers vote for it and no other place has half as many. All reads at
+    once: numpy over their k-mers and their matches."""
+    n, length = len(reads), gapped.shape[1]
     first = np.full(n, -1, dtype=np.int64)
     last = np.full(n, -1, dtype=np.int64)
-    if not n or not code.size:
+    index = kmer_index(gapped, rows)
+    if not n or not index[0].size:
         return first, last
-    # the reads' k-mers, none across two reads
     lens = np.array([len(r) for r in reads], dtype=np.int64)
-    ends = np.cumsum(lens)
-    letters = np.frombuffer("".join(reads).encode("latin-1", "replace"), np.uint8)
-    rk, rpos = kmer_codes(letters, PLACE_K)
-    rid = np.searchsorted(ends, rpos, side="right")
-    inside = rpos + PLACE_K <= ends[np.minimum(rid, n - 1)]
-    rk, rpos, rid = rk[inside], rpos[inside], rid[inside]
-    p = rpos - (ends - lens)[rid]
-    lo, hi = np.searchsorted(code, rk, "left"), np.searchsorted(code, rk, "right")
-    count = hi - lo
-    vote = (count >= 1) & (count <= PLACE_REPEATS)
-    count = count[vote]
-    take = np.repeat(lo[vote], count) + _ranks(count)
-    reader = np.repeat(rid[vote], count)
-    row, q = own[take], pos[take] - np.repeat(p[vote], count)
-    ok = q >= 0
-    row, q, reader = row[ok], q[ok], reader[ok]
-    start = flat[offsets[row] + q]
+    reader, p, start, stop = kmer_votes(index, reads, lens)
     width = max(PLACE_BIN, -(-length // 4096))
-    bins = start // width
-    nb = length // width + 1
+    bins, nb = start // width, length // width + 1
     # a read position votes once for a bin, however many rows share its k-mer there
-    key = np.unique((reader * nb + bins) * (int(lens.max()) + 1) + np.repeat(p[vote], count)[ok])
-    votes = np.bincount(key // (int(lens.max()) + 1), minlength=n * nb).reshape(n, nb)
+    span = int(lens.max()) + 1
+    key = np.unique((reader * nb + bins) * span + p)
+    votes = np.bincount(key // span, minlength=n * nb).reshape(n, nb)
     near = votes.copy()
     near[:, 1:] += votes[:, :-1]
     near[:, :-1] += votes[:, 1:]
     best = near.argmax(axis=1)
     support = near[np.arange(n), best]
     # and the place must stand out: no other place (two bins away or more) half as sure
-    shifts = np.arange(-2, 3)
-    cols = np.clip(best[:, None] + shifts, 0, nb - 1)
+    around = np.clip(best[:, None] + np.arange(-2, 3), 0, nb - 1)
     rest = near.copy()
-    rest[np.arange(n)[:, None], cols] = 0
+    rest[np.arange(n)[:, None], around] = 0
     kmers = np.maximum(lens - PLACE_K + 1, 0)
     placed = ((support >= np.maximum(PLACE_HITS, PLACE_SHARE * kmers))
               & (2 * rest.max(axis=1) < support))
     chosen = placed[reader] & (np.abs(bins - best[reader]) <= 1)
-    stop = flat[offsets[row] + np.minimum(q + lens[reader] - 1, sizes[row] - 1)]
-    big = np.iinfo(np.int64).max
-    lowest = np.full(n, big, dtype=np.int64)
+    lowest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(lowest, reader[chosen], start[chosen])
     np.maximum.at(last, reader[chosen], stop[chosen])
     first[placed] = lowest[placed]
-    last[~placed] = -1
     return first, last
+
+
+def kmer_index(gapped: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The k-mers of up to :data:`PLACE_ROWS` of ``rows`` (spread), sorted: ``(code,
+    residue, row, columns, offsets, sizes)``, ``columns[offsets[j] + q]`` the column of
+    indexed row j's residue q. A k-mer at one column of several rows is indexed once (its
+    first row): rows of one family share most k-mers, and every copy was a match to expand
+    (18 million a chunk of 4,096 reads against 32 rows, 0.8 s on an H200's host)."""
+    picked = np.unique(rows[np.linspace(0, rows.size - 1, min(PLACE_ROWS, rows.size))
+                            .round().astype(np.int64)])
+    columns = [np.flatnonzero(gapped[r] != GAP) for r in picked]
+    sizes = np.array([c.size for c in columns], dtype=np.int64)
+    offsets = np.cumsum(sizes) - sizes
+    flat = np.concatenate(columns)
+    found = [kmer_codes(gapped[r, c], PLACE_K) for r, c in zip(picked, columns, strict=True)]
+    code = np.concatenate([f[0] for f in found])
+    pos = np.concatenate([f[1] for f in found])
+    own = np.repeat(np.arange(len(found)), [f[0].size for f in found])
+    _, once = np.unique(code * (gapped.shape[1] + 1) + flat[offsets[own] + pos],
+                        return_index=True)
+    order = once[np.argsort(code[once], kind="stable")]
+    return code[order], pos[order], own[order], flat, offsets, sizes
+
+
+def kmer_votes(index: tuple[np.ndarray, ...], reads: Sequence[str], lens: np.ndarray
+               ) -> tuple[np.ndarray, ...]:
+    """Every match of a read k-mer (none across two reads) with an indexed one found at
+    :data:`PLACE_REPEATS` columns or fewer: ``(read, position in the read, column of the
+    read's start, column of its end)`` as that indexed row has them."""
+    code, pos, own, flat, offsets, sizes = index
+    ends = np.cumsum(lens)
+    letters = np.frombuffer("".join(reads).encode("latin-1", "replace"), np.uint8)
+    rk, rpos = kmer_codes(letters, PLACE_K)
+    rid = np.searchsorted(ends, rpos, side="right")
+    inside = rpos + PLACE_K <= ends[np.minimum(rid, lens.size - 1)]
+    rk, rid = rk[inside], rid[inside]
+    p = rpos[inside] - (ends - lens)[rid]
+    lo, hi = np.searchsorted(code, rk, "left"), np.searchsorted(code, rk, "right")
+    vote = (hi > lo) & (hi - lo <= PLACE_REPEATS)
+    count = (hi - lo)[vote]
+    take = np.repeat(lo[vote], count) + _ranks(count)
+    reader, p = np.repeat(rid[vote], count), np.repeat(p[vote], count)
+    row, q = own[take], pos[take] - p
+    ok = q >= 0
+    reader, p, row, q = reader[ok], p[ok], row[ok], q[ok]
+    start = flat[offsets[row] + q]
+    stop = flat[offsets[row] + np.minimum(q + lens[reader] - 1, sizes[row] - 1)]
+    return reader, p, start, stop
 
 
 def _ranks(counts: np.ndarray) -> np.ndarray:
@@ -226,16 +236,13 @@ def _ranks(counts: np.ndarray) -> np.ndarray:
 class WindowScores:
     """Local alignment scores of placed reads against the rows' residues in a window of
     columns around their place (:func:`placements`), the others against whole rows
-    (:class:`LocalScores`): the same ``(len(added), n)`` matrix where a read's best local
-    alignment with each row lies in its window."""
+    (``whole``, a :class:`LocalScores` of the same rows, whose engine both use): the same
+    ``(len(added), len(rows))`` matrix where a read's best local alignment with each row
+    lies in its window."""
 
-    def __init__(self, gapped: np.ndarray, rows: np.ndarray, whole: LocalScores,
-                 nucleotide: bool, device=None):
-        from bioplug.progressive.guide import encoded, local_engine
-
+    def __init__(self, gapped: np.ndarray, rows: np.ndarray, whole: LocalScores):
         self.gapped, self.rows, self.whole = gapped, rows, whole
-        self.engine, scoring = local_engine(nucleotide, device)
-        self.encode = lambda texts: encoded(list(texts), "".join(scoring.letters), nucleotide)
+        self.engine, self.encode = whole.engine, whole.encode
 
     def __call__(self, added: Sequence[str]) -> np.ndarray:
         length = self.gapped.shape[1]
@@ -260,7 +267,7 @@ class WindowScores:
         codes = self.encode(texts) + self.encode([added[i] for i in idx])
         reads = np.repeat(len(texts) + np.arange(idx.size), m)
         subjects = (np.repeat(which.ravel(), m) * m + np.tile(np.arange(m), idx.size))
-        filled = np.array([len(texts[j]) > 0 for j in subjects])
+        filled = np.array([len(t) for t in texts])[subjects] > 0
         got = np.zeros(reads.size)
         for a in range(0, reads.size, PAIRS_PER_CALL):
             b = min(a + PAIRS_PER_CALL, reads.size)
@@ -297,7 +304,7 @@ class Neighbours:
             # nucleotide reads on a CPU device: scored in windows around where their k-mers
             # place them. Not on a GPU, where whole rows cost less than the placing (an H200:
             # 4,096 reads against 32 rows of 5 kb 0.10 s, in windows 0.93 s)
-            self.scores = WindowScores(gapped, full, self.scores, nucleotide, device)
+            self.scores = WindowScores(gapped, full, self.scores)
 
     def __call__(self, start: int, end: int) -> np.ndarray:
         """``(end - start, n)`` float32 weights of added sequences ``start:end``."""
