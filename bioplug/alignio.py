@@ -211,9 +211,12 @@ def alignment_from_rows(records: Sequence, rows, *, molecule_type: str | None = 
     else:
         change = np.zeros(0, dtype=np.int64)
     cols = np.concatenate([[0], change, [length]]) if length else np.zeros(1, dtype=np.int64)
-    steps = np.zeros((k, cols.size), dtype=np.int64)
-    if length:
-        steps[:, 1:] = counts[:, cols[1:] - 1]
+    # one contiguous gather, then int64, not a fancy gather assigned into a column slice of
+    # an int64 array (20,032 reads x 5,197 breaks, fresh processes: medians 2.3 -> 1.4 s of
+    # the whole call; the coordinates themselves are 830 MB there)
+    steps = np.take(counts, np.concatenate([[0], cols[1:] - 1]).astype(np.int64), axis=1
+                    ).astype(np.int64)
+    steps[:, 0] = 0
     if molecule_type is not None:
         for rec in records:
             if isinstance(rec, SeqRecord):
