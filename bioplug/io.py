@@ -716,13 +716,26 @@ def write_checked(alignment, output, source, fmt: str) -> None:
         raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
 
 
-def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None,
-                   ids: Sequence[str] | None = None) -> None:
+def check_names(fmt: str, ids: Sequence[str]) -> None:
+    """Refuse, before any work, ids that two rows would print as one name in ``fmt``
+    (Clustal keeps 30 letters, PHYLIP 10): :func:`write_checked` would refuse them after it.
+
+    Raises
+    ------
+    InputError
+        Naming the format and the two ids.
+    """
+    try:
+        check_printed_names(ids, fmt)
+    except ValueError as exc:
+        raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
+
+
+def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None) -> None:
     """Refuse, before any work, a format :func:`write_checked` cannot write: one Bio.Align
     cannot write at all (msf, emboss, an unknown name), or a pairwise one (bed, sam, ...) for
     more than two ``rows`` (3 stands for any more). A two-column alignment of that many rows
-    is written to memory (the formats bioplug lays out itself take any alignment). ``ids``:
-    the rows' names, refused when two print as one in Clustal or PHYLIP (which cut them).
+    is written to memory (the formats bioplug lays out itself take any alignment).
 
     Raises
     ------
@@ -731,11 +744,6 @@ def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = Non
         --format value) is None.
     """
     if fmt in FAST_FORMATS:   # laid out by bioplug for any number of rows
-        if ids is not None:
-            try:
-                check_printed_names(ids, fmt)
-            except ValueError as exc:
-                raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
         return
     import numpy as np
     from Bio.Align import Alignment

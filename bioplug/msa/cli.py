@@ -330,7 +330,7 @@ def _say_unwritten_reliability(args: argparse.Namespace) -> None:
 
 def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | None) -> int:
     """``bioplug msa IN -o OUT [--tree-out NWK]``."""
-    from bioplug.io import check_output, check_writable, input_name, naming_input
+    from bioplug.io import check_names, check_output, check_writable, input_name, naming_input
     from bioplug.progressive import cli as progressive
 
     source = args.input[0]
@@ -338,8 +338,8 @@ def _run_single(args: argparse.Namespace, bar: TerminalBar, given_format: str | 
         if output is not None:
             check_output(output, args.input)
     records = _read_family(source)
-    check_writable(args.format, min(len(records), 3), args.output, given_format,
-                   ids=[r.id for r in records])
+    check_writable(args.format, min(len(records), 3), args.output, given_format)
+    check_names(args.format, [r.id for r in records])
     method = args.method
     if method == "auto":
         method = auto_method(records, getattr(args, "seqtype", "auto"), _wants_reliability(args))

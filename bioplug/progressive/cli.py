@@ -175,6 +175,7 @@ def run_profile(args: argparse.Namespace) -> int:
     from bioplug.io import (
         atomic_output,
         check_distinct_outputs,
+        check_names,
         check_one_stdin,
         check_output,
         check_unique_ids,
@@ -221,7 +222,7 @@ def run_profile(args: argparse.Namespace) -> int:
     for path, records in zip(inputs, groups, strict=True):
         # named here: the aligners' own check sees two alignments' records together
         check_unique_ids(records, input_name(path))
-    check_writable(fmt, 3, args.output, args.format, ids=[r.id for g in groups for r in g])
+    check_names(fmt, [r.id for g in groups for r in g])
     with naming_input({input_name(path): records
                        for path, records in zip(inputs, groups, strict=True)}):
         if more:
@@ -270,6 +271,7 @@ def _merge_by_table(args: argparse.Namespace) -> int:
     ``ALN`` merged, each kept intact, the other sequences aligned singly; ALN's row order."""
     from bioplug.io import (
         check_letters,
+        check_names,
         check_one_stdin,
         check_output,
         check_writable,
@@ -289,7 +291,7 @@ def _merge_by_table(args: argparse.Namespace) -> int:
     source = input_name(args.first)
     records = read_records(args.first)
     check_letters(records, source, empty_ok=True)
-    check_writable(fmt, 3, args.output, args.format, ids=[r.id for r in records])
+    check_names(fmt, [r.id for r in records])
     groups, names = _table_groups(args.merge_table, records, source)
     # an unlisted sequence without residues has nothing to align: a row of gaps in the
     # output, as mafft --merge writes it (and as merge writes an alignment of gaps only)
