@@ -140,11 +140,12 @@ def pair_scores(first: list[str], second: list[str], device, local: bool = False
     return engine.score_pairs(encoded(first, letters, True), encoded(second, letters, True))
 
 
-def facing(texts: list[str], rc: list[str], rows, cols, device) -> np.ndarray:
-    """Score(rc[i], texts[j]) - score(texts[i], texts[j]) for the pairs (rows, cols):
+def facing(texts: list[str], rc: list[str], others: list[str], rows, cols, device,
+           local: bool = False) -> np.ndarray:
+    """Score(rc[i], others[j]) - score(texts[i], others[j]) for the pairs (rows, cols):
     positive where i and j face opposite ways."""
-    fwd = pair_scores([texts[i] for i in rows], [texts[j] for j in cols], device)
-    rev = pair_scores([rc[i] for i in rows], [texts[j] for j in cols], device)
+    fwd = pair_scores([texts[i] for i in rows], [others[j] for j in cols], device, local)
+    rev = pair_scores([rc[i] for i in rows], [others[j] for j in cols], device, local)
     return rev - fwd
 
 
@@ -173,9 +174,7 @@ def votes(texts: list[str], rc: list[str], faced: list[str], device, local: bool
     other way from anchor a (len(texts) x len(faced))."""
     rows = np.repeat(np.arange(len(texts)), len(faced))
     cols = np.tile(np.arange(len(faced)), len(texts))
-    fwd = pair_scores([texts[i] for i in rows], [faced[j] for j in cols], device, local)
-    rev = pair_scores([rc[i] for i in rows], [faced[j] for j in cols], device, local)
-    return (rev - fwd).reshape(len(texts), len(faced))
+    return facing(texts, rc, faced, rows, cols, device, local).reshape(len(texts), len(faced))
 
 
 def voted(texts: list[str], rc: list[str], faced: list[str], device, local: bool = False
@@ -242,7 +241,7 @@ def turned(texts: list[str], device=None, ids: list[str] | None = None,
     anchor = anchors(texts, k)
     pairs = np.triu_indices(k, 1)
     d = np.zeros((k, k))
-    d[pairs] = facing(texts, rc, anchor[pairs[0]], anchor[pairs[1]], device)
+    d[pairs] = facing(texts, rc, texts, anchor[pairs[0]], anchor[pairs[1]], device)
     flip = np.zeros(n, dtype=bool)
     flip[anchor] = spanning_signs(d + d.T)
     rest = np.setdiff1d(np.arange(n), anchor)
