@@ -32,7 +32,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from progressive import bioplug_command, peer_environment, run_process  # noqa: E402
+from progressive import (  # noqa: E402
+    add_peer_run_options,
+    bioplug_command,
+    peer_environment,
+    run_process,
+)
 
 PREFIX = "_R_"
 
@@ -120,11 +125,7 @@ def main() -> None:
     p.add_argument("--every", type=int, default=1)
     p.add_argument("--turn", type=float, default=0.4)
     p.add_argument("--tools", default="bioplug,mafft,mafft-acc")
-    p.add_argument("--device", default=None)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=300)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--peers-dir", type=Path, default=None)
+    add_peer_run_options(p, timeout=300)
     args = p.parse_args()
     env, where = peer_environment(args.peers_dir)
     print(f"# peers from {where}")

@@ -49,7 +49,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from progressive import bioplug_command, peer_environment, run_process  # noqa: E402
+from progressive import (  # noqa: E402
+    add_peer_run_options,
+    bioplug_command,
+    peer_environment,
+    peer_version,
+    run_process,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -262,16 +268,10 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=200)
     p.add_argument("--every", type=int, default=1)
     p.add_argument("--tools", default="bioplug,mafft")
-    p.add_argument("--device", default=None)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=600)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--peers-dir", type=Path, default=None)
+    add_peer_run_options(p, timeout=600)
     args = p.parse_args()
     env, where = peer_environment(args.peers_dir)
-    version = subprocess.run(["mafft", "--version"], env=env, capture_output=True,
-                             text=True).stderr.strip()
-    print(f"# peers from {where}; mafft {version}")
+    print(f"# peers from {where}; mafft {peer_version('mafft', env)}")
     rng = np.random.default_rng(args.seed)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

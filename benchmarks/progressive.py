@@ -731,6 +731,16 @@ def peer_environment(peers_dir: Path | None) -> tuple[dict, str]:
     return env, f"{peers_dir} (unpacked in {Path(got[2]).parents[5]})"
 
 
+def add_peer_run_options(p, timeout: float) -> None:
+    """The options every peer benchmark takes: ``--device``, ``--threads`` (the peers'),
+    ``--timeout`` (a run's), ``--seed`` and ``--peers-dir``."""
+    p.add_argument("--device", default=None)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=timeout)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--peers-dir", type=Path, default=None)
+
+
 def peer_version(tool: str, env: dict) -> str:
     cmds = {"clustalo": ["clustalo", "--version"], "mafft": ["mafft", "--version"],
             "clustalw": ["clustalw", "-help"]}
