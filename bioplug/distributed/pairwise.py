@@ -122,13 +122,14 @@ def _make_aligner(aligner, scoring: dict):
 
 def _prepare(aligner, sequences):
     """Ids, encoded sequences and the device scoring, checked as ``score_matrix`` checks."""
+    from bioplug.alignio import listed
     from bioplug.io import check_letters, read_records, sequence_name
 
     if isinstance(sequences, (str, os.PathLike)):   # a file is checked as the command's
         seqs = read_records(sequences)
         check_letters(seqs, os.fspath(sequences))
     else:
-        seqs = list(sequences)
+        seqs = listed(sequences)
     if not seqs:
         raise InputError("no sequences to score")
     texts = aligner._batch_texts(seqs, "sequence")

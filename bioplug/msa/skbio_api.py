@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 
+from bioplug.alignio import listed
 from bioplug.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
     from bioplug.msa import pipeline
     from bioplug.msa.model import encode, load_model, resolve_seqtype
 
-    sequences = list(sequences)
+    sequences = listed(sequences)   # an alignment's rows at once: refused without delay
     if len(sequences) < 2:
         raise InputError("multi_align needs at least two sequences")
     log.debug("multi_align: sub_score=%r gap_cost=%r free_ends=%r atol=%r are not used by "

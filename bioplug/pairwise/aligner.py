@@ -18,6 +18,7 @@ from Bio.Align import Alignment, Alignments
 from Bio.Seq import MutableSeq, Seq, reverse_complement
 from Bio.SeqRecord import SeqRecord
 
+from bioplug.alignio import listed
 from bioplug.alphabet import (
     GAP_FIELDS,
     Scoring,
@@ -387,7 +388,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         return [scoring.encode(t, _label(s, i, what)) for i, (s, t) in pairs]
 
     def _pairs_setup(self, seqs_a, seqs_b):
-        seqs_a, seqs_b = list(seqs_a), list(seqs_b)
+        seqs_a, seqs_b = listed(seqs_a), listed(seqs_b)
         if len(seqs_a) != len(seqs_b):
             raise InputError(
                 f"the two batches differ in length ({len(seqs_a)} and {len(seqs_b)} sequences)"
@@ -503,7 +504,7 @@ class PairwiseAligner(Align.PairwiseAligner):
             query; with symmetric scoring the matrix is symmetric (the device computes the
             upper triangle). The diagonal holds self-alignment scores.
         """
-        seqs = list(seqs)
+        seqs = listed(seqs)   # an alignment's rows all at once, as Biopython prints them
         texts = self._batch_texts(seqs, "sequence")
         n = len(seqs)
         if n == 0:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from bioplug.alignio import listed
 from bioplug.runtime import get_runtime
 
 log = logging.getLogger(__name__)
@@ -187,7 +188,7 @@ def prepare(sequences, sub_score, gap_cost, free_ends, ids, atol) -> Problem:
     from skbio.sequence import GrammaredSequence
     from skbio.sequence import Sequence as SkSequence
 
-    seqs = list(sequences)
+    seqs = listed(sequences)   # an alignment's rows at once: refused below without delay
     if len(seqs) < 2:
         raise ValueError("At least two sequences are required.")
     for seq in seqs:

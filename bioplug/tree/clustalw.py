@@ -30,13 +30,14 @@ from collections.abc import Sequence
 import numpy as np
 import pyopencl as cl
 
+from bioplug.alignio import listed
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
 from bioplug.io import sequence_name, sequence_text
 from bioplug.progress import Progress, ProgressCallback
 from bioplug.runtime import Runtime, get_runtime
 from bioplug.tree import matrix as _matrix
-from bioplug.tree.distance import Distances, listed
+from bioplug.tree.distance import Distances
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyopencl as cl
 
+from bioplug.alignio import listed
 from bioplug.alphabet import is_nucleotide
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
@@ -110,17 +111,6 @@ def correct(p: np.ndarray, correction: str) -> np.ndarray:
 
 
 # -- inputs -----------------------------------------------------------------------------------
-def listed(seqs) -> list:
-    """``list(seqs)``; a ``Bio.Align.Alignment``'s printed rows all at once
-    (:func:`bioplug.alignio.alignment_texts`), not row by row through Biopython, which builds
-    each row from every row's coordinates (80 s for 1,000 x 1,299)."""
-    if hasattr(seqs, "coordinates") and hasattr(seqs, "sequences"):   # a Bio.Align.Alignment
-        from bioplug.alignio import alignment_texts
-
-        return alignment_texts(seqs)
-    return list(seqs)
-
-
 def _texts_and_ids(seqs, ids: Sequence[str] | None) -> tuple[list[str], list[str]]:
     seqs = listed(seqs)
     if not seqs:
