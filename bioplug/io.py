@@ -27,6 +27,7 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.alignio import (
     FAST_FORMATS,
+    AlignedRows,
     alignment_from_rows,
     alignment_rows,
     check_printed_names,
@@ -36,10 +37,10 @@ from bioplug.alignio import (
 from bioplug.errors import InputError
 
 __all__ = [
-    "EXTENSION_FORMATS", "alignment_from_rows", "alignment_rows", "as_record", "atomic_output",
-    "check_ascii", "check_unique_ids", "guess_format", "input_format", "parse_records",
-    "read_records", "sequence_name", "sequence_text", "sniff_format", "write_alignment",
-    "write_rows",
+    "EXTENSION_FORMATS", "AlignedRows", "alignment_from_rows", "alignment_rows", "as_record",
+    "atomic_output", "check_ascii", "check_unique_ids", "guess_format", "input_format",
+    "parse_records", "read_records", "sequence_name", "sequence_text", "sniff_format",
+    "write_alignment", "write_rows",
 ]
 
 #: The path that means standard input (reading) or standard output (writing).

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import bioplug
-from bioplug.alignio import alignment_texts
+from bioplug.alignio import AlignedRows, alignment_texts
 from bioplug.errors import InputError
 from bioplug.io import alignment_from_rows, alignment_rows, write_alignment, write_rows
 
@@ -113,14 +113,18 @@ def test_write_rows_is_biopythons_text(data, fmt, states):
         with pytest.raises(ValueError, match=str(exc)):
             ours_rows(ids, rows, fmt, descriptions, state=state)
         return
+    held = AlignedRows(alignment.sequences, rows)   # the same alignment as records and rows
+    held.column_annotations = dict(alignment.column_annotations)
     if fmt in ("clustal", "phylip") and cut_names_collide(ids, expected, fmt):
         for ours in (lambda: ours_rows(ids, rows, fmt, descriptions, state=state),
-                     lambda: ours_alignment(alignment, fmt)):
+                     lambda: ours_alignment(alignment, fmt),
+                     lambda: ours_alignment(held, fmt)):
             with pytest.raises(ValueError, match="letters of a name"):
                 ours()
         return
     assert ours_rows(ids, rows, fmt, descriptions, state=state) == expected
     assert ours_alignment(alignment, fmt) == expected
+    assert ours_alignment(held, fmt) == expected
 
 
 def cut_names_collide(ids: list[str], text: str, fmt: str) -> bool:
@@ -181,6 +185,43 @@ def test_alignment_texts_where_the_fast_path_falls_back():
                       Alignment([[1, 2, 3], [1, 3]], coordinates),     # rows printed as lists
                       Alignment(["A\u03a9C", "AC"], coordinates)):      # beyond latin-1
         assert alignment_texts(alignment) == list(alignment)
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=gapped_rows(), fmt=st.sampled_from(["nexus", "msf", "fasta"]),
+       keep=st.booleans())
+def test_aligned_rows_are_their_alignment(data, fmt, keep):
+    """``AlignedRows`` is written as the Alignment it builds is written, in formats Biopython
+    writes too; with ``keep_empty_columns`` its columns of gaps only stay in FASTA."""
+    ids, rows, descriptions = data
+    records = [SeqRecord(Seq(r.replace("-", "")), id=f"s{n}", description=d)
+               for n, (r, d) in enumerate(zip(rows, descriptions, strict=True))]
+    held = AlignedRows(records, rows, molecule_type="protein", keep_empty_columns=keep)
+    held.residue_columns = {"s0": np.arange(3)}
+    alignment = held.to_alignment()
+    assert alignment.residue_columns is held.residue_columns   # its attributes carried over
+    kept = without_gap_columns(rows)
+    assert alignment_texts(alignment) == ["".join(r[c] for c in kept) for r in rows]
+    if keep and fmt == "fasta":
+        assert ours_alignment(held, fmt) == "".join(
+            f">{r.id} {r.description}\n{row}\n" if r.description else f">{r.id}\n{row}\n"
+            for r, row in zip(records, rows, strict=True))
+        return
+    try:
+        expected = ours_alignment(alignment, fmt)
+    except ValueError as exc:   # Biopython's refusal (no rows, no residues), the same
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            ours_alignment(held, fmt)
+        return
+    assert ours_alignment(held, fmt) == expected
+
+
+def test_aligned_rows_refuse_rows_that_are_not_their_records():
+    records = [SeqRecord(Seq("MKV"), id="a"), SeqRecord(Seq("MK"), id="b")]
+    with pytest.raises(ValueError, match="b: 3 letters in its row, 2 in it"):
+        AlignedRows(records, ["MKV", "MKV"])
+    with pytest.raises(ValueError, match="2 records for 1 rows"):
+        AlignedRows(records, ["MKV"])
 
 
 def test_front_doors_read_an_alignment_in_one_pass(monkeypatch):

@@ -233,9 +233,9 @@ def run_profile(args: argparse.Namespace) -> int:
         else:
             bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
             try:
-                alignment = aligner.add(first, second, bar,
-                                        fragments=args.add_fragments is not None,
-                                        keep_length=args.keep_length)
+                alignment = aligner.add_rows(first, second, bar,
+                                             fragments=args.add_fragments is not None,
+                                             keep_length=args.keep_length)
             finally:
                 bar.close()
     write = _writer(alignment, args, first, inputs[0], fmt)
@@ -370,26 +370,21 @@ def _writer(alignment, args: argparse.Namespace, given: list, source: str, fmt: 
     --keeplength keeps them, in the formats bioplug lays out itself."""
     import numpy as np
 
-    from bioplug.alignio import FAST_FORMATS, alignment_rows, write_rows
+    from bioplug.alignio import FAST_FORMATS, AlignedRows, alignment_rows
     from bioplug.io import write_checked
     from bioplug.progressive.adding import with_empty_columns
 
-    def plain() -> None:
-        write_checked(alignment, args.output, source, fmt)
-
     length = len(given[0].seq) if given else 0
     place = getattr(alignment, "given_columns", None)
-    if place is None or place.size == length or fmt not in FAST_FORMATS:
-        return plain
-    full = with_empty_columns(alignment_rows(alignment), place, length)
-    alignment.residue_columns = {k: np.where(v >= 0, place[np.maximum(v, 0)], -1)
-                                 for k, v in alignment.residue_columns.items()}
-    records = alignment.sequences
-    log.info("--keep-length: %d columns of gaps only kept as in %s", length - place.size,
-             source)
-    return lambda: write_rows(args.output, [r.id for r in records], full, fmt,
-                              [r.description for r in records], inputs=[source],
-                              keep_empty_columns=True)
+    if place is not None and place.size != length and fmt in FAST_FORMATS:
+        log.info("--keep-length: %d columns of gaps only kept as in %s", length - place.size,
+                 source)
+        alignment.residue_columns = {k: np.where(v >= 0, place[np.maximum(v, 0)], -1)
+                                     for k, v in alignment.residue_columns.items()}
+        alignment = AlignedRows(alignment.sequences,
+                                with_empty_columns(alignment_rows(alignment), place, length),
+                                keep_empty_columns=True)
+    return lambda: write_checked(alignment, args.output, source, fmt)
 
 
 def _read_input(path: str, aligned: bool) -> list:
