@@ -34,10 +34,12 @@ from bioplug.errors import InputError
 from bioplug.progressive import ProgressiveAligner
 from bioplug.progressive.adding import (
     NEIGHBOUR_SHARPNESS,
+    finish,
     fragment_rows,
     map_text,
     neighbour_weights,
     similarity_scores,
+    trimmed,
     with_empty_columns,
 )
 from bioplug.progressive.aligner import gapped_matrix, residue_gaps
@@ -315,12 +317,30 @@ def fragment_cases(draw):
 def test_fragment_rows_equals_the_layout_by_definition(case) -> None:
     rows, moves, texts = case
     arr = np.array([list(r.encode()) for r in rows], dtype=np.uint8)
-    out, inserted = fragment_rows(arr, [np.array(m, np.uint8) for m in moves], texts)
+    out, inserted, columns = fragment_rows(arr, [np.array(m, np.uint8) for m in moves], texts)
     want = layout_by_definition(rows, moves, texts)
     assert [r.tobytes().decode() for r in out] == want
     old = ~inserted
     assert old.sum() == len(rows[0])
     assert [r.tobytes().decode() for r in out[: len(rows), old]] == rows
+    # the same from the moves between each fragment's first residue and its last
+    leads, cores = trimmed([np.array(m, np.uint8) for m in moves])
+    for m, lead, core in zip(moves, leads, cores, strict=True):
+        kept = [j for j, v in enumerate(m) if v != 1]
+        assert lead == m[:kept[0]].count(1) and list(core) == m[kept[0]:kept[-1] + 1]
+    again, inserted_again, columns_again = fragment_rows(arr, cores, texts, leads)
+    assert np.array_equal(again, out) and np.array_equal(inserted_again, inserted)
+    assert np.array_equal(columns_again, columns)
+    letters = out[len(rows):] != ord("-")   # every letter's column, fragment after fragment
+    assert np.array_equal(columns, np.nonzero(letters)[1])
+    plain = [SeqRecord(Seq(t.replace("-", "")), id=f"s{i}") for i, t in enumerate(rows + texts)]
+    for keep_length in (False, True):   # the columns given, or found in the rows: the same
+        given = finish(plain, out, len(rows), inserted, keep_length, columns)
+        found = finish(plain, out, len(rows), inserted, keep_length)
+        assert [str(r.seq) for r in given[0]] == [str(r.seq) for r in found[0]]
+        assert np.array_equal(given[1], found[1])
+        assert given[2].keys() == found[2].keys()
+        assert all(np.array_equal(given[2][k], found[2][k]) for k in found[2])
 
 
 def test_map_text_layout() -> None:

@@ -691,8 +691,10 @@ class ProgressiveAligner:
 
             new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
                                               self.device, self.seqtype, fragments)
+        columns = None   # each added residue's column, where the layout gives them
         if fragments:
-            plain, out, inserted, nucleotide = self._add_fragments(existing, new, progress)
+            plain, out, inserted, columns, nucleotide = self._add_fragments(existing, new,
+                                                                             progress)
         else:
             if len(new) > 1:
                 # not turned among themselves: the alignment's direction is not theirs
@@ -702,8 +704,8 @@ class ProgressiveAligner:
             plain, out, moves, nucleotide = self._profile_pair(existing, new, ADD_SIDES)
             inserted = moves == 2
         records, rows, mapping, given_columns = adding.finish(plain, out, len(existing),
-                                                              inserted, keep_length)
-        result = AlignedRows(records, rows, molecule_type=molecule(nucleotide))
+                                                              inserted, keep_length, columns)
+        result = AlignedRows.printed(records, rows, molecule_type=molecule(nucleotide))
         result.residue_columns = mapping
         result.added_records = new   # as aligned: turned ones reverse-complemented
         if keep_length:
@@ -726,9 +728,11 @@ class ProgressiveAligner:
                                 for r in result.added_records]
 
     def _add_fragments(self, existing: list[SeqRecord], new: list[SeqRecord],
-                       progress: Progress) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
+                       progress: Progress
+                       ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, np.ndarray, bool]:
         """Each new sequence aligned to the alignment on its own (end gaps free): the ungapped
-        records, all rows laid out, the inserted columns and the alphabet."""
+        records, all rows laid out, the inserted columns, each added residue's column and the
+        alphabet."""
         self._check_distinct_ids(existing, new, ADD_SIDES)
         plain = ungapped(existing, empty_ok=True) + new
         texts = [str(r.seq) for r in plain]
@@ -743,10 +747,10 @@ class ProgressiveAligner:
         codes = pipeline.encode(added, [r.id for r in new], matrix.letters, nucleotide)
         weigh = adding.Neighbours(texts[:len(existing)], added, nucleotide, self.device,
                                   gapped=rows)
-        moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features), weigh,
-                                      codes, progress)
-        out, inserted = adding.fragment_rows(rows, moves, added)
-        return plain, out, inserted, nucleotide
+        leads, moves = adding.fragment_moves(engine, cells, pipeline.cell_bits(features),
+                                             weigh, codes, progress)
+        out, inserted, columns = adding.fragment_rows(rows, moves, added, leads)
+        return plain, out, inserted, columns, nucleotide
 
 
 class StageSuffix(Progress):
