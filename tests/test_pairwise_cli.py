@@ -260,3 +260,53 @@ def test_reader_closing_standard_output_ends_quietly(tmp_path, capsys, monkeypat
     assert main(["-q", "pairwise", str(src), "-o", str(tmp_path / "o.fa"),
                  "--device", "cpu"]) != 0
     assert "Broken pipe" in capsys.readouterr().err
+
+
+def test_pairs_with_countless_co_optimal_alignments(tmp_path):
+    """Scores the device cannot reproduce go to Biopython, whose ``len()`` of the alignments
+    counts every co-optimal path: an OverflowError for repeats with gaps as cheap as
+    -0.1. The first alignment is taken without counting them."""
+    target, query = "MK" * 100, "MK" * 40
+    with pytest.raises(OverflowError):   # what the command used to meet
+        len(BioAligner(open_gap_score=-0.1, extend_gap_score=-0.1).align(target, query))
+    src = _fasta(tmp_path / "in.fa", [("t", target), ("q", query)])
+    out = tmp_path / "out.fa"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--gap-open", "-0.1",
+                 "--gap-extend", "-0.1", "--device", "cpu"]) == 0
+    alignment = Align.read(str(out), "fasta")
+    assert [alignment[i].replace("-", "") for i in range(2)] == [target, query]
+    oracle = BioAligner(open_gap_score=-0.1, extend_gap_score=-0.1)
+    assert alignment.counts(oracle).score == pytest.approx(oracle.score(target, query))
+
+
+@pytest.mark.parametrize("extra, group", [([], "none"), (["in2"], "reference")])
+def test_sam_has_the_header_samtools_needs(tmp_path, extra, group):
+    """@HD, one @SQ per target (samtools refuses SAM without them; the header is
+    ``bioplug search``'s), @PG; Bio.Align reads the alignments back with the targets'
+    lengths."""
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    second = _fasta(tmp_path / "in2.fa", [("p2", SEQS["p2"]), ("p4", SEQS["p4"])])
+    out = tmp_path / "out.sam"
+    inputs = [str(src)] + [str(second) for _ in extra]
+    assert main(["-q", "pairwise", *inputs, "-o", str(out), "--matrix", "BLOSUM62",
+                 "--mode", "local", "--device", "cpu"]) == 0
+    lines = [line.split("\t") for line in out.read_text().splitlines()]
+    header = [line for line in lines if line[0].startswith("@")]
+    targets = ["p1", "p3"] if not extra else list(SEQS)
+    assert header[0] == ["@HD", "VN:1.6", "SO:unsorted", f"GO:{group}"]
+    assert header[1:-1] == [["@SQ", f"SN:{t}", f"LN:{len(SEQS[t])}"] for t in targets]
+    assert header[-1][:3] == ["@PG", "ID:bioplug", "PN:bioplug"]
+    alignments = list(Align.parse(str(out), "sam"))
+    assert len(alignments) == len(lines) - len(header) == (8 if extra else 2)
+    for alignment in alignments:
+        target = alignment.sequences[0]
+        assert len(target) == len(SEQS[target.id])
+
+
+def test_sam_refuses_one_target_id_for_two_lengths(tmp_path, capsys):
+    src = _fasta(tmp_path / "in.fa", [("a", "MKVLAQW"), ("b", "MKVLAQ"), ("a", "MKV"),
+                                      ("c", "MKV")])
+    out = tmp_path / "out.sam"
+    assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "'a'" in err and "7 and 3 residues" in err and not out.exists()

@@ -706,3 +706,127 @@ def test_sam_follows_the_spec_and_reads_back(tmp_path):
 def test_values_below_one_are_refused(option, value):
     with pytest.raises(InputError, match=f"{option} must be at least 1, not {value}"):
         search(["MKVLAQ"], ["MKVLAQWE"], device=DEVICE, **{option: value})
+
+
+def random_dna(seed, n, low=80, high=200):
+    rng = np.random.default_rng(seed)
+    return ["".join(rng.choice(list("ACGT"), int(rng.integers(low, high)))) for _ in range(n)]
+
+
+def test_nucleotides_with_the_default_protein_matrix_are_refused(tmp_path, capsys, caplog):
+    """BLOSUM62 scores A, C, G and T as amino acids: DNA against DNA got small E-values that
+    meant nothing. With the default matrix it is refused, naming a nucleotide scoring; a
+    protein matrix the user named is searched, with a warning."""
+    qf = write_fasta(tmp_path / "q.fa", random_dna(1, 3), "q")
+    dbf = write_fasta(tmp_path / "db.fa", [d.lower() for d in random_dna(2, 20)])
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nucleotide" in err and "BLOSUM62 is a protein matrix" in err
+    assert "--matrix NUC.4.4 --gap-open 10 --gap-extend 6" in err and not out.exists()
+    with caplog.at_level("WARNING"):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--matrix", "BLOSUM62",
+                     "--device", DEVICE]) == 0
+    assert "BLOSUM62 is a protein matrix" in caplog.text and out.exists()
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--matrix", "NUC.4.4",
+                     "--gap-open", "10", "--gap-extend", "6", "--device", DEVICE]) == 0
+    assert "protein matrix" not in caplog.text
+    # the Python front door: the same rule; an aligner's matrix is the user's choice
+    queries, db = random_dna(3, 2), random_dna(4, 10)
+    with pytest.raises(InputError, match="matrix=\"NUC.4.4\", gap_open=10, gap_extend=6"):
+        search(queries, db, device=DEVICE)
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        search(queries, db, matrix="PAM250", device=DEVICE)
+        PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                        extend_gap_score=-1, device=DEVICE).search(queries, db)
+    assert caplog.text.count("is a protein matrix") == 2
+    # proteins, and DNA queries against a protein database, are searched as before
+    proteins = random_set(5, nq=2, nd=10)
+    search(proteins[0], proteins[1], device=DEVICE)
+    search(queries, proteins[1], device=DEVICE)
+
+
+def test_database_sampled_from_start_to_end():
+    """A large database is classed from runs spread over all of it, not its first pages."""
+    codes = np.arange(10_000, dtype=np.int64)
+    sample = search_module._spread_sample(codes, 640, pieces=64)
+    assert sample.size == 640 and sample[0] == 0 and sample[-1] == codes[-1]
+    assert search_module._spread_sample(codes[:100], 640).tolist() == list(range(100))
+
+
+def _break(folder, damage):
+    if damage == "truncated codes":
+        with open(folder / "codes.u8", "r+b") as handle:
+            handle.truncate(100)
+    elif damage == "no order":
+        (folder / "order.i64").unlink()
+    elif damage == "ids written over":
+        (folder / "ids.txt").write_text("x\n")
+    elif damage == "offsets written over":
+        offsets = np.fromfile(folder / "offsets.i64", dtype=np.int64)
+        offsets[1:] = offsets[1:][::-1]
+        offsets.tofile(folder / "offsets.i64")
+    elif damage == "order written over":
+        np.zeros(len(np.fromfile(folder / "order.i64", np.int64)), np.int64).tofile(
+            folder / "order.i64")
+    elif damage == "no titles":
+        (folder / "titles.txt").unlink()
+
+
+@pytest.mark.parametrize("damage", ["truncated codes", "no order", "ids written over",
+                                    "offsets written over", "order written over",
+                                    "no titles"])
+def test_a_damaged_index_is_rebuilt_with_a_warning(tmp_path, capsys, caplog, damage):
+    """Every file of the index is checked against its header when it is opened: a damaged
+    one is rebuilt (a raw ValueError, FileNotFoundError or IndexError used to fail every
+    later search of the database)."""
+    queries, db = random_set(12, nq=2, nd=40)
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device", DEVICE]) == 0
+    expected = out.read_text()
+    _break(index_dir(dbf), damage)
+    with caplog.at_level("WARNING"):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--outfmt",
+                     "6 std stitle", "--device", DEVICE]) == 0
+    assert f"index {index_dir(dbf)} is damaged" in caplog.text
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--device", DEVICE]) == 0
+    assert out.read_text() == expected
+    assert "damaged" not in capsys.readouterr().err   # the rebuilt index is whole
+
+
+def test_an_output_inside_the_index_folder_is_refused(tmp_path, capsys):
+    queries, db = random_set(13, nq=2, nd=10)
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    assert main(["-q", "search", str(qf), str(dbf), "-o", "-", "--device", DEVICE]) == 0
+    capsys.readouterr()
+    for inside in (index_dir(dbf) / "hits.tsv", index_dir(dbf) / "codes.u8", index_dir(dbf)):
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(inside),
+                     "--device", DEVICE]) == 2
+        err = capsys.readouterr().err
+        assert "inside the index folder" in err and str(index_dir(dbf).resolve()) in err
+    assert open_database(dbf, search_module.search_scoring()).residues == sum(map(len, db))
+
+
+def test_sam_writes_queries_without_hits_as_unmapped(tmp_path):
+    """A query with no hit is one unmapped line (FLAG 4, RNAME *, POS 0, its letters), in
+    query order, as read mappers write them; samtools and Bio.Align read it."""
+    queries, db = random_set(14, nq=3, nd=20)
+    queries.insert(1, "xxxx")   # X scores below zero against every letter: no hit
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    out = tmp_path / "hits.sam"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "2",
+                 "--device", DEVICE]) == 0
+    header, rows = _sam_lines(out)
+    assert [r[0] for r in rows] == ["q0", "q0", "q1", "q2", "q2", "q3", "q3"]
+    assert rows[2] == ["q1", "4", "*", "0", "0", "*", "*", "0", "0", "xxxx", "*"]
+    assert all(r[2] != "*" for r in rows if r[0] != "q1")
+    assert header[0][0] == "@HD" and header[-1][0] == "@PG"
+    parsed = list(Align.parse(str(out), "sam"))
+    assert len(parsed) == len(rows) and parsed[2].flag == 4

@@ -155,6 +155,31 @@ def test_small_databases_give_no_fit(caplog):
         search(queries, db, statistics="blast", device=DEVICE)
 
 
+def test_fit_asked_for_on_a_small_database_is_refused(tmp_path, capsys):
+    """``statistics="fit"`` (``--statistics fit``) on a database below the fit's minimum is
+    refused before the scan: it used to warn that E-values were N/A, then print the table's.
+    "auto" keeps the table where it has the scoring, else says the E-values are N/A."""
+    from bioplug.cli import main
+    from bioplug.errors import InputError
+    from bioplug.pairwise.search import search
+
+    rng = np.random.default_rng(19)
+    queries, db = random_proteins(rng, 2), random_proteins(rng, 20)
+    with pytest.raises(InputError, match="'fit'.* at least 100 sequences; the database has 20"):
+        search(queries, db, statistics="fit", device=DEVICE)
+    auto = search(queries, db, top=1, device=DEVICE)   # BLOSUM62 11/1: the table's
+    assert auto.statistics == "table" and all(math.isfinite(h[0].evalue) for h in auto.hits)
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
+    dbf.write_text("".join(f">d{k}\n{s}\n" for k, s in enumerate(db)))
+    out = tmp_path / "hits.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--statistics", "fit",
+                 "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert f"{dbf} has 20" in err and "--statistics fit" in err and "'table'" in err
+    assert not out.exists() and "N/A" not in err
+
+
 def test_fitted_evalues_do_not_depend_on_chunks_or_devices():
     """The counts of a fit come from every chunk, whichever device scans it (two contexts,
     small chunks): the same E-values as one device in one chunk."""

@@ -41,6 +41,32 @@ def test_no_platform_message(monkeypatch):
         list_devices()
 
 
+def test_devices_command_lists_despite_an_unmatched_environment_variable(
+        monkeypatch, capsys, caplog):
+    """``bioplug devices`` is where a wrong BIOPLUG_DEVICE is corrected: it lists every device
+    (none marked default) and warns, instead of refusing with exit 2; with no device at all
+    the error stands."""
+    import json
+
+    from bioplug.cli import main
+
+    monkeypatch.setenv("BIOPLUG_DEVICE", "no-such-device-xyz")
+    with caplog.at_level(logging.WARNING):
+        assert main(["devices"]) == 0
+    out = capsys.readouterr().out
+    assert all(d.name in out for d in list_devices()) and "* = default" not in out
+    assert "BIOPLUG_DEVICE=no-such-device-xyz matches none" in caplog.text
+    assert main(["devices", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["devices"]
+    assert len(listed) == len(list_devices()) and not any(d["default"] for d in listed)
+    monkeypatch.delenv("BIOPLUG_DEVICE")
+    assert main(["devices"]) == 0
+    assert "* = default" in capsys.readouterr().out
+    monkeypatch.setenv("BIOPLUG_DEVICE", "no-such-device-xyz")
+    monkeypatch.setattr(cl, "get_platforms", lambda: [])
+    assert main(["devices"]) == 2
+
+
 def test_program_cache_and_build_log(monkeypatch):
     rt = get_runtime()
     p1 = rt.program("common.h")

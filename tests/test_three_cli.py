@@ -140,3 +140,70 @@ def test_letters_compared_without_case_and_written_as_given(tmp_path, capsys, ex
                  "--device", DEVICE]) == 0
     lower_score, upper_score = capsys.readouterr().out.split()
     assert lower_score == upper_score
+
+
+@pytest.mark.parametrize("options, named", [
+    (["--matrix", "BLOSUM62", "--match", "2"], ["--matrix", "--match/--mismatch"]),
+    (["--matrix", "BLOSUM62", "--mismatch", "-1"], ["--matrix", "--match/--mismatch"]),
+    (["--gap", "2", "--open", "5", "--extend", "1"], ["--gap", "--open/--extend"]),
+    (["--gap", "2", "--open", "5"], ["--gap", "--open/--extend"]),
+    (["--gap", "2", "--extend", "1"], ["--gap", "--open/--extend"]),
+    (["--open", "5"], ["--open needs --extend"]),
+    (["--extend", "1"], ["--extend needs --open"]),
+])
+def test_conflicting_scoring_options_are_refused(tmp_path, capsys, options, named):
+    """Options that would go unused, or be used in another meaning (``--gap`` as the
+    extension of ``--open`` alone), are refused naming them, as ``pairwise`` refuses
+    ``--matrix`` with ``--match``."""
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    out = tmp_path / "out.fa"
+    assert main(["-q", "align3", str(src), "-o", str(out), *options, "--device",
+                 DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bioplug align3: error:") and err.count("\n") == 1
+    assert all(name in err for name in named), err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("options", [["--matrix", "BLOSUM62", "--open", "10", "--extend", "1"],
+                                     ["--match", "2", "--mismatch", "-1", "--gap", "2"], []])
+def test_scoring_options_that_go_together(tmp_path, capsys, options):
+    src = _fasta(tmp_path / "in.fa", SEQS.items())
+    assert main(["-q", "align3", str(src), "-o", "-", "--score-only", *options, "--device",
+                 DEVICE]) == 0
+    keywords = {"--matrix": "substitution_matrix", "--match": "match_score",
+                "--mismatch": "mismatch_score", "--gap": "gap_score",
+                "--open": "open_gap_score", "--extend": "extend_gap_score"}
+    given = dict(zip(options[::2], options[1::2], strict=True))
+    kw = {keywords[k]: v if k == "--matrix" else (float(v) if k in ("--match", "--mismatch")
+                                                   else -float(v)) for k, v in given.items()}
+    assert capsys.readouterr().out.strip() == str(bioplug.score_three(*SEQS.values(),
+                                                                      device=DEVICE, **kw))
+
+
+@pytest.mark.parametrize("budget, options, hint", [
+    ("score", [], "the score alone fits: bioplug align3 --score-only"),
+    ("none", [], "the score alone does not fit either"),
+    ("none", ["--score-only"], "use a larger device or shorter sequences"),
+])
+def test_memory_message_fits_the_case(tmp_path, capsys, monkeypatch, budget, options, hint):
+    """The message for faces that do not fit says whether the score alone would (it keeps
+    a face per tile column, not per tile), and never suggests --score-only to a call that
+    gave it (it said "score only needs less" to both)."""
+    import bioplug.three.device as device_module
+    from bioplug.runtime import get_runtime
+
+    lengths = (400, 400, 400)
+    plans = [device_module.Plan(lengths, shape) for shape in device_module.CPU_SHAPES[False]]
+    score = min(sum(p.face_bytes(False, False).values()) for p in plans)
+    assert score < min(sum(p.face_bytes(False, True).values()) for p in plans)
+    # room for the score's faces and not the alignment's, or for neither
+    allowed = score if budget == "score" else 1
+    rt = get_runtime(DEVICE)
+    monkeypatch.setattr(type(rt), "memory_budget", lambda self, fraction=0.5: allowed)
+    src = _fasta(tmp_path / "in.fa", [(k, "MKVLAQW" * 57 + "M") for k in "abc"])
+    assert main(["-q", "align3", str(src), "-o", "-", *options, "--device", DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and err.count("\n") == 1
+    assert "score only needs less" not in err
+    assert "--score-only" not in err or not options

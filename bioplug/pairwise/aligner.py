@@ -472,11 +472,14 @@ class PairwiseAligner(Align.PairwiseAligner):
             for k in _reported(len(seqs_a), "align (Biopython)", progress):
                 x, y = _as_alignable(seqs_a[k]), _as_alignable(seqs_b[k])
                 alignments = Align.PairwiseAligner.align(self, x, y)
-                if len(alignments) == 0:
+                # the first alignment, never len(): Biopython counts every co-optimal path
+                # for it, which overflows (OverflowError) for scores with many ties
+                first = next(iter(alignments), None)
+                if first is None:   # a local pair without a positive score
                     results = (alignments.score, np.zeros((2, 1), dtype=np.int64))
                     out.append(_make_alignment(x, y, *results))
                 else:
-                    out.append(alignments[0])
+                    out.append(first)
             return out
         a = self._encode_all(scoring, seqs_a, ta, "target")
         b = self._encode_all(scoring, seqs_b, tb, "query")

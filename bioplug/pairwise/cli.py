@@ -265,12 +265,31 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
         _write_emboss(args, inputs, kept)
         return
     try:
-        write_alignment(kept, args.output, fmt, inputs=inputs)
+        if fmt == "sam":
+            _write_sam(args, inputs, targets, kept)
+        else:
+            write_alignment(kept, args.output, fmt, inputs=inputs)
     except (InputError, BrokenPipeError):   # the path's own message; a reader gone (run)
         raise
     except Exception as exc:  # Biopython's writers raise many kinds
         raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
     log.info("wrote %d alignments to %s (%s)", len(kept), args.output, fmt)
+
+
+def _write_sam(args, inputs: list, targets: list, alignments: list) -> None:
+    """SAM with the header ``bioplug search`` writes (``@HD``, an ``@SQ`` per target, ``@PG``):
+    samtools refuses SAM whose references have no ``@SQ`` line."""
+    from Bio import Align
+
+    from bioplug.io import atomic_output
+    from bioplug.pairwise.search_cli import sam_metadata, sam_references
+
+    out = Align.Alignments(alignments)
+    # IN x IN2 lists each target's pairs together; consecutive pairs are in no grouping
+    out.metadata = sam_metadata("reference" if args.input2 else "none")
+    out.targets = sam_references((t.id, len(t.seq)) for t in targets)
+    with atomic_output(args.output, inputs) as handle:
+        Align.write(out, handle, "sam")
 
 
 def _write_emboss(args, inputs: list, alignments: list) -> None:

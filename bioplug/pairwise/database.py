@@ -12,9 +12,11 @@ beside it (or, when that directory cannot be written, under the user cache direc
 * ``titles.txt`` (each record's header line after ``>``, file order) and ``titles.i64`` (where
   each starts, plus the end), read only for the hits that BLAST's ``stitle`` column names;
 * ``header.json``: the FASTA file's size, modification time and SHA-256, the alphabet the
-  codes stand for and the index version. It is written last, so an index without it is
-  incomplete. When the FASTA's size or time differs, its hash decides whether the index is
-  rebuilt; a second search therefore starts at once.
+  codes stand for, the counts of sequences and residues and the index version. It is
+  written last, so an index without it is incomplete. When the FASTA's size or time
+  differs, its hash decides whether the index is rebuilt; a second search therefore starts
+  at once. Each search checks the other files against it (sizes, offsets, order, the count
+  of ids; not the residues themselves) and rebuilds a damaged index with a warning.
 """
 
 from __future__ import annotations
@@ -119,19 +121,24 @@ def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
     if not path.is_file():
         raise InputError(f"{path}: no such database file")
     letters = "".join(map(str, scoring.letters))
-    for where in _index_dirs(path):
+    for where in index_dirs(path):
         db = _load(where, path, letters)
         if db is not None:
             log.info("database index %s is current", where)
             return db
-    for where in _index_dirs(path):
+    for where in index_dirs(path):
         try:
             _build(where, path, scoring)
         except OSError as err:
             log.info("cannot write the index at %s (%s)", where, err)
             continue
-        return _load(where, path, letters)
-    raise InputError(f"{path}: cannot write a database index anywhere")
+        db = _load(where, path, letters)
+        if db is None:   # changed while it was indexed, or written over at once
+            raise InputError(f"{path}: its index at {where} could not be read back after "
+                             "it was built; if the file was being written, search again")
+        return db
+    raise InputError(f"{path}: cannot write a database index anywhere (beside it, "
+                     f"{index_dir(path)}, or in the user cache)")
 
 
 def index_dir(path: str | os.PathLike) -> Path:
@@ -140,7 +147,9 @@ def index_dir(path: str | os.PathLike) -> Path:
     return path.with_name(path.name + SUFFIX)
 
 
-def _index_dirs(path: Path) -> list[Path]:
+def index_dirs(path: Path) -> list[Path]:
+    """Where a FASTA file's index may be, in the order searched: beside it, then the user
+    cache (for a folder that cannot be written)."""
     import platformdirs
 
     key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
@@ -162,33 +171,72 @@ def _sha256(path: Path) -> str:
 
 
 def _load(where: Path, fasta: Path, letters: str) -> Database | None:
-    """The index at ``where`` if it is complete and matches ``fasta`` and the alphabet."""
+    """The index at ``where`` if it is complete and matches ``fasta`` and the alphabet.
+
+    An index whose files disagree with its header (a file missing or cut short, ids or
+    offsets overwritten: :func:`_read_index`) is damaged: None, with a warning, so that it
+    is rebuilt rather than failing every later search.
+    """
     try:
         header = json.loads((where / "header.json").read_text())
     except (OSError, ValueError):
         return None
-    if header.get("version") != INDEX_VERSION or header.get("letters") != letters:
+    if (not isinstance(header, dict) or header.get("version") != INDEX_VERSION
+            or header.get("letters") != letters):
         return None
-    now = _fingerprint(fasta)
-    if now != header.get("fasta"):
-        # touched or copied: the contents decide (hashing reads the file once, still far
-        # cheaper than re-encoding and sorting it)
-        if now["size"] != header["fasta"]["size"] or _sha256(fasta) != header["sha256"]:
-            log.info("%s changed since its index was built: rebuilding", fasta)
-            return None
-        header["fasta"] = now
-        try:
-            _write_json(where / "header.json", header)
-        except OSError:
-            pass
+    try:
+        now = _fingerprint(fasta)
+        if now != header.get("fasta"):
+            # touched or copied: the contents decide (hashing reads the file once, still far
+            # cheaper than re-encoding and sorting it)
+            if now["size"] != header["fasta"]["size"] or _sha256(fasta) != header["sha256"]:
+                log.info("%s changed since its index was built: rebuilding", fasta)
+                return None
+            header["fasta"] = now
+            try:
+                _write_json(where / "header.json", header)
+            except OSError:
+                pass
+        return _read_index(where, fasta, header)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        log.warning("the database index %s is damaged (%s): rebuilding it", where, err)
+        return None
+
+
+def _read_index(where: Path, fasta: Path, header: dict) -> Database:
+    """The index's files, checked against its header: every file's size, the offsets and
+    title offsets ascending to their totals, the order a permutation, one id per sequence.
+
+    Raises
+    ------
+    ValueError
+        Naming the first file that disagrees (OSError for a file that cannot be read).
+    """
+    n, total = int(header["sequences"]), int(header["residues"])
+    sizes = {"offsets.i64": 8 * (n + 1), "order.i64": 8 * n, "codes.u8": total,
+             "titles.i64": 8 * (n + 1)}
+    for name, size in sizes.items():
+        have = (where / name).stat().st_size
+        if have != size:
+            raise ValueError(f"{name} has {have} bytes, the header says {size}")
     offsets = np.fromfile(where / "offsets.i64", dtype=np.int64)
     order = np.fromfile(where / "order.i64", dtype=np.int64)
-    ids = (where / "ids.txt").read_text().split("\n")[:-1] if order.size else []
-    total = int(offsets[-1])
+    starts = np.fromfile(where / "titles.i64", dtype=np.int64)
+    titles_size = (where / "titles.txt").stat().st_size
+    for name, ends, last in (("offsets.i64", offsets, total),
+                             ("titles.i64", starts, titles_size)):
+        if ends[0] != 0 or ends[-1] != last or (np.diff(ends) < 0).any():
+            raise ValueError(f"{name} does not rise from 0 to {last}")
+    if n and (order.min() < 0 or order.max() >= n
+              or (np.bincount(order, minlength=n) != 1).any()):
+        raise ValueError("order.i64 is not an order of the sequences")
+    ids = (where / "ids.txt").read_text().split("\n")[:-1] if n else []
+    if len(ids) != n:
+        raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
              if total else np.zeros(0, dtype=np.uint8))
-    titles = (where / "titles.txt", np.fromfile(where / "titles.i64", dtype=np.int64))
-    return Database(ids, codes, offsets, order, source=str(fasta), titles=titles)
+    return Database(ids, codes, offsets, order, source=str(fasta),
+                    titles=(where / "titles.txt", starts))
 
 
 def _write_json(target: Path, data: dict) -> None:

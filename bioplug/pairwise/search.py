@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bioplug.alphabet import Scoring, load_matrix, make_scoring
+from bioplug.alphabet import Scoring, is_nucleotide, load_matrix, make_scoring
 from bioplug.errors import InputError
 from bioplug.pairwise import blast_tab, strands
 from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
@@ -105,6 +105,15 @@ KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
     ("PAM250", 19, 1): (0.192, 0.029), ("PAM250", 18, 1): (0.183, 0.021),
     ("PAM250", 17, 1): (0.171, 0.014),
 }
+#: The matrix of :func:`search` and ``bioplug search`` when none is named.
+DEFAULT_MATRIX = "BLOSUM62"
+#: What nucleotide queries and database are told to use instead of a protein matrix: NUC.4.4
+#: scores +5 / -4, for which BLASTN's gap costs are 10 / 6 (``blast_stat.c``,
+#: ``blastn_values_5_4``).
+NUCLEOTIDE_ADVICE = ("--matrix NUC.4.4 --gap-open 10 --gap-extend 6 (in Python: "
+                     "matrix=\"NUC.4.4\", gap_open=10, gap_extend=6)")
+#: Residues of each side that :func:`check_protein_scoring` reads.
+SAMPLE_RESIDUES = 1 << 20
 #: Hits of more cells are traced on a work-group each (``fill_wavefront_groups``, all in one
 #: launch): a search has a few hundred hits of up to millions of cells each, which one
 #: work-item apiece would trace while the rest of the device idles.
@@ -243,7 +252,7 @@ def evalues(bits, query_length, db_residues: int) -> np.ndarray:
 
 
 # -- the front door ---------------------------------------------------------------------------
-def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_open: int = 11,
+def search(queries, database, *, aligner=None, matrix: str | None = None, gap_open: int = 11,
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
            device=None, chunk_residues: int | None = None, progress=None,
            precision: str | None = None, evalue: float | None = None,
@@ -260,8 +269,12 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     aligner : Bio.Align.PairwiseAligner, optional
         Scoring from a local-mode aligner (matrix and gap scores); overrides ``matrix``,
         ``gap_open`` and ``gap_extend``.
-    matrix : str
-        Substitution matrix name (default BLOSUM62).
+    matrix : str, optional
+        Substitution matrix name (default :data:`DEFAULT_MATRIX`, BLOSUM62). Nucleotide
+        queries and database with a protein matrix are refused when the matrix is the default
+        (BLOSUM62 would score A, C, G and T as amino acids and report false hits, as BLAST+
+        refuses such input), and searched with a warning when it was named (``matrix``, or an
+        ``aligner``'s).
     gap_open, gap_extend : int
         BLAST gap costs: a gap of length k costs ``gap_open + k * gap_extend`` (default
         11 and 1).
@@ -291,8 +304,9 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         Where E-values come from: "table", BLAST's Karlin-Altschul parameters for the scoring
         (or ``karlin``); "fit", the search's own scores of every database sequence, as
         SSEARCH computes them (:mod:`bioplug.pairwise.statistics`; needs a database of at
-        least :data:`~bioplug.pairwise.statistics.MIN_SEQUENCES` sequences); "auto" (default)
-        the table where it has the scoring, else the fit.
+        least :data:`~bioplug.pairwise.statistics.MIN_SEQUENCES` sequences: "fit" on a smaller
+        one is refused, never replaced by the table); "auto" (default) the table where it has
+        the scoring, else the fit (else no E-values, with a warning).
     strand : {"auto", "plus", "minus", "both"}
         Which strands of nucleotide queries to search (:mod:`bioplug.pairwise.strands`;
         BLASTN's ``-strand``): "auto" (default) both for a nucleotide scoring, the query as
@@ -308,9 +322,13 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
         Bad letters or empty records (naming the record, position and letter), two queries
         or two database sequences with the same id (naming it and both record numbers),
         ``top`` below 1, a negative ``evalue`` or one without E-values to compare with,
-        an unknown ``statistics``, or scores the device cannot reproduce exactly.
+        an unknown ``statistics``, "fit" on a database too small to fit, nucleotide
+        sequences with the default (protein) matrix, or scores the device cannot reproduce
+        exactly.
     """
     _check_arguments(top, evalue, chunk_residues, statistics)
+    named = aligner is not None or matrix is not None   # the user chose this scoring
+    matrix = matrix or DEFAULT_MATRIX
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
     runtimes = get_runtimes(device)
     start = time.perf_counter()
@@ -321,6 +339,8 @@ def search(queries, database, *, aligner=None, matrix: str = "BLOSUM62", gap_ope
     db = _as_database(database, scoring)
     if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
         check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
+    check_protein_scoring(scoring, qcodes, db, matrix if aligner is None else "the aligner's "
+                          "matrix", named)
     clock["index"] = time.perf_counter() - start
     ids_s, codes_s, origin, which = strands.expand(qids, qcodes,
                                                    strands.chosen(strand, scoring), scoring)
@@ -389,6 +409,14 @@ def _score_counts(statistics: str, table, evalue, queries: int, db: Database,
     fit = statistics == "fit" or (statistics == "auto" and table is None)
     if fit and len(db) >= MIN_SEQUENCES:
         return ScoreCounts(queries, db.lengths, scoring.scale)
+    if statistics == "fit":
+        # asked for by name: the table's E-values in its place would be read as fitted
+        # ones (SSEARCH's), so the search stops before the scan
+        raise InputError(f"statistics 'fit' (--statistics fit) fits E-values to the search's "
+                         f"own scores, which needs a database of at least {MIN_SEQUENCES} "
+                         f"sequences; {_named(db, '{}', 'the database')} has {len(db)}: "
+                         "choose 'table' (BLAST's Karlin-Altschul parameters) or 'auto' (the "
+                         "table where it has the scoring, else no E-values)")
     if fit:
         why = (f"the database has {len(db)} sequences; fitting E-values to the search's "
                f"own scores needs at least {MIN_SEQUENCES}")
@@ -434,10 +462,12 @@ def _database_name(database) -> str:
     return "" if not source or source.startswith("<") else str(source)
 
 
-def search_scoring(matrix: str = "BLOSUM62", gap_open: int = 11, gap_extend: int = 1
-                   ) -> Scoring:
-    """The device scoring of a named matrix with BLAST's gap costs (a gap of length k costs
-    ``gap_open + k * gap_extend``): what indexes a database and scans it."""
+def search_scoring(matrix: str | None = DEFAULT_MATRIX, gap_open: int = 11,
+                   gap_extend: int = 1) -> Scoring:
+    """The device scoring of a named matrix (None: :data:`DEFAULT_MATRIX`) with BLAST's gap
+    costs (a gap of length k costs ``gap_open + k * gap_extend``): what indexes a database
+    and scans it."""
+    matrix = matrix or DEFAULT_MATRIX
     if gap_open < 0 or gap_extend < 0:
         raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
     gaps = [-(gap_open + gap_extend), -gap_extend] * 6
@@ -445,6 +475,53 @@ def search_scoring(matrix: str = "BLOSUM62", gap_open: int = 11, gap_extend: int
     if scoring is None:
         raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
     return scoring
+
+
+def check_protein_scoring(scoring: Scoring, qcodes: list[np.ndarray], db: Database,
+                          matrix: str, named: bool) -> None:
+    """Refuse nucleotide queries and database with the default protein matrix; warn when the
+    protein matrix was named.
+
+    BLOSUM62 scores A, C, G, T and N as the amino acids of those letters, so DNA against DNA
+    gets high scores and small E-values that mean nothing (BLAST+ refuses the pairing). The
+    sequences are classed as :func:`bioplug.alphabet.is_nucleotide` classes them, from up to
+    :data:`SAMPLE_RESIDUES` residues of each side spread over it (a database of billions of
+    residues is not read for this).
+
+    Raises
+    ------
+    InputError
+        With the default matrix, naming it and the options of a nucleotide scoring.
+    """
+    if strands.nucleotide(scoring) or not qcodes:
+        return
+    letters = _letter_bytes(scoring)
+    for codes in (np.concatenate(qcodes), db.codes):
+        text = letters[_spread_sample(codes, SAMPLE_RESIDUES)].tobytes().decode("latin-1")
+        if not is_nucleotide([text]):
+            return
+    what = (f"the queries and the database{_named(db, ' ({})')} are nucleotide sequences, but "
+            f"{matrix} is a protein matrix: it scores A, C, G and T as amino acids, which "
+            "gives false significant hits")
+    if not named:
+        raise InputError(f"{what}; use a nucleotide scoring: {NUCLEOTIDE_ADVICE}")
+    log.warning("%s; searched as asked (for a nucleotide scoring use %s)", what,
+                NUCLEOTIDE_ADVICE)
+
+
+def _named(db: Database, form: str, default: str = "") -> str:
+    """``form`` naming the database's FASTA file, or ``default`` for given sequences."""
+    return default if db.source.startswith("<") else form.format(db.source)
+
+
+def _spread_sample(codes: np.ndarray, limit: int, pieces: int = 64) -> np.ndarray:
+    """``codes``, or ``pieces`` runs of them spread from start to end (``limit`` in all):
+    whole pages of a memory-mapped database, not a stride through every page."""
+    if codes.size <= limit:
+        return np.asarray(codes)
+    width = limit // pieces
+    starts = np.linspace(0, codes.size - width, pieces).astype(np.int64)
+    return np.concatenate([np.asarray(codes[s:s + width]) for s in starts])
 
 
 def _no_table(aligner, matrix: str) -> str:

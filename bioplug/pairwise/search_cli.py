@@ -23,7 +23,8 @@ not always the best by score.
 
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
-query's best hit is its primary line, the others are secondary (FLAG 256, SEQ ``*``).
+query's best hit is its primary line, the others are secondary (FLAG 256, SEQ ``*``); a query
+without hits has one unmapped line (FLAG 4, RNAME ``*``, POS 0), as read mappers write them.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ def add_parser(sub) -> None:
     p.add_argument("--top", "--max-target-seqs", type=int, default=10, dest="top",
                    help="hits per query (default 10; --max-target-seqs as BLAST+ and DIAMOND "
                         "name it)")
-    p.add_argument("--matrix", default="BLOSUM62", help="substitution matrix (default BLOSUM62)")
+    p.add_argument("--matrix", default=None,
+                   help="substitution matrix (default BLOSUM62; nucleotide queries and "
+                        "database need a nucleotide one, e.g. --matrix NUC.4.4 --gap-open 10 "
+                        "--gap-extend 6: with the default they are refused, with a protein "
+                        "matrix named here searched with a warning)")
     p.add_argument("--gap-open", type=int, default=11,
                    help="gap existence cost, BLAST's convention (default 11)")
     p.add_argument("--gap-extend", type=int, default=1,
@@ -69,8 +74,10 @@ def add_parser(sub) -> None:
                         "protein one; minus-strand hits have sstart > send and sstrand minus")
     p.add_argument("--statistics", choices=("auto", "table", "fit"), default="auto",
                    help="E-values from BLAST's Karlin-Altschul table (table), fitted to this "
-                        "search's scores as SSEARCH does (fit), or the table where it has "
-                        "the scoring and the fit otherwise (auto, default)")
+                        "search's scores as SSEARCH does (fit: needs a database of at least "
+                        "100 sequences, refused otherwise), or the table where it has the "
+                        "scoring and the fit otherwise (auto, default; no E-values where "
+                        "neither can be had)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="tsv (BLAST tabular, default), sam, or pair (a report to read: "
                         "scores and alignments); default: sam for a .sam output, else tsv")
@@ -118,6 +125,7 @@ def _run(args) -> int:
         raise InputError(f"--outfmt chooses tabular columns: it does not go with --format "
                          f"{fmt}")
     style, columns = parse_outfmt(args.outfmt or "6")
+    check_outside_index(args.output, args.database)
     if getattr(args, "cluster", None) is not None:
         from bioplug.distributed.cli import run_search
 
@@ -146,11 +154,37 @@ def _run(args) -> int:
     return 0
 
 
+def check_outside_index(output: str, database: str) -> None:
+    """Refuse an output inside the database's index folder (beside it or in the cache): the
+    search reads that folder and rebuilds it when it finds it damaged or stale.
+
+    Raises
+    ------
+    InputError
+        Naming the output and the folder.
+    """
+    from pathlib import Path
+
+    from bioplug.io import STDIO
+    from bioplug.pairwise.database import index_dirs
+
+    if not output or output == STDIO:
+        return
+    target = Path(output).resolve()
+    for folder in index_dirs(Path(database)):
+        folder = folder.resolve()
+        if target == folder or folder in target.parents:
+            raise InputError(f"-o {output}: inside the index folder {folder} of {database}, "
+                             "which the search reads and rebuilds; write the output elsewhere")
+
+
 def _write_sam(results, args, out) -> None:
-    """SAM v1.6 through ``Bio.Align.write``: the database sequences that have hits are the
-    references (``@SQ``); a query's hits after its best are secondary (FLAG 256), printed
-    without their letters (SEQ ``*``) as the spec allows."""
+    """SAM v1.6 through ``Bio.Align``'s SAM writer: the database sequences that have hits
+    are the references (``@SQ``); a query's hits after its best are secondary (FLAG 256),
+    printed without their letters (SEQ ``*``) as the spec allows; a query without hits is
+    one unmapped line (FLAG 4), which Biopython's writer cannot make."""
     from Bio import Align
+    from Bio.Align.sam import AlignmentWriter
     from Bio.Seq import Seq
 
     from bioplug.pairwise.fasta import fasta_records
@@ -158,46 +192,78 @@ def _write_sam(results, args, out) -> None:
 
     # letters straight from the file (the output keeps the input's letters), by record
     # number as the hits name their query: ids can never pair a hit with another record
-    texts = [raw.decode("ascii", "replace") for _, raw, _ in fasta_records(args.queries)]
-    alignments = Align.Alignments()
-    for hits in results.hits:
+    records = [(name, raw.decode("ascii", "replace"))
+               for name, raw, _ in fasta_records(args.queries)]
+    header = Align.Alignments()
+    header.metadata = sam_metadata()
+    header.targets = _references(results)
+    writer = AlignmentWriter(out)
+    writer.write_header(out, header)
+    for q, hits in enumerate(results.hits):
+        name, text = records[q]
+        if not hits:
+            out.write(unmapped_line(name, text))
         for rank, hit in enumerate(hits):
-            text = texts[hit.query]
             alignment = as_alignment(hit, text if rank == 0 else Seq(None, length=len(text)))
             if rank:
                 alignment.flag = SECONDARY
-            alignments.append(alignment)
-    alignments.metadata = sam_metadata()
-    alignments.targets = _references(results)
-    Align.write(alignments, out, "sam")
+            out.write(writer.format_alignment(alignment))
 
 
-#: SAM FLAG of a secondary alignment (the spec's 0x100).
-SECONDARY = 0x100
+#: SAM FLAGs of a secondary alignment and of an unmapped read (the spec's 0x100, 0x4).
+SECONDARY, UNMAPPED = 0x100, 0x4
 
 
-def sam_metadata() -> dict:
+def unmapped_line(name: str, text: str) -> str:
+    """The SAM line of a query without hits: FLAG 4, no reference, position or CIGAR, its
+    letters as given (SAM v1.6, 1.4: RNAME ``*``, POS 0, MAPQ 0, CIGAR ``*``)."""
+    fields = [name, str(UNMAPPED), "*", "0", "0", "*", "*", "0", "0", text or "*", "*"]
+    return "\t".join(fields) + "\n"
+
+
+def sam_metadata(group: str = "query") -> dict:
     """The ``@HD`` and ``@PG`` header lines as ``Bio.Align``'s SAM writer takes them.
 
-    Lines come per query, best hit first, not sorted by reference position (``SO:unsorted``,
-    ``GO:query``).
+    Lines are not sorted by reference position (``SO:unsorted``); ``group`` is how they are
+    grouped (``GO``: "query" for a search, per query, best hit first; "reference" or
+    "none" for ``bioplug pairwise``).
     """
     from bioplug import __version__
 
-    return {"HD": {"VN": "1.6", "SO": "unsorted", "GO": "query"},
+    return {"HD": {"VN": "1.6", "SO": "unsorted", "GO": group},
             "PG": [{"ID": "bioplug", "PN": "bioplug", "VN": __version__}]}
 
 
-def _references(results) -> list:
-    """One ``@SQ`` record per database sequence with a hit, in database order: its id and
-    length (SAM does not print the reference's letters, so none are read)."""
+def sam_references(named_lengths) -> list:
+    """One ``@SQ`` record per reference: its id and length, first appearance first (SAM does
+    not print the reference's letters, so none are kept).
+
+    Parameters
+    ----------
+    named_lengths : iterable of (str, int)
+        Each alignment's reference id and length; repeats are one reference.
+
+    Raises
+    ------
+    InputError
+        An id that names references of two lengths (SAM names a reference by its id).
+    """
     from Bio.Seq import Seq
     from Bio.SeqRecord import SeqRecord
 
+    lengths: dict[str, int] = {}
+    for name, length in named_lengths:
+        if lengths.setdefault(name, length) != length:
+            raise InputError(f"SAM names references by id: {name!r} is two sequences, of "
+                             f"{lengths[name]} and {length} residues; give them distinct ids")
+    # no description: Bio.Align would print an empty DS: field for ""
+    return [SeqRecord(Seq(None, length=n), id=name) for name, n in lengths.items()]
+
+
+def _references(results) -> list:
+    """One ``@SQ`` record per database sequence with a hit, in database order."""
     first = {}
     for hits in results.hits:
         for hit in hits:
             first.setdefault(hit.subject, hit)
-    # no description: Bio.Align would print an empty DS: field for ""
-    return [SeqRecord(Seq(None, length=first[k].subject_length), id=first[k].subject_id)
-            for k in sorted(first)]
+    return sam_references((first[k].subject_id, first[k].subject_length) for k in sorted(first))

@@ -201,12 +201,39 @@ class ThreeEngine:
         return table[self.gaps.affine]
 
     def plan(self, lengths, per_tile: bool) -> Plan:
-        """The first shape whose buffers fit the device (each under ``max_alloc``)."""
+        """The first shape whose buffers fit the device (each under ``max_alloc``).
+
+        Raises
+        ------
+        BioplugError
+            No shape fits: the bytes needed and allowed, and for an alignment whether the
+            score alone (which keeps fewer faces) would fit.
+        """
         key = (tuple(lengths), per_tile)
         if key in self._plans:
             return self._plans[key]
+        plan, need, budget = self._fitting(lengths, per_tile)
+        if plan is not None:
+            self._plans = {key: plan}  # the last one: repeated sizes skip the tiling
+            return plan
+        if not per_tile:
+            what, hint = "score", "use a larger device or shorter sequences"
+        elif self._fitting(lengths, False)[0] is not None:
+            what, hint = "alignment", ("the score alone fits: bioplug align3 --score-only "
+                                       "or score_three; or use a larger device")
+        else:
+            what, hint = "alignment", ("the score alone does not fit either; use a larger "
+                                       "device or shorter sequences")
+        raise BioplugError(
+            f"three-sequence {what} of lengths {tuple(lengths)} needs {need / 2**30:.1f} GiB "
+            f"of device memory for its tile faces; {self.rt.info.name} allows "
+            f"{budget / 2**30:.1f} GiB ({hint})")
+
+    def _fitting(self, lengths, per_tile: bool) -> tuple[Plan | None, int, int]:
+        """(the first shape's plan whose faces fit, else None; the last shape's bytes; the
+        budget)."""
         budget = self.rt.memory_budget(MEMORY_SHARE)
-        need = None
+        need = 0
         for shape in self.shapes():
             plan = Plan(lengths, shape)
             sizes = plan.face_bytes(self.gaps.affine, per_tile)
@@ -214,13 +241,8 @@ class ThreeEngine:
             if need <= budget and max(sizes.values()) <= self.rt.max_alloc:
                 log.debug("three: %s, %d tiles, %.1f MB of faces", shape, plan.n_tiles,
                           need / 1e6)
-                self._plans = {key: plan}  # the last one: repeated sizes skip the tiling
-                return plan
-        what = "alignment" if per_tile else "score"
-        raise BioplugError(
-            f"three-sequence {what} of lengths {tuple(lengths)} needs {need / 2**30:.1f} GiB "
-            f"of device memory for its tile faces; {self.rt.info.name} allows "
-            f"{budget / 2**30:.1f} GiB (score only needs less; or use a larger device)")
+                return plan, need, budget
+        return None, need, budget
 
     # -- phases ------------------------------------------------------------------------------
     def _kernels(self, shape: TileShape):
