@@ -31,7 +31,7 @@ from Bio.SeqRecord import SeqRecord
 log = logging.getLogger(__name__)
 
 #: Formats laid out here; every other one is written by ``Bio.Align.write``.
-FAST_FORMATS = ("fasta", "clustal", "stockholm", "a2m", "a3m", "phylip")
+FAST_FORMATS = ("fasta", "clustal", "stockholm", "a2m", "a3m", "phylip", "msf")
 #: Formats of one alignment a file, match columns in upper case (HMM-style FASTA).
 _STATE_FORMATS = ("a2m", "a3m")
 GAP = ord("-")
@@ -444,6 +444,52 @@ def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator
     return _clustal_blocks(_fixed(names, _CLUSTAL_NAME), arr, consensus)
 
 
+#: ClustalW's conservation groups (``clustalw``'s ``strong`` and ``weak`` residue groups,
+#: as Clustal X and Clustal Omega mark columns): ``:`` for a column whose residues all fall
+#: in one strong group, ``.`` in one weak group.
+CLUSTAL_STRONG = ("STA", "NEQK", "NHQK", "NDEQ", "QHRK", "MILV", "MILF", "HY", "FYW")
+CLUSTAL_WEAK = ("CSA", "ATV", "SAG", "STNK", "STPA", "SGND", "SNDEQK", "NDEQHK", "NEQHRK",
+                "FVLIM", "HFY")
+
+
+def _group_bits(groups: tuple[str, ...]) -> np.ndarray:
+    """Per byte, a bit for each group its upper-case letter belongs to."""
+    bits = np.zeros(256, dtype=np.uint32)
+    for g, letters in enumerate(groups):
+        for c in letters:
+            bits[ord(c)] |= 1 << g
+    return bits
+
+
+def clustal_conservation(rows, protein: bool = True) -> str:
+    """The conservation line Clustal prints under each block: ``*`` where a column holds one
+    residue in every row (case aside), ``:`` / ``.`` where its residues all fall in one of
+    ClustalW's strong / weak groups (proteins only), a space otherwise and wherever a row has
+    a gap there.
+
+    Parameters
+    ----------
+    rows : list of str, or numpy.ndarray
+        The gapped rows (``-`` or ``.`` gaps), or their ``(k, L)`` uint8 codes.
+    protein : bool
+        Mark the groups too (nucleotide columns are identical or nothing).
+    """
+    arr = _as_matrix(rows)
+    if arr.size == 0:
+        return " " * arr.shape[1]
+    upper = np.where((arr >= ord("a")) & (arr <= ord("z")), arr - 32, arr).astype(np.uint8)
+    gapped = ((upper == GAP) | (upper == _DOT)).any(axis=0)
+    same = (upper == upper[0]).all(axis=0)
+    line = np.full(arr.shape[1], ord(" "), dtype=np.uint8)
+    if protein:
+        for mark, groups in ((".", CLUSTAL_WEAK), (":", CLUSTAL_STRONG)):
+            shared = np.bitwise_and.reduce(_group_bits(groups)[upper], axis=0)
+            line[shared != 0] = ord(mark)
+    line[same] = ord("*")
+    line[gapped] = ord(" ")
+    return line.tobytes().decode("ascii")
+
+
 def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
                     ) -> Iterator[str]:
     pad = " " * _CLUSTAL_NAME
@@ -454,6 +500,47 @@ def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
             text += pad + consensus[start:stop] + "\n"
         yield text + "\n"
     yield "\n"
+
+
+def gcg_checksum(rows: np.ndarray) -> np.ndarray:
+    """GCG's checksum of each row as written (gaps included): the sum over positions ``i``
+    of ``(i mod 57 + 1)`` times the upper-case letter's code, modulo 10,000."""
+    upper = np.where((rows >= ord("a")) & (rows <= ord("z")), rows - 32, rows)
+    weights = np.arange(rows.shape[1], dtype=np.int64) % 57 + 1
+    return (upper.astype(np.int64) @ weights) % 10000
+
+
+def _msf(ids: list[str], arr: np.ndarray) -> Iterator[str]:
+    """GCG MSF, as Clustal Omega and ClustalW write it for Jalview, GCG and SeaView: a header
+    with each row's length and checksum, then blocks of 50 columns in groups of 10, every
+    gap written ``.`` (Biopython reads it; it has no MSF writer)."""
+    _need_rows(arr)
+    from bioplug.alphabet import is_nucleotide
+
+    if any(not name or any(c.isspace() for c in name) for name in ids):
+        raise ValueError("MSF names are one word each: a row has an empty name or spaces")
+    rows = np.where(arr == GAP, np.uint8(_DOT), arr)
+    nucleotide = is_nucleotide([rows.tobytes().decode("latin-1")])
+    checks = gcg_checksum(rows)
+    length, width = rows.shape[1], max(len(i) for i in ids)
+    head = [f"!!{'NA' if nucleotide else 'AA'}_MULTIPLE_ALIGNMENT 1.0\n\n",
+            f" bioplug.msf  MSF: {length}  Type: {'N' if nucleotide else 'P'}  "
+            f"Check: {int(checks.sum()) % 10000}  ..\n\n"]
+    head += [f" Name: {name:<{width}}  Len: {length:>6}  Check: {int(c):>4}  Weight: 1.00\n"
+             for name, c in zip(ids, checks, strict=True)]
+    yield "".join(head) + "\n//\n"
+    names = _fixed(_text([f"{name:<{width}}  " for name in ids]), width + 2)
+    space = np.full((rows.shape[0], 1), ord(" "), np.uint8)
+    for start in range(0, length, _CLUSTAL_BLOCK):
+        stop = min(start + _CLUSTAL_BLOCK, length)
+        parts = []
+        for a in range(start, stop, 10):
+            parts += [rows[:, a:min(a + 10, stop)], space]
+        body = np.concatenate(parts[:-1], axis=1)
+        first, last = str(start + 1), str(stop)
+        numbers = " " * (width + 2) + first + (
+            last.rjust(body.shape[1] - len(first)) if stop > start + 1 else "")
+        yield "\n" + numbers + "\n" + _framed(names, body)
 
 
 def _phylip(ids: list[str], arr: np.ndarray) -> Iterator[str]:
@@ -582,6 +669,8 @@ def _layout(fmt: str, ids: list[str], arr: np.ndarray, descriptions: list[str], 
         return _clustal(ids, arr, consensus)
     if fmt == "phylip":
         return _phylip(ids, arr)
+    if fmt == "msf":
+        return _msf(ids, arr)
     if fmt == "stockholm":
         if gs is None:
             gs = [[f"DE {d}"] if d else [] for d in descriptions]

@@ -113,17 +113,52 @@ def is_nucleotide(texts) -> bool:
     The share rule keeps peptides made of letters that happen to be IUPAC codes (M, K, V, W,
     ...) on the protein side, as ClustalW's 85 % rule does.
     """
+    share, all_codes = _plain_share(texts)
+    return all_codes and share >= 0.9
+
+
+def _plain_share(texts) -> tuple[float, bool]:
+    """The share of letters that are A, C, G, T, U or N (gaps aside), and whether every
+    letter is an IUPAC nucleotide code."""
     # One pass over all bytes (a letter count per sequence and letter was a tenth of a
     # 4,000-sequence family's alignment time); non-Latin-1 letters become "?", no code.
     data = np.frombuffer("".join(texts).upper().encode("latin-1", "replace"), np.uint8)
     counts = np.bincount(data, minlength=256)
     counts[[ord("-"), ord(".")]] = 0
     total = int(counts.sum())
+    if not total:
+        return 0.0, False
     present = {chr(c) for c in np.flatnonzero(counts)}
-    if not total or not present <= NUCLEOTIDE_CODES:
-        return False
     plain = int(sum(counts[ord(c)] for c in "ACGTUN"))
-    return plain >= 0.9 * total
+    return plain / total, present <= NUCLEOTIDE_CODES
+
+
+def check_no_stray_letters(texts, names=None) -> None:
+    """Refuse input that reads as nucleotides but for letters that are no nucleotide code.
+
+    :func:`is_nucleotide` takes such input for protein, and a DNA family with one stray
+    ``J`` or ``*`` was aligned with the protein model without a word; MAFFT and Clustal
+    Omega decide by the share of A, C, G, T, U and N letters and align it as DNA.
+
+    Raises
+    ------
+    InputError
+        Where at least 90 % of the letters are A, C, G, T, U or N and some letter is no IUPAC
+        nucleotide code: naming the first such letter's sequence, position and letter.
+    """
+    share, all_codes = _plain_share(texts)
+    if all_codes or share < 0.9:
+        return
+    allowed = NUCLEOTIDE_CODES | {c.lower() for c in NUCLEOTIDE_CODES} | {"-", "."}
+    for i, text in enumerate(texts):   # the first stray letter: a rare path, read in Python
+        pos = next((p for p, c in enumerate(text) if c not in allowed), None)
+        if pos is not None:
+            name = names[i] if names is not None else f"sequence {i + 1}"
+            raise InputError(
+                f"{name}: letter {text[pos]!r} at position {pos + 1} is not a nucleotide "
+                f"code, in input that is otherwise nucleotides ({share:.1%} of the letters "
+                "are A, C, G, T, U or N): correct the letter, or give the sequence type "
+                "protein (--seqtype protein) to align it as protein")
 
 
 def check_codes(codes: np.ndarray, text, name: str, expected: str) -> None:

@@ -286,7 +286,7 @@ def _run(argv: list[str] | None) -> int:
             print(f"bioplug {args.command}: error: {lost}", file=sys.stderr)
             return EXIT_FAILURE
         # scripts read one line on stderr; the traceback is for bug reports (-v)
-        log.debug("traceback", exc_info=True)
+        log.info("traceback", exc_info=True)
         print(f"bioplug {args.command}: failed: {type(exc).__name__}: {exc}"
               f"{'' if args.verbose else ' (run with -v for the traceback)'}", file=sys.stderr)
         return EXIT_FAILURE

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import re
 import stat
@@ -31,10 +32,13 @@ from bioplug.alignio import (
     alignment_from_rows,
     alignment_rows,
     check_printed_names,
+    clustal_conservation,
     write_alignment,
     write_rows,
 )
 from bioplug.errors import InputError
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "EXTENSION_FORMATS", "AlignedRows", "alignment_from_rows", "alignment_rows", "as_record",
@@ -48,9 +52,11 @@ STDIO = "-"
 
 EXTENSION_FORMATS = {
     ".fa": "fasta", ".fasta": "fasta", ".faa": "fasta", ".fna": "fasta", ".fas": "fasta",
-    ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
+    ".tfa": "fasta", ".afa": "fasta", ".mfa": "fasta", ".aln": "clustal",
+    ".clustal": "clustal", ".clw": "clustal", ".sto": "stockholm",
     ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
-    ".phylip": "phylip", ".msf": "msf", ".nex": "nexus", ".nexus": "nexus", ".gb": "genbank",
+    ".phylip": "phylip", ".msf": "msf", ".nex": "nexus", ".nxs": "nexus", ".nexus": "nexus",
+    ".gb": "genbank",
     ".gbk": "genbank",
     ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".a3m": "a3m",
     ".maf": "maf",
@@ -61,9 +67,10 @@ EXTENSION_FORMATS = {
 #: ``--format`` (:func:`output_format`): bioplug reads back what it wrote.
 OUTPUT_FORMATS = {
     ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".faa": "fasta", ".fna": "fasta",
-    ".tfa": "fasta", ".aln": "clustal", ".clustal": "clustal", ".sto": "stockholm",
+    ".tfa": "fasta", ".afa": "fasta", ".mfa": "fasta", ".aln": "clustal",
+    ".clustal": "clustal", ".clw": "clustal", ".sto": "stockholm",
     ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
-    ".phylip": "phylip", ".nex": "nexus",
+    ".phylip": "phylip", ".nex": "nexus", ".nxs": "nexus",
     ".nexus": "nexus", ".a2m": "a2m", ".a3m": "a3m", ".maf": "maf", ".msf": "msf",
     ".xmfa": "mauve", ".sam": "sam", ".bed": "bed", ".psl": "psl", ".chain": "chain",
     ".exn": "exonerate", ".hhr": "hhr",
@@ -192,17 +199,39 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
     fmt = fmt or input_format(path)
-    with open_input(path, "rt") as handle:
-        try:
-            records = parse_records(handle, fmt)
-        except (ValueError, AssertionError, TypeError) as exc:
-            # Biopython's parsers raise all three on malformed input (a TypeError for a
-            # Stockholm #=GR line of the wrong length)
-            raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
+    try:
+        records = _parsed_file(path, fmt, "utf-8-sig")   # "-sig": a Windows editor's BOM
+    except UnicodeDecodeError:
+        with open_input(path) as raw:
+            _warn_latin1(raw.read(), str(path))
+        records = _parsed_file(path, fmt, "latin-1")
     if not records:
         raise InputError(f"{path}: no {fmt} records found (is it a {fmt} file?)")
     check_ascii(records, str(path))
     return records
+
+
+def _parsed_file(path: Path, fmt: str, encoding: str) -> list[SeqRecord]:
+    with open_input(path, "rt", encoding=encoding) as handle:
+        try:
+            return parse_records(handle, fmt)
+        except UnicodeDecodeError:
+            raise
+        except (ValueError, AssertionError, TypeError) as exc:
+            # Biopython's parsers raise all three on malformed input (a TypeError for a
+            # Stockholm #=GR line of the wrong length)
+            raise InputError(f"{path}: not readable as {fmt}: {_one_line(exc)}") from exc
+
+
+def _warn_latin1(raw: bytes, source: str) -> None:
+    """Say where text that is not UTF-8 starts: it is read as Latin-1 (titles written by
+    older tools; residues are ASCII either way), as mafft and Clustal Omega read it."""
+    try:
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        log.warning("%s: line %d is not UTF-8 text (byte 0x%02x): the file is read as "
+                    "Latin-1", source, line, raw[exc.start])
 
 
 def parse_records(handle, fmt: str) -> list[SeqRecord]:
@@ -293,11 +322,15 @@ def parse_fasta(handle: Iterable[str]) -> list[SeqRecord]:
 
 
 def _read_stdin(fmt: str | None) -> list[SeqRecord]:
-    try:
-        text = sys.stdin.read()
-    except UnicodeDecodeError as exc:  # binary data piped in
-        raise InputError(f"standard input: not readable as {fmt or 'text'}: not UTF-8 text "
-                         f"({exc.reason})") from exc
+    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            _warn_latin1(raw, "standard input")
+            text = raw.decode("latin-1")
+    else:   # a text stream without bytes beneath (a test's StringIO)
+        text = raw.removeprefix("\ufeff")
     if not text.strip():
         raise InputError("standard input is empty")
     fmt = fmt or sniff_format(text)
@@ -618,8 +651,8 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     regular file (``/dev/null``, a named pipe) is written in place. The file gets the
     permissions of a file written by any other tool: an existing file keeps its own, a new
     one gets ``0666`` less the umask (``mkstemp`` makes ``0600``). A name ending in ``.gz``
-    is written gzip-compressed. Missing folders are made. When the body raises (a cancelled
-    or failed job), no file is left behind, nor a folder made for it.
+    is written gzip-compressed. Missing folders are made, with a warning. When the body raises
+    (a cancelled or failed job), no file is left behind, nor a folder made for it.
 
     Raises
     ------
@@ -655,6 +688,8 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
             yield handle
         os.chmod(tmp, new_file_mode(target))
         os.replace(tmp, target)
+        if made:   # said, so that a mistyped folder does not pass unseen
+            log.warning("%s: made the folder %s for it", target, made[-1])
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -704,11 +739,19 @@ def output_format(output, given: str | None = None) -> str:
 def write_checked(alignment, output, source, fmt: str) -> None:
     """Write one command's alignment atomically, a format that cannot hold it an
     :class:`InputError` (shared by ``msa``, its batches and ``profile``)."""
-    if fmt in ("a2m", "a3m"):  # every column is a match state
+    if fmt in ("a2m", "a3m", "clustal") and getattr(alignment, "column_annotations",
+                                                     None) is None:
         # align3's alignments come without the attribute (Bio.Align sets it only when read)
-        if getattr(alignment, "column_annotations", None) is None:
-            alignment.column_annotations = {}
+        alignment.column_annotations = {}
+    if fmt in ("a2m", "a3m"):  # every column is a match state
         alignment.column_annotations["state"] = "D" * alignment.length
+    if fmt == "clustal" and "clustal_consensus" not in alignment.column_annotations:
+        # the line under each block that ClustalW, Clustal Omega and MAFFT print
+        from bioplug.alphabet import is_nucleotide
+
+        rows = alignment_rows(alignment)
+        alignment.column_annotations["clustal_consensus"] = clustal_conservation(
+            rows, protein=not is_nucleotide([rows.tobytes().decode("latin-1")]))
     try:
         write_alignment(alignment, output, fmt, inputs=[source])
     except InputError:   # the output path's own message (an input, a folder, ...)
@@ -734,7 +777,7 @@ def check_names(fmt: str, ids: Sequence[str]) -> None:
 
 def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None) -> None:
     """Refuse, before any work, a format :func:`write_checked` cannot write: one Bio.Align
-    cannot write at all (msf, emboss, an unknown name), or a pairwise one (bed, sam, ...) for
+    cannot write at all (emboss, hhr, an unknown name), or a pairwise one (bed, sam, ...) for
     more than two ``rows`` (3 stands for any more). A two-column alignment of that many rows
     is written to memory (the formats bioplug lays out itself take any alignment).
 

@@ -1,11 +1,16 @@
-"""``bioplug.alphabet.is_nucleotide`` against its definition, letter by letter."""
+"""``bioplug.alphabet.is_nucleotide`` and ``check_no_stray_letters`` against their
+definitions, letter by letter."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bioplug.alphabet import NUCLEOTIDE_CODES, is_nucleotide
+from bioplug.alphabet import NUCLEOTIDE_CODES, check_no_stray_letters, is_nucleotide
+from bioplug.errors import InputError
 
 
 def by_definition(texts: list[str]) -> bool:
@@ -26,3 +31,49 @@ def test_examples() -> None:
     assert not is_nucleotide(["MKVW"])          # IUPAC letters, but a peptide by the 90 % rule
     assert not is_nucleotide(["", "--"])
     assert not is_nucleotide(["ACGTÄ"])
+
+
+def first_stray_by_definition(texts: list[str]) -> tuple[int, int, str] | None:
+    """(sequence, position, letter) of the first letter that is no nucleotide code, where
+    at least 90 % of the letters are A, C, G, T, U or N and some letter is none."""
+    letters = [c.upper() for t in texts for c in t if c not in "-."]
+    if not letters or sum(c in "ACGTUN" for c in letters) < 0.9 * len(letters):
+        return None
+    for i, t in enumerate(texts):
+        for p, c in enumerate(t):
+            if c not in "-." and c.upper() not in NUCLEOTIDE_CODES:
+                return i, p, c
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ACGTUNacgtunRYKMSWBDHV-.MKVLEQÄ*J", max_size=40), max_size=6),
+       st.lists(st.text("ACGTacgt", min_size=30, max_size=60), max_size=3))
+def test_stray_letters_in_nucleotides_are_refused(texts, plain) -> None:
+    texts = texts + plain   # more plain nucleotides: above the 90 % share more often
+    stray = first_stray_by_definition(texts)
+    names = [f"s{i}" for i in range(len(texts))]
+    if stray is None:
+        check_no_stray_letters(texts, names)
+        return
+    i, p, c = stray
+    with pytest.raises(InputError, match=re.escape(f"s{i}: letter {c!r} at position {p + 1} "
+                                                   "is not a nucleotide code")):
+        check_no_stray_letters(texts, names)
+    assert not is_nucleotide(texts)   # what "auto" took for protein before it was refused
+
+
+def test_stray_letter_names_the_record_through_msa(tmp_path) -> None:
+    """``bioplug msa`` (either method) on DNA with one stray letter: an error naming the
+    file, record, position and letter, not a protein alignment."""
+    from bioplug.cli import main
+
+    path = tmp_path / "dna.fa"
+    path.write_text(">d1\nACGTACGTACGTACGTACGTACGTACGTACJGTACGT\n"
+                    ">d2\nACGTACGTACGTACGTACGTACGTACGTACGTACGT\n")
+    for method in ("quickprobs", "progressive"):
+        assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"), "--method",
+                     method, "--device", "cpu"]) == 2
+        assert not (tmp_path / "out.fa").exists()
+    assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"), "--seqtype",
+                 "protein", "--device", "cpu"]) == 0

@@ -126,17 +126,17 @@ def test_format_help_says_the_extension_decides(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "default: from OUT's extension (.aln clustal" in help_text
+    assert "default: from OUT's extension (.aln" in help_text
 
 
 def test_unwritable_format_is_refused_before_work_and_leaves_no_file(files, capsys):
-    """msf cannot be written: refused before any device work (the device named does not
+    """hhr cannot be written: refused before any device work (the device named does not
     exist), and the guide tree is not left behind."""
     out = files / "out"
-    rc = main(["-q", "msa", str(files / "p.fa"), "-o", str(out / "tt.msf"), "--format", "msf",
+    rc = main(["-q", "msa", str(files / "p.fa"), "-o", str(out / "tt.hhr"), "--format", "hhr",
                "--tree-out", str(out / "tt.nwk"), "--device", "99:99"])
     assert rc == 2
-    assert "cannot write format 'msf'" in capsys.readouterr().err
+    assert "cannot write format 'hhr'" in capsys.readouterr().err
     assert not out.exists()
 
 
@@ -329,8 +329,6 @@ def test_profile_letter_error_names_the_file(files, monkeypatch, capsys, aln, te
     (["profile", "folder", "--add", "new.fa", "-o", "out.fa"], "folder: is a folder"),
     (["profile", "aln.fa", "--add", "folder", "-o", "out.fa"], "folder: is a folder"),
     (["msa", "p.fa", "--outdir", "d", "--tree-out", "t.nwk"], "not with --outdir"),
-    (["profile", "aln.fa", "--add", "new.fa", "-o", "out.fa", "--tree-out", "t.nwk"],
-     "--tree-out: an option of bioplug msa"),
 ])
 def test_bad_paths_and_values_are_input_errors(files, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(files)
@@ -339,6 +337,59 @@ def test_bad_paths_and_values_are_input_errors(files, monkeypatch, capsys, argv,
     err = capsys.readouterr().err
     assert message in err and "failed" not in err, err
     assert not (files / "out.fa").exists()
+
+
+def test_an_unexpected_failure_is_one_line_and_v_shows_its_traceback(files):
+    """A failure no check foresaw: one line on stderr (exit 1) saying how to see more, and
+    ``-v`` shows the traceback the line promises (its own process: logging is set up once)."""
+    import subprocess
+    import sys
+
+    script = ("import sys\n"
+              "from bioplug.msa import cli as msa_cli\n"
+              "def broken(*args, **kwargs):\n"
+              "    raise RuntimeError('injected')\n"
+              "msa_cli.run_msa = broken\n"
+              "from bioplug.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    argv = ["msa", "p.fa", "-o", "out.fa", "--device", "cpu"]
+    for flags in (["-q"], ["-v"]):
+        done = subprocess.run([sys.executable, "-c", script, *flags, *argv], cwd=files,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1
+        if flags == ["-q"]:
+            assert done.stderr.strip().endswith(
+                "failed: RuntimeError: injected (run with -v for the traceback)")
+            assert "Traceback" not in done.stderr
+        else:
+            assert "Traceback" in done.stderr and "RuntimeError: injected" in done.stderr
+
+
+@pytest.mark.parametrize("command", [["msa", "p.fa", "-o", "out.fa"],
+                                     ["profile", "p.fa", "--add", "p.fa", "-o", "out.fa"]])
+@pytest.mark.parametrize("flag", ["--gap-open", "--gap-extend", "--end-gap-open",
+                                  "--end-gap-extend"])
+def test_gap_penalties_are_refused_by_their_flag(files, monkeypatch, capsys, command, flag):
+    """A negative or infinite penalty is refused by the option's name, before any work (the
+    library's message names its keyword argument instead)."""
+    monkeypatch.chdir(files)
+    for value in ("-5", "inf", "x"):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, flag, value, "--device", "cpu"])
+        assert stop.value.code == 2
+        assert f"argument {flag}: " in capsys.readouterr().err
+    assert not (files / "out.fa").exists()
+
+
+def test_guide_tree_options_only_where_they_are_read(capsys):
+    """``bioplug msa`` lists --seqtype, --guide-tree and --tree-out apart from the progressive
+    options (either method reads them); ``bioplug profile`` has no guide tree to take."""
+    for command in ("msa", "profile"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert "--seqtype" in text
+        assert ("--tree-out" in text) == ("--guide-tree" in text) == (command == "msa")
 
 
 def test_msa_help_says_what_auto_does(capsys):

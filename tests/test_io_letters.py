@@ -74,8 +74,29 @@ def test_read_records_names_character(tmp_path):
         read_records(src)
     latin = tmp_path / "latin1.fa"
     latin.write_bytes(b">x\nMKT\xc4YI\n")
-    with pytest.raises(InputError):  # not UTF-8: Bio.SeqIO's decoding error, as InputError
+    with pytest.raises(InputError, match=r"x: letter 'Ä' at position 4"):  # read as Latin-1
         read_records(latin)
+
+
+def test_a_bom_and_latin1_titles_are_read(tmp_path, caplog, capsys, monkeypatch):
+    """A UTF-8 byte-order mark (Windows editors write one) is skipped; a title that is not
+    UTF-8 (older tools write Latin-1) is read as Latin-1 with a warning naming its line, as
+    mafft and Clustal Omega read it: from a file and from standard input."""
+    bom = tmp_path / "bom.fa"
+    bom.write_bytes(b"\xef\xbb\xbf>a one\nACGTACGTAC\n>b\nACGTACGAC\n")
+    assert [(r.id, r.description, str(r.seq)) for r in read_records(bom)] == [
+        ("a", "a one", "ACGTACGTAC"), ("b", "b", "ACGTACGAC")]
+    latin = tmp_path / "latin1.fa"
+    latin.write_bytes(b">a\nACGTACGTAC\n>b caf\xe9\nACGTACGAC\n")
+    assert [r.description for r in read_records(latin)] == ["a", "b café"]
+    assert "latin1.fa: line 3 is not UTF-8 text (byte 0xe9)" in caplog.text
+
+    class Stdin:   # bytes beneath, as a pipe gives them
+        buffer = io.BytesIO(latin.read_bytes())
+
+    monkeypatch.setattr("sys.stdin", Stdin)
+    assert [r.description for r in read_records("-")] == ["a", "b café"]
+    assert "standard input: line 3 is not UTF-8 text" in caplog.text
 
 
 @pytest.mark.parametrize("letter", ["#", "3", "!", "+", "~"])

@@ -263,9 +263,10 @@ def test_a_gz_output_is_gzip_compressed(tmp_path, command):
     assert packed.read_bytes() == first
 
 
-def test_a_failed_write_leaves_no_folder_it_made(tmp_path):
-    """Missing folders of an output are made for it, and removed again when the job fails:
-    a failed or cancelled job leaves nothing behind (folders that were there stay)."""
+def test_a_failed_write_leaves_no_folder_it_made(tmp_path, caplog):
+    """Missing folders of an output are made for it, with a warning naming the topmost one
+    (a mistyped folder is seen), and removed again when the job fails: a failed or cancelled
+    job leaves nothing behind (folders that were there stay)."""
     from bioplug.io import atomic_output
 
     (tmp_path / "there").mkdir()
@@ -275,6 +276,8 @@ def test_a_failed_write_leaves_no_folder_it_made(tmp_path):
             raise RuntimeError("cancelled")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["there"]
     assert not any((tmp_path / "there").iterdir())
+    assert "made the folder" not in caplog.text
     with atomic_output(tmp_path / "a" / "b" / "out.fa") as handle:
         handle.write(">x\nMKV\n")
     assert (tmp_path / "a" / "b" / "out.fa").read_text() == ">x\nMKV\n"
+    assert f"made the folder {tmp_path / 'a'} for it" in caplog.text

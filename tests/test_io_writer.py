@@ -191,8 +191,9 @@ def test_alignment_texts_where_the_fast_path_falls_back():
 @given(data=gapped_rows(), fmt=st.sampled_from(["nexus", "msf", "fasta"]),
        keep=st.booleans())
 def test_aligned_rows_are_their_alignment(data, fmt, keep):
-    """``AlignedRows`` is written as the Alignment it builds is written, in formats Biopython
-    writes too; with ``keep_empty_columns`` its columns of gaps only stay in FASTA."""
+    """``AlignedRows`` is written as the Alignment it builds is written; with
+    ``keep_empty_columns`` its columns of gaps only stay in the formats bioplug lays out (FASTA,
+    MSF) and are dropped in those Biopython writes (NEXUS)."""
     ids, rows, descriptions = data
     records = [SeqRecord(Seq(r.replace("-", "")), id=f"s{n}", description=d)
                for n, (r, d) in enumerate(zip(rows, descriptions, strict=True))]
@@ -206,6 +207,17 @@ def test_aligned_rows_are_their_alignment(data, fmt, keep):
         assert ours_alignment(held, fmt) == "".join(
             f">{r.id} {r.description}\n{row}\n" if r.description else f">{r.id}\n{row}\n"
             for r, row in zip(records, rows, strict=True))
+        return
+    if keep and fmt == "msf":   # laid out by bioplug: the columns kept, as write_rows keeps them
+        handle = io.StringIO()
+        try:
+            write_rows(handle, [r.id for r in records], rows, fmt, descriptions,
+                       keep_empty_columns=True)
+        except ValueError as exc:
+            with pytest.raises(ValueError, match=re.escape(str(exc))):
+                ours_alignment(held, fmt)
+            return
+        assert ours_alignment(held, fmt) == handle.getvalue()
         return
     try:
         expected = ours_alignment(alignment, fmt)
@@ -460,3 +472,73 @@ def test_clustal_files_name_clustal_for_other_readers(tmp_path):
     run = subprocess.run(["clustalo", "-i", str(path), "-o", str(out), "--force"],
                          capture_output=True, text=True)
     assert run.returncode == 0 and out.read_text().count(">") == 3, run.stderr
+
+
+def conservation_by_definition(rows: list[str], protein: bool) -> str:
+    """ClustalW's marks column by column, from the groups as the Clustal documentation
+    lists them."""
+    strong = ["STA", "NEQK", "NHQK", "NDEQ", "QHRK", "MILV", "MILF", "HY", "FYW"]
+    weak = ["CSA", "ATV", "SAG", "STNK", "STPA", "SGND", "SNDEQK", "NDEQHK", "NEQHRK",
+            "FVLIM", "HFY"]
+    line = ""
+    for column in zip(*rows, strict=True):
+        letters = {c.upper() for c in column}
+        if letters & {"-", "."}:
+            line += " "
+        elif len(letters) == 1:
+            line += "*"
+        elif protein and any(letters <= set(g) for g in strong):
+            line += ":"
+        elif protein and any(letters <= set(g) for g in weak):
+            line += "."
+        else:
+            line += " "
+    return line
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6).flatmap(lambda k: st.lists(
+    st.text("STANEQKHRDMILVFYWCGPstan-.", min_size=12, max_size=12), min_size=k,
+    max_size=k)), st.booleans())
+def test_clustal_conservation_equals_its_definition(rows, protein):
+    from bioplug.alignio import clustal_conservation
+
+    assert clustal_conservation(rows, protein) == conservation_by_definition(rows, protein)
+
+
+def test_clustal_files_of_the_commands_have_the_conservation_line(tmp_path):
+    """``bioplug msa -o x.aln`` writes the line ClustalW, Clustal Omega and MAFFT print
+    under each block, and Biopython reads it back as the consensus annotation."""
+    from bioplug.alignio import clustal_conservation
+    from bioplug.cli import main
+
+    src = tmp_path / "p.fa"
+    src.write_text(">a\nMKVLAAGIVGSTNQ\n>b\nMKILSAGIVGTTNE\n>c\nMRVLAAGLVGSSNQ\n")
+    out = tmp_path / "p.aln"
+    assert main(["-q", "msa", str(src), "-o", str(out), "--device", "cpu"]) == 0
+    alignment = Align.read(out, "clustal")
+    line = alignment.column_annotations["clustal_consensus"]
+    assert line == clustal_conservation(list(alignment)) and "*" in line and ":" in line
+
+
+def test_msf_is_read_back_with_gcg_checksums(tmp_path):
+    """MSF (Biopython reads it but has no writer): the rows read back by Biopython, every gap
+    written ``.``, and each row's GCG checksum as its definition computes it; a nucleotide
+    alignment is typed N."""
+    from bioplug.alignio import write_rows
+
+    def checksum(row: str) -> int:
+        return sum((i % 57 + 1) * ord(c.upper()) for i, c in enumerate(row)) % 10000
+
+    for rows, kind in ((["MKV-LAWGHE" * 7, "MK-ILAWgh-" * 7, "-KVIL-WGHE" * 7], "P"),
+                       (["ACGT-ACGTT" * 3, "ACG-TACGTA" * 3], "N")):
+        path = tmp_path / "x.msf"
+        ids = [f"s{i}" for i in range(len(rows))]
+        write_rows(path, ids, rows, "msf")
+        text = path.read_text()
+        assert f"Type: {kind}" in text and "-" not in text.split("//")[1]
+        assert list(Align.read(path, "msf")) == rows
+        written = [r.replace("-", ".") for r in rows]
+        for name, row in zip(ids, written, strict=True):
+            assert f"Name: {name}  Len: {len(row):>6}  Check: {checksum(row):>4}" in text
+        assert f"Check: {sum(map(checksum, written)) % 10000}  .." in text

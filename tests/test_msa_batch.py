@@ -127,6 +127,7 @@ def test_bad_file_in_a_batch_cli(families, tmp_path):
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2, proc.stderr
     assert str(bad) in proc.stderr and "1 of 3 families failed" in proc.stderr
+    assert f"ERROR: {bad}" in proc.stderr   # a family that failed is an error, not a warning
     assert sorted(p.name for p in keep.iterdir()) == ["fam_a.fasta", "fam_b.fasta"]
     for stem in ("fam_a", "fam_b"):
         assert (keep / f"{stem}.fasta").read_bytes() == expected[stem]
@@ -267,6 +268,6 @@ def test_batch_progressive_option_takes_the_progressive_method(families, tmp_pat
 def test_batch_refuses_an_unwritable_format_before_any_family(families, tmp_path, capsys):
     out = tmp_path / "out"
     assert cli_main(["-q", "msa", *map(str, families), "--outdir", str(out), "--format",
-                     "msf", "--device", "99:99"]) == 2
-    assert "cannot write format 'msf'" in capsys.readouterr().err
+                     "hhr", "--device", "99:99"]) == 2
+    assert "cannot write format 'hhr'" in capsys.readouterr().err
     assert not out.exists()

@@ -239,18 +239,21 @@ def test_rna_without_u_is_complemented_as_rna():
     assert complement("ACG") == "CGT"   # alone, a sequence with neither is DNA
 
 
-@pytest.mark.parametrize("text, named", [
-    (">a\nACGTACGTTGCA\n>b\nACGTXCGTTGCA\n", "b: letter 'X' at position 5"),
-    (">a\nMKVLAGHWEQR\n>b\nMKVLSGHWERR\n", "a: letter 'L' at position 4"),
-    (">a\nACGTACGTTGCA\n>b\nRYKMSWRYKMSW\n", "b: 100 % of its letters are ambiguity codes")])
-def test_cli_refusals_name_the_file_and_record(tmp_path, capsys, text, named):
+@pytest.mark.parametrize("text, named, why", [
+    # nucleotides but for a stray letter: refused as such before any direction is asked
+    (">a\nACGTACGTTGCA\n>b\nACGTXCGTTGCA\n", "b: letter 'X' at position 5",
+     "not a nucleotide code"),
+    (">a\nMKVLAGHWEQR\n>b\nMKVLSGHWERR\n", "a: letter 'L' at position 4", "DNA and RNA"),
+    (">a\nACGTACGTTGCA\n>b\nRYKMSWRYKMSW\n", "b: 100 % of its letters are ambiguity codes",
+     "DNA and RNA")])
+def test_cli_refusals_name_the_file_and_record(tmp_path, capsys, text, named, why):
     path = tmp_path / "in.fa"
     path.write_text(text)
     for method in ("quickprobs", "progressive"):
         assert main(["-q", "msa", str(path), "-o", str(tmp_path / "out.fa"),
                      "--adjust-direction", "--method", method, "--device", DEVICE]) == 2
         err = capsys.readouterr().err
-        assert f"in.fa: {named}" in err and "DNA and RNA" in err and len(err.splitlines()) == 1
+        assert f"in.fa: {named}" in err and why in err and len(err.splitlines()) == 1
         assert not (tmp_path / "out.fa").exists()
 
 

@@ -441,6 +441,28 @@ def read_map(text: str) -> dict[str, list[tuple[str, int, int | None]]]:
     return out
 
 
+@pytest.mark.parametrize("flag", ["--add", "--add-fragments"])
+def test_cli_map_out_lists_every_added_residue(tmp_path, monkeypatch, flag) -> None:
+    """``--map-out`` of several added sequences: every residue with its place in the
+    sequence and its column in OUT (``--add`` aligns them among themselves first: its map once
+    listed their gapped rows and failed)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "aln.fa").write_text(">a\nACGTACGTAC\n>b\nACGTAC-TAC\n")
+    (tmp_path / "new.fa").write_text(">c\nACGTCGTAC\n>d\nACGGTACGTA\n")
+    assert main(["-q", "profile", "aln.fa", flag, "new.fa", "--map-out", "m.map", "-o",
+                 "out.fa", "--device", DEVICE]) == 0
+    from bioplug.io import read_records
+
+    rows = {r.id: str(r.seq) for r in read_records(tmp_path / "out.fa")}
+    given = {"c": "ACGTCGTAC", "d": "ACGGTACGTA"}
+    entries = read_map((tmp_path / "m.map").read_text())
+    assert entries.keys() == given.keys()
+    for name, listed in entries.items():
+        assert [(letter, pos) for letter, pos, _ in listed] == [
+            (letter, pos) for pos, letter in enumerate(given[name], 1)]
+        assert [rows[name][col - 1] for _, _, col in listed] == list(given[name])
+
+
 def test_cli_add_fragments_keep_length_with_map(files, caplog) -> None:
     assert main(["-q", "profile", "aln.fa", "--add-fragments", "new.fa", "--keep-length",
                  "--map-out", "new.map", "-o", "out.fa", "--device", DEVICE,

@@ -48,7 +48,8 @@ def prepare_records(sequences, seqtype: str = "auto") -> list[SeqRecord]:
     letters are checked against the alphabet of ``seqtype`` (resolved from the input when
     "auto")."""
     out = ungapped(read_sequences(sequences))
-    model = load_model(resolve_seqtype([str(r.seq) for r in out], seqtype))
+    model = load_model(resolve_seqtype([str(r.seq) for r in out], seqtype,
+                                       [r.id or f"sequence {i + 1}" for i, r in enumerate(out)]))
     for i, rec in enumerate(out):
         encode(str(rec.seq), rec.id or f"sequence {i + 1}", model)  # raises on unknown letters
     return out
@@ -266,7 +267,7 @@ class MultipleSequenceAligner:
         texts = [str(r.seq) for r in records]
         link = None if guide_tree is None else direction.tree_linkage(
             guide_tree, [r.id for r in records], flip)
-        seqtype = resolve_seqtype(texts, self.seqtype)
+        seqtype = resolve_seqtype(texts, self.seqtype, [r.id for r in records])
         log.info("msa: %s model (%s)", load_model(seqtype).name, seqtype)
         result = pipeline.run(
             texts, [r.id for r in records],
@@ -376,6 +377,6 @@ def align_families(inputs, prepare, align, report: Progress, keep_going: bool,
                     raise named from exc
                 result.error = named
                 errors.append(result)
-                log.warning("%s", named)
+                log.error("%s", named)   # the family failed: an error, though the run goes on
             yield result
             report.report("families", i + 1, total)

@@ -135,7 +135,7 @@ def run_batch(
             if not keep_going:
                 raise named from exc
             failed += 1
-            log.warning("%s", named)
+            log.error("%s", named)
             continue
         times = ", ".join(f"{k} {v:.2f}s" for k, v in result.times.items())
         log.info("%s -> %s (%d sequences, %s mode): %s", source, target,

@@ -1,24 +1,22 @@
 """``bioplug msa`` (QuickProbs or progressive multiple alignment) and ``bioplug score``.
 
-``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed)
-and write the alignment as ``Bio.Align.write`` does, in the format --format names or else the
-one OUT's extension names (.aln Clustal, .sto Stockholm, .phy PHYLIP, .nex NEXUS, .a2m, .a3m,
-.maf; FASTA for any other extension and for -o -). An A3M input (.a3m: HH-suite, ColabFold) is
-read as the alignment it is; its sequences are then aligned without its gaps, as any aligned
-input's. Proteins, DNA and RNA go through the QuickProbs pipeline (nucleotides with the
-ProbConsRNA / HOXD70 model; --seqtype overrides the detected alphabet); --method auto (the
-default) takes the ClustalW-style progressive pipeline instead for protein families of more
-than 300 sequences, for any family of more than 2,000, and when an option only that pipeline
-reads is given (--matrix, --gap-open, ...), and says so on stderr. --guide-tree gives either
-pipeline the tree to align along, and --tree-out writes either pipeline's guide tree;
---output-order tree writes the rows in its order (as Clustal Omega's tree-order and mafft
---reorder), input order by default.
-The output is written atomically (a temporary file renamed into place); ``-o -`` writes to
-standard output.
+``bioplug msa IN -o OUT``: align the sequences of IN (any Bio.SeqIO format; gaps are removed) and
+write the alignment as ``Bio.Align.write`` does, in the format --format names or else the one OUT's
+extension names (.aln Clustal, .sto Stockholm, .phy PHYLIP, .nex NEXUS, .msf GCG MSF, .a2m, .a3m,
+.maf; FASTA for any other extension and for -o -). An A3M input (.a3m: HH-suite, ColabFold) is read
+as the alignment it is; its sequences are then aligned without its gaps, as any aligned input's.
+Proteins, DNA and RNA go through the QuickProbs pipeline (nucleotides with the ProbConsRNA / HOXD70
+model; --seqtype overrides the detected alphabet); --method auto (the default) takes the
+ClustalW-style progressive pipeline instead for protein families of more than 300 sequences, for
+any family of more than 2,000, and when an option only that pipeline reads is given (--matrix,
+--gap-open, ...), and says so on stderr. --guide-tree gives either pipeline the tree to align
+along, and --tree-out writes either pipeline's guide tree; --output-order tree writes the rows in
+its order (as Clustal Omega's tree-order and mafft --reorder), input order by default. The output
+is written atomically (a temporary file renamed into place); ``-o -`` writes to standard output.
+
 ``bioplug msa IN1 IN2 FOLDER ... --outdir DIR``: align many families in one process (one device
-context; a folder stands for its sequence files), writing DIR/<stem>.<ext> for each as soon as
-it is done (FASTA unless --format says otherwise); --keep-going reports a failed family and
-goes on.
+context; a folder stands for its sequence files), writing DIR/<stem>.<ext> for each as soon as it
+is done (FASTA unless --format says otherwise); --keep-going reports a failed family and goes on.
 
 ``bioplug score TEST REF``: sum-of-pairs (SP) and total-column (TC) scores of TEST against REF,
 on the core blocks of a BAliBASE 3 XML reference, or on every column of a FASTA/MSF/A3M/...
@@ -58,9 +56,10 @@ def add_parser(sub) -> None:
                         "end) instead of stopping at it")
     p.add_argument("--format", default=None, metavar="FMT",
                    help="Bio.Align.write format (fasta, clustal, stockholm, phylip, nexus, "
-                        "a2m, maf), or a3m; default: from OUT's extension (.aln clustal, .sto "
-                        "stockholm, .phy phylip, .nex nexus, .a2m, .a3m, .maf), FASTA for any "
-                        "other extension, for -o - and with --outdir")
+                        "a2m, maf), or a3m or msf (GCG); default: from OUT's extension (.aln "
+                        "or .clw clustal, .sto stockholm, .phy phylip, .nex or .nxs nexus, "
+                        ".msf, .a2m, .a3m, .maf), FASTA for any other extension, for -o - and "
+                        "with --outdir")
     p.add_argument("--output-order", choices=("input", "tree"), default="input",
                    help="rows in input order (default) or in the guide tree's order, related "
                         "sequences together (Clustal Omega's tree-order, mafft --reorder)")
@@ -97,9 +96,10 @@ def add_parser(sub) -> None:
                         "for protein families above 300 sequences, any above 2,000, and when "
                         "an option of the progressive group below is given, and says so (per "
                         "family with --outdir too); quickprobs refuses those options")
-    from bioplug.progressive.cli import add_options
+    from bioplug.progressive.cli import add_input_options, add_options
 
     add_options(p)
+    add_input_options(p, trees=True)
     from bioplug.distributed.cli import add_cluster_option
 
     add_cluster_option(p)
@@ -227,7 +227,7 @@ def _progressive_reason(records, seqtype: str) -> tuple[str, str]:
         return (f"{k} sequences", "the QuickProbs pipeline is for families up to "
                 f"{progressive.AUTO_PROGRESSIVE_K}; --method quickprobs forces it")
     texts = [str(r.seq).replace("-", "").replace(".", "") for r in records]
-    kind = resolve_seqtype(texts, seqtype)
+    kind = resolve_seqtype(texts, seqtype, [r.id for r in records])
     if kind == "protein" and k > AUTO_PROGRESSIVE_PROTEIN_K:
         return (f"{k} protein sequences", f"above {AUTO_PROGRESSIVE_PROTEIN_K} the QuickProbs "
                 "pipeline runs in anchor mode: about 14 times slower, and more accurate on "

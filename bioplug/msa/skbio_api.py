@@ -152,7 +152,7 @@ def multi_align(sequences, /, sub_score=(1.0, -1.0), gap_cost=2.0, free_ends=Tru
             raise InputError(f"{name}: empty sequence")
         if "-" in t or "." in t:
             raise InputError(f"{name}: sequences must be ungapped")
-    seqtype = resolve_seqtype(texts)
+    seqtype = resolve_seqtype(texts, names=names)
     model = load_model(seqtype)
     for name, t in zip(names, texts, strict=True):
         encode(t, name, model)

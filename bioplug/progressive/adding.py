@@ -509,10 +509,11 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
     filled[cols] = True
     empty = int((keep & ~filled).sum())
     if keep_length and empty:   # the length asked for is not the one given back: say so
-        log.warning("keep_length: %d columns of the alignment hold gaps only and are not in "
-                    "the result (an Alignment cannot hold them): %d columns, not %d "
-                    "(bioplug profile --keep-length writes them back)", empty,
-                    int(keep.sum()) - empty, int(keep.sum()))
+        log.warning("keeping the length: %d columns of the alignment hold gaps only and are "
+                    "not in the result (an Alignment cannot hold them): %d columns, not %d "
+                    "(bioplug profile --keep-length keeps them in FASTA, Clustal, Stockholm, "
+                    "PHYLIP, A2M and A3M files)", empty, int(keep.sum()) - empty,
+                    int(keep.sum()))
     keep &= filled
     given_columns = (np.cumsum(~inserted) - 1)[keep] if keep_length else None
     column = np.cumsum(keep) - 1
@@ -529,8 +530,8 @@ def finish(plain: list[SeqRecord], out: np.ndarray, n_old: int, inserted: np.nda
         records[n_old + i] = SeqRecord(Seq(letters.tobytes().decode("latin-1")), id=rec.id,
                                        name=rec.name, description=rec.description)
     if deleted:
-        log.warning("keep_length: %d residues of %d added sequences lay in insertions and "
-                    "were deleted (--map-out / alignment.residue_columns say which)",
+        log.warning("keeping the length: %d residues of %d added sequences lay in insertions "
+                    "and were deleted (the map of --map-out, or residue_columns, says which)",
                     deleted, cut)
     return records, out if keep.all() else out[:, keep], mapping, given_columns
 

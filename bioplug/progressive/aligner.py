@@ -26,7 +26,12 @@ from Bio.Align import Alignment
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
 
-from bioplug.alphabet import NUCLEOTIDE_CODES, is_nucleotide, load_matrix
+from bioplug.alphabet import (
+    NUCLEOTIDE_CODES,
+    check_no_stray_letters,
+    is_nucleotide,
+    load_matrix,
+)
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
 from bioplug.io import (
@@ -275,12 +280,16 @@ class ProgressiveAligner:
                 f"max_matrix={self.max_matrix}, device={self.device!r})")
 
     # -- settings for one input --------------------------------------------------------------
-    def scoring(self, texts: list[str], fragments: bool = False
+    def scoring(self, texts: list[str], fragments: bool = False,
+                names: list[str] | None = None
                 ) -> tuple[pipeline.Substitution, GapScores, bool]:
         """(matrix, gap scores, nucleotide?) for these sequences (see :data:`DEFAULTS`): by
-        the family's size, or the defaults for adding ``fragments``."""
+        the family's size, or the defaults for adding ``fragments``; ``names`` name the
+        sequences in errors."""
         if self.seqtype == "auto":
             nucleotide = is_nucleotide(texts)
+            if not nucleotide:
+                check_no_stray_letters(texts, names)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
         size = "large" if len(texts) >= LARGE_FAMILY else "small"
@@ -338,7 +347,7 @@ class ProgressiveAligner:
             records, flip = direction.adjusted(records, self.device, self.seqtype)
         texts = [str(r.seq) for r in records]
         ids = [r.id for r in records]
-        matrix, gaps, nucleotide = self.scoring(texts)
+        matrix, gaps, nucleotide = self.scoring(texts, names=ids)
         link = None if guide_tree is None else direction.tree_linkage(guide_tree, ids, flip)
         if link is not None:
             result = self._align_along(texts, ids, matrix, gaps, nucleotide, link, progress)
@@ -491,7 +500,7 @@ class ProgressiveAligner:
         plain = ungapped([r for group in groups for r in group], empty_ok=True)
         texts = [str(r.seq) for r in plain]
         full = self._check_merge(groups, texts, names)
-        matrix, gaps, nucleotide = self.scoring(texts)
+        matrix, gaps, nucleotide = self.scoring(texts, names=[r.id for r in plain])
         rows = [gapped_matrix(groups[i]) for i in full]
         if len(full) == 1:   # the others are rows of gaps only: nothing to align
             out, tree = rows[0], f"{names[full[0]]};"
@@ -570,8 +579,8 @@ class ProgressiveAligner:
         if odd is not None:
             first = full[0]
             raise InputError(f"{names[first]} is {kinds[first]}, {names[odd]} {kinds[odd]}: "
-                             "profiles of one alphabet only (seqtype= / --seqtype overrides "
-                             "the detection)")
+                             "profiles of one alphabet only (the sequence type, --seqtype, "
+                             "overrides the detection)")
         return full
 
     def _profile_pair(self, a: list[SeqRecord], b: list[SeqRecord], sides: tuple[str, str]
@@ -585,7 +594,7 @@ class ProgressiveAligner:
         texts = [str(r.seq) for r in plain]
         self._check_one_alphabet(texts[:len(a)], texts[len(a):], sides,
                                  [r.id for r in b] if sides == ADD_SIDES else None)
-        matrix, gaps, nucleotide = self.scoring(texts)
+        matrix, gaps, nucleotide = self.scoring(texts, names=[r.id for r in plain])
         engine = self._engine(matrix, gaps)
         x, y = engine.add_profiles(
             [profile_columns(rows, matrix.letters, nucleotide, [r.id for r in group],
@@ -638,7 +647,8 @@ class ProgressiveAligner:
                                "nucleotide code)")
                     break
         raise InputError(f"{sides[0]} is {kinds[0]}, {sides[1]} {kinds[1]}{culprit}: profiles "
-                         "of one alphabet only (seqtype= / --seqtype overrides the detection)")
+                         "of one alphabet only (the sequence type, --seqtype, overrides the "
+                         "detection)")
 
     @device_guard
     def add(self, alignment, sequences, progress: ProgressCallback | None = None, *,
@@ -691,12 +701,17 @@ class ProgressiveAligner:
 
             new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
                                               self.device, self.seqtype, fragments)
+        added = new      # ungapped, as turned: what the map of each residue lists
         columns = None   # each added residue's column, where the layout gives them
         if fragments:
             plain, out, inserted, columns, nucleotide = self._add_fragments(existing, new,
                                                                              progress)
         else:
             if len(new) > 1:
+                # said of the two sides before the new ones are aligned among themselves
+                self._check_one_alphabet([str(r.seq) for r in ungapped(existing, empty_ok=True)],
+                                         [str(r.seq) for r in new], ADD_SIDES,
+                                         [r.id for r in new])
                 # not turned among themselves: the alignment's direction is not theirs
                 new_aln = self._align_records(new, progress, adjust=False)
                 new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
@@ -707,7 +722,7 @@ class ProgressiveAligner:
                                                               inserted, keep_length, columns)
         result = AlignedRows.printed(records, rows, molecule_type=molecule(nucleotide))
         result.residue_columns = mapping
-        result.added_records = new   # as aligned: turned ones reverse-complemented
+        result.added_records = added   # as aligned: turned ones reverse-complemented
         if keep_length:
             result.given_columns = given_columns
         if flip is not None:
@@ -738,7 +753,8 @@ class ProgressiveAligner:
         texts = [str(r.seq) for r in plain]
         self._check_one_alphabet(texts[:len(existing)], texts[len(existing):], ADD_SIDES,
                                  [r.id for r in new])
-        matrix, gaps, nucleotide = self.scoring(texts, fragments=True)
+        matrix, gaps, nucleotide = self.scoring(texts, fragments=True,
+                                                names=[r.id for r in plain])
         engine = self._engine(matrix, gaps)
         rows = gapped_matrix(existing)
         cells, features = pipeline.cell_features(rows, matrix.letters, nucleotide,

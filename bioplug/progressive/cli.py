@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 
 from bioplug.errors import InputError
 
@@ -23,6 +24,17 @@ log = logging.getLogger(__name__)
 #: ``--method auto`` switches to the progressive pipeline above this many sequences (the
 #: QuickProbs pipeline's anchor mode still runs there, but minutes instead of seconds).
 AUTO_PROGRESSIVE_K = 2000
+
+
+def _penalty(text: str) -> float:
+    """A gap penalty on the command line: a finite number >= 0, refused by its flag's name."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"a penalty is a finite number >= 0, not {text}")
+    return value
 
 
 def add_options(p: argparse.ArgumentParser, title: str = "progressive method (ClustalW-style; "
@@ -38,18 +50,18 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
     g.add_argument("--matrix", default=None,
                    help="substitution matrix (default PFASUM43 for proteins, NUC.4.4 for "
                         "nucleotides)")
-    g.add_argument("--gap-open", type=float, default=None, metavar="P",
+    g.add_argument("--gap-open", type=_penalty, default=None, metavar="P",
                    help="gap opening penalty (positive; default 14 for protein families "
                         "below 100 sequences, 10 from 100; nucleotides 15; added fragments "
                         "10, nucleotides 15)")
-    g.add_argument("--gap-extend", type=float, default=None, metavar="P",
+    g.add_argument("--gap-extend", type=_penalty, default=None, metavar="P",
                    help="gap extension penalty (default 0.75 for protein families below 100 "
                         "sequences, 1 from 100; nucleotides 2; added fragments 1, nucleotides "
                         "2)")
-    g.add_argument("--end-gap-open", type=float, default=None, metavar="P",
+    g.add_argument("--end-gap-open", type=_penalty, default=None, metavar="P",
                    help="penalty for opening a gap at either end (default 2; 0.66 for protein "
                         "families of 100 or more; nucleotides 3; added fragments 0)")
-    g.add_argument("--end-gap-extend", type=float, default=None, metavar="P",
+    g.add_argument("--end-gap-extend", type=_penalty, default=None, metavar="P",
                    help="penalty for extending an end gap (default 0.25 for protein "
                         "families below 100 sequences, 0.66 from 100; nucleotides 1; added "
                         "fragments 0)")
@@ -66,8 +78,18 @@ def add_options(p: argparse.ArgumentParser, title: str = "progressive method (Cl
                    help="constant added to every substitution score (default 6 for protein "
                         "families of 100 or more, else 0; added fragments 2, nucleotides 4, "
                         "whatever --matrix)")
+
+
+def add_input_options(p: argparse.ArgumentParser, trees: bool) -> None:
+    """--seqtype, and with ``trees`` --guide-tree and --tree-out: options of either method
+    (``bioplug msa``), in a group of their own so that no one takes them for progressive
+    ones; ``bioplug profile`` has no guide tree to read or write."""
+    g = p.add_argument_group("sequence type and guide tree (either method)" if trees
+                             else "sequence type")
     g.add_argument("--seqtype", choices=("auto", "protein", "dna", "rna"), default="auto",
                    help="alphabet (default: detected; nucleotides use NUC.4.4)")
+    if not trees:
+        return
     g.add_argument("--guide-tree", metavar="NWK", default=None,
                    help="align along this Newick guide tree (tips = sequence ids; either "
                         "method, as Clustal Omega's --guidetree-in and mafft --treein)")
@@ -164,6 +186,7 @@ def add_parser(sub) -> None:
                         "(.aln clustal, .sto stockholm, .phy phylip, .nex nexus, .a2m, .a3m, "
                         ".maf), FASTA for any other extension and for -o -")
     add_options(p, "scoring (ClustalW-style profile alignment)")
+    add_input_options(p, trees=False)
     add_device_option(p)
     p.set_defaults(func=run_profile)
 
@@ -196,10 +219,6 @@ def run_profile(args: argparse.Namespace) -> int:
     if added is None and (args.keep_length or args.map_out or args.adjust_direction):
         raise InputError("--keep-length, --map-out and --adjust-direction: options of --add "
                          "and --add-fragments")
-    for flag, value in (("--guide-tree", args.guide_tree), ("--tree-out", args.tree_out)):
-        if value is not None:   # the option group is msa's; profile has no guide tree to use
-            raise InputError(f"{flag}: an option of bioplug msa; bioplug profile does not "
-                             "read it")
     inputs = [args.first, *(args.others if added is None else [added])]
     check_one_stdin(*inputs)
     check_distinct_outputs({"-o": args.output, "--map-out": args.map_out})
@@ -317,9 +336,6 @@ def _check_table_options(args: argparse.Namespace) -> None:
     if args.keep_length or args.map_out or args.adjust_direction:
         raise InputError("--keep-length, --map-out and --adjust-direction: options of --add "
                          "and --add-fragments")
-    if args.guide_tree is not None or args.tree_out is not None:
-        raise InputError("--guide-tree / --tree-out: options of bioplug msa; bioplug profile "
-                         "does not read them")
 
 
 def _table_groups(table: str, records: list, source: str) -> tuple[list[list[int]], list[str]]:
