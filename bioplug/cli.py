@@ -118,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         if forwarded is not None:
             _end_process(forwarded)
         _quiet_blas_threads()
+        from bioplug.interrupts import end_at_once
+
+        end_at_once()   # Ctrl-C ends a device wait at once, not after it
     code = _run(argv)
     if argv is None:
         _end_process(code)

@@ -37,6 +37,7 @@ from bioplug.alignio import (
     write_rows,
 )
 from bioplug.errors import InputError
+from bioplug.interrupts import cleaning_up
 
 log = logging.getLogger(__name__)
 
@@ -357,14 +358,15 @@ def spooled_stdin(prefix: str, suffix: str = ""):
     data = sys.stdin.buffer.read()
     if not data.strip():
         raise InputError("standard input is empty")
-    fd, spooled = tempfile.mkstemp(prefix=prefix, suffix=suffix)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        yield spooled
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(spooled)
+    with cleaning_up():   # Ctrl-C removes the copy too
+        fd, spooled = tempfile.mkstemp(prefix=prefix, suffix=suffix)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            yield spooled
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(spooled)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -674,6 +676,12 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         with handle:
             yield handle
         return
+    with cleaning_up():   # Ctrl-C while the file is written: the temporary file removed
+        yield from _atomic_file(target, mode)
+
+
+def _atomic_file(target: Path, mode: str):
+    """:func:`atomic_output`'s temporary file beside ``target``, renamed into place."""
     made = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -92,9 +92,15 @@ def check_job(folder: str | os.PathLike, job: dict) -> dict:
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it into place, with
     the mode a new file gets (the umask's; an existing file's is kept)."""
+    from bioplug.interrupts import cleaning_up
     from bioplug.io import new_file_mode
 
     path = Path(path)
+    with cleaning_up():
+        _write_through(path, data, new_file_mode)
+
+
+def _write_through(path: Path, data: bytes, new_file_mode) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -34,6 +34,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring
 from bioplug.errors import InputError
+from bioplug.interrupts import cleaning_up
 from bioplug.pairwise.fasta import encode_fasta
 
 log = logging.getLogger(__name__)
@@ -251,6 +252,12 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
     log.info("building the database index of %s at %s", fasta, where)
     where.parent.mkdir(parents=True, exist_ok=True)
     before = _fingerprint(fasta)
+    with cleaning_up():   # Ctrl-C while building: the temporary folder removed
+        _build_in(where, fasta, scoring, before)
+
+
+def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> None:
+    """The index built in a temporary folder beside ``where``, then renamed to it."""
     tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
     try:
         # mkdtemp's folder is 0700: an index beside a shared database serves every user
