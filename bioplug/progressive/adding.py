@@ -386,11 +386,10 @@ def trimmed(moves: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
     has = lo < hi                     # a fragment with no residue keeps no move
     first = np.where(has, residues[np.minimum(lo, residues.size - 1)], starts)
     last = np.where(has, residues[np.maximum(hi - 1, 0)] + 1, starts)
-    marks = np.zeros(flat.size + 1, dtype=np.int64)
-    np.add.at(marks, first, 1)
-    np.add.at(marks, last, -1)
-    compact = flat[np.cumsum(marks[:-1]) > 0]
-    return first - starts, np.split(compact, np.cumsum(last - first)[:-1])
+    # copies, so that the chunk's full moves are freed (a mask by cumulative sums over them
+    # took 0.3-1 s a chunk of 4,096 reads)
+    return first - starts, [flat[a:b].copy() for a, b in zip(first.tolist(), last.tolist(),
+                                                             strict=True)]
 
 
 def fragment_calls(engine, length: int, codes: Sequence[np.ndarray]) -> list[tuple[int, int]]:
