@@ -427,15 +427,19 @@ def _phylip_names(ids: list[str]) -> list[str]:
     return names
 
 
-def check_printed_names(ids: Sequence[str], fmt: str) -> None:
+def check_printed_names(ids: Sequence[str], fmt: str) -> list[tuple[str, str]]:
     """Raise ValueError, as the writer would after the work, when two of ``ids`` print as
     one name in ``fmt`` (Clustal keeps 30 letters, PHYLIP 10): commands call it before
-    aligning."""
+    aligning. Returns the ``(id, printed name)`` pairs that differ (cut, or characters
+    PHYLIP cannot hold removed), for the command to say."""
     fmt = fmt.lower()
     if fmt == "clustal":
-        _clustal_names(list(ids))
+        names = _clustal_names(list(ids))
     elif fmt == "phylip":
-        _phylip_names(list(ids))
+        names = _phylip_names(list(ids))
+    else:
+        return []
+    return [(i, n.strip()) for i, n in zip(ids, names, strict=True) if i != n.strip()]
 
 
 def _clustal(ids: list[str], arr: np.ndarray, consensus: str | None) -> Iterator[str]:

@@ -771,6 +771,8 @@ def write_checked(alignment, output, source, fmt: str) -> None:
 def check_names(fmt: str, ids: Sequence[str]) -> None:
     """Refuse, before any work, ids that two rows would print as one name in ``fmt``
     (Clustal keeps 30 letters, PHYLIP 10): :func:`write_checked` would refuse them after it.
+    Ids printed otherwise than given (cut, or PHYLIP's ``[](),`` dropped and ``:;`` as
+    ``|``) are named in a warning.
 
     Raises
     ------
@@ -778,9 +780,17 @@ def check_names(fmt: str, ids: Sequence[str]) -> None:
         Naming the format and the two ids.
     """
     try:
-        check_printed_names(ids, fmt)
+        changed = check_printed_names(ids, fmt)
     except ValueError as exc:
         raise InputError(f"cannot write format {fmt!r}: {exc}") from exc
+    if changed:
+        shown = ", ".join(f"{i!r} as {n!r}" for i, n in changed[:3])
+        log.warning("%s keeps %s: %s printed otherwise (%s%s); FASTA, Stockholm or MSF "
+                    "keep them whole", "Clustal" if fmt == "clustal" else "PHYLIP",
+                    "30 letters of a name" if fmt == "clustal" else
+                    "10 letters of a name, without []() and commas, : and ; as |",
+                    "1 id is" if len(changed) == 1 else f"{len(changed)} ids are", shown,
+                    ", ..." if len(changed) > 3 else "")
 
 
 def check_writable(fmt: str, rows: int = 2, output=None, given: str | None = None) -> None:

@@ -462,3 +462,21 @@ def test_a_place_that_refuses_the_file_is_an_input_error(files, capsys):
     assert main(["-q", "msa", str(files / "p.fa"), "-o", "/proc/bioplug-none/out.fa",
                  "--device", "cpu"]) == 2
     assert "/proc/bioplug-none/out.fa: cannot be written" in capsys.readouterr().err
+
+
+def test_ids_printed_otherwise_are_named_before_the_work(tmp_path, caplog):
+    """PHYLIP keeps 10 letters of a name and drops or replaces characters it cannot hold
+    (as Biopython writes it), Clustal keeps 30: the ids printed otherwise are named in a
+    warning, and ids printed as given are not."""
+    src = tmp_path / "w.fa"
+    src.write_text(">sp|P1|A_HUMAN(x)\nMKVLAAGIVG\n>a:b\nMKVLSAGIVG\n>c,d\nMKILAAGLVG\n")
+    assert main(["-q", "msa", str(src), "-o", str(tmp_path / "w.phy"), "--device", "cpu"]) == 0
+    assert ("3 ids are printed otherwise ('sp|P1|A_HUMAN(x)' as 'sp|P1|A_HU', 'a:b' as 'a|b', "
+            "'c,d' as 'cd')") in caplog.text
+    caplog.clear()
+    assert main(["-q", "msa", str(src), "-o", str(tmp_path / "w.aln"), "--device", "cpu"]) == 0
+    assert "printed otherwise" not in caplog.text
+    long = tmp_path / "long.fa"
+    long.write_text(">" + "x" * 35 + "\nMKVLAAGIVG\n>b\nMKVLSAGIVG\n")
+    assert main(["-q", "msa", str(long), "-o", str(tmp_path / "l.aln"), "--device", "cpu"]) == 0
+    assert "Clustal keeps 30 letters of a name: 1 id is printed otherwise" in caplog.text
