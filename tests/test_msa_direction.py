@@ -353,3 +353,17 @@ def test_reads_added_as_fragments_are_turned(monkeypatch, kmers):
     got = direction.turned_to(rows, given_reads, DEVICE, fragments=True)
     np.testing.assert_array_equal(got, turn)
     assert scored == ([] if kmers else [True, True])
+
+
+@pytest.mark.parametrize("flag", ["--add", "--add-fragments"])
+def test_profile_refusal_names_the_file_and_record(tmp_path, capsys, flag):
+    """``profile --adjust-direction`` on proteins: the message names the file and record,
+    as msa's does (it said "sequence 1")."""
+    (tmp_path / "aln.fa").write_text(">p1\nMKVLAAGIVG\n>p2\nMKVLSAGIVG\n")
+    (tmp_path / "new.fa").write_text(">q1\nMKILAAGLVG\n")
+    assert main(["-q", "profile", str(tmp_path / "aln.fa"), flag, str(tmp_path / "new.fa"),
+                 "--adjust-direction", "-o", str(tmp_path / "out.fa"), "--device",
+                 DEVICE]) == 2
+    err = capsys.readouterr().err
+    assert "aln.fa: p1: letter 'L' at position 4 is not a nucleotide code" in err
+    assert not (tmp_path / "out.fa").exists()

@@ -253,7 +253,8 @@ def turned(texts: list[str], device=None, ids: list[str] | None = None,
 
 
 def turned_to(reference: list[str], texts: list[str], device=None,
-              seqtype: str = "auto", fragments: bool = False) -> np.ndarray:
+              seqtype: str = "auto", fragments: bool = False,
+              ids: list[str] | None = None) -> np.ndarray:
     """Which of ``texts`` to reverse-complement to face the way of ``reference`` (sequences
     that already face one way: an alignment's rows, ungapped), each by the sum of its votes
     against the first reference sequence and the longest others (:data:`ANCHORS` in all,
@@ -261,8 +262,9 @@ def turned_to(reference: list[str], texts: list[str], device=None,
     the reference one way only (:func:`placed_ways`) is turned so; the others by local
     scores, as fragments are added; a global alignment of a 150 nt read with a 5 kb row
     spends the row's length in gaps either way, and the votes of the reads of a simulated
-    32 x 5,000 family shrank to a third of their local size (0.3-2 points a residue)."""
-    check_nucleotides(reference + texts, None, seqtype)
+    32 x 5,000 family shrank to a third of their local size (0.3-2 points a residue).
+    ``ids`` name ``reference`` and ``texts`` (in that order) in errors."""
+    check_nucleotides(reference + texts, ids, seqtype)
     reference = [r for r in reference if r]
     if not texts or not reference:
         return np.zeros(len(texts), dtype=bool)
@@ -330,7 +332,8 @@ def adjusted_to(reference: list[SeqRecord], records: list[SeqRecord], device=Non
     """``records`` turned to face ``reference``'s way (:func:`turned_to`), as
     :func:`adjusted` returns them."""
     texts = [str(r.seq) for r in records]
-    flip = turned_to([str(r.seq) for r in reference], texts, device, seqtype, fragments)
+    flip = turned_to([str(r.seq) for r in reference], texts, device, seqtype, fragments,
+                     [r.id for r in reference] + [r.id for r in records])
     taken = {r.id for r in reference} | {r.id for r, f in zip(records, flip, strict=True)
                                           if not f}
     clash = [r.id for r, f in zip(records, flip, strict=True) if f and PREFIX + r.id in taken]
