@@ -480,3 +480,12 @@ def test_ids_printed_otherwise_are_named_before_the_work(tmp_path, caplog):
     long.write_text(">" + "x" * 35 + "\nMKVLAAGIVG\n>b\nMKVLSAGIVG\n")
     assert main(["-q", "msa", str(long), "-o", str(tmp_path / "l.aln"), "--device", "cpu"]) == 0
     assert "Clustal keeps 30 letters of a name: 1 id is printed otherwise" in caplog.text
+
+
+def test_a_refused_option_comes_without_advice_about_it(files, caplog, capsys):
+    """``--method progressive --reliability -o x.fa``: the refusal alone, not first a warning
+    on where the reliabilities would be written."""
+    assert main(["-q", "msa", str(files / "p.fa"), "-o", str(files / "x.fa"), "--method",
+                 "progressive", "--reliability", "--device", "cpu"]) == 2
+    assert "QuickProbs options" in capsys.readouterr().err
+    assert "annotation lines" not in caplog.text

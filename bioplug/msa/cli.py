@@ -302,8 +302,8 @@ def run_msa(args: argparse.Namespace) -> int:
                             "--annot": args.annot})
     given_format = args.format
     args.format = output_format(args.output, given_format)
+    args.method = method_for_options(args)   # its refusals first, then the warning
     _say_unwritten_reliability(args)
-    args.method = method_for_options(args)
     bar = TerminalBar(enabled=None if not getattr(args, "quiet", False) else False)
     try:
         if getattr(args, "cluster", None) is not None:
