@@ -556,6 +556,11 @@ def test_cli_says_which_options_fragments_do_not_read(files, caplog) -> None:
     assert main(["-q", "profile", "aln.fa", "--add", "new.fa", "-o", "out2.fa", "--ktuple",
                  "--device", DEVICE]) == 0
     assert "not read" not in caplog.text
+    # two alignments: no guide tree either
+    (files / "other.fa").write_text(">o1\nMKVLAAG\n>o2\nMKILA-G\n")
+    assert main(["-q", "profile", "aln.fa", "other.fa", "-o", "out3.fa", "--distances",
+                 "lcs", "--device", DEVICE]) == 0
+    assert "--distances: not read when aligning two alignments" in caplog.text
 
 
 @settings(max_examples=6, deadline=None)

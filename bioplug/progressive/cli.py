@@ -230,12 +230,16 @@ def run_profile(args: argparse.Namespace) -> int:
     first = _read_input(inputs[0], aligned=True)
     second = _read_input(inputs[1], aligned=added is None)
     more = [_read_input(path, aligned=True) for path in inputs[2:]]
-    if args.add_fragments is not None:
-        unread = [flag for flag, value, default in (
-            ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
-            ("--trees", args.trees, None)) if value != default]
-        if unread:   # no guide tree among fragments: each meets the alignment alone
-            log.warning("%s: not read with --add-fragments", ", ".join(unread))
+    unread = [flag for flag, value, default in (
+        ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
+        ("--trees", args.trees, None)) if value != default]
+    # no guide tree among fragments (each meets the alignment alone), nor between two
+    # alignments; a merge of more builds its own (said by _merge_with_bar)
+    if unread and args.add_fragments is not None:
+        log.warning("%s: not read with --add-fragments", ", ".join(unread))
+    elif unread and added is None and not more:
+        log.warning("%s: not read when aligning two alignments (no guide tree)",
+                    ", ".join(unread))
     aligner = make_aligner(args)
     groups = [first, second, *more]
     for path, records in zip(inputs, groups, strict=True):
