@@ -489,3 +489,27 @@ def test_a_refused_option_comes_without_advice_about_it(files, caplog, capsys):
                  "progressive", "--reliability", "--device", "cpu"]) == 2
     assert "QuickProbs options" in capsys.readouterr().err
     assert "annotation lines" not in caplog.text
+
+
+def test_codon_tables_wait_for_their_first_use():
+    """The executable defers ``Bio.Data.CodonTable`` (built at import, read only by
+    ``translate``): ``Bio.Seq`` and ``SeqRecord`` import without running it, and translation
+    still works, with the tables loaded then."""
+    import subprocess
+    import sys
+
+    script = ("import sys\n"
+              "from bioplug import cli\n"
+              "cli._defer_codon_tables()\n"
+              "from Bio.Seq import Seq\n"
+              "from Bio.SeqRecord import SeqRecord\n"
+              "import Bio.Align\n"
+              "lazy = type(sys.modules['Bio.Data.CodonTable']).__name__\n"
+              "assert lazy != 'module', lazy\n"
+              "assert str(Seq('ATGGCCTAA').translate()) == 'MA*'\n"
+              "from Bio.Data import CodonTable\n"
+              "assert CodonTable.standard_dna_table.forward_table['TGG'] == 'W'\n"
+              "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout == "ok\n", done.stderr
