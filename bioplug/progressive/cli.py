@@ -230,16 +230,7 @@ def run_profile(args: argparse.Namespace) -> int:
     first = _read_input(inputs[0], aligned=True)
     second = _read_input(inputs[1], aligned=added is None)
     more = [_read_input(path, aligned=True) for path in inputs[2:]]
-    unread = [flag for flag, value, default in (
-        ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
-        ("--trees", args.trees, None)) if value != default]
-    # no guide tree among fragments (each meets the alignment alone), nor between two
-    # alignments; a merge of more builds its own (said by _merge_with_bar)
-    if unread and args.add_fragments is not None:
-        log.warning("%s: not read with --add-fragments", ", ".join(unread))
-    elif unread and added is None and not more:
-        log.warning("%s: not read when aligning two alignments (no guide tree)",
-                    ", ".join(unread))
+    _say_unread_tree_options(args, two_alignments=added is None and not more)
     aligner = make_aligner(args)
     groups = [first, second, *more]
     for path, records in zip(inputs, groups, strict=True):
@@ -273,6 +264,20 @@ def run_profile(args: argparse.Namespace) -> int:
                               alignment.residue_columns))
         write()
     return 0
+
+
+def _say_unread_tree_options(args: argparse.Namespace, two_alignments: bool) -> None:
+    """Guide-tree options given where no guide tree is made: among fragments (each meets
+    the alignment alone) and between two alignments; a merge of more makes its own
+    (:func:`_merge_with_bar` says so of --trees)."""
+    unread = [flag for flag, value, default in (
+        ("--distances", args.distances, "auto"), ("--ktuple", args.ktuple, False),
+        ("--trees", args.trees, None)) if value != default]
+    if unread and args.add_fragments is not None:
+        log.warning("%s: not read with --add-fragments", ", ".join(unread))
+    elif unread and two_alignments:
+        log.warning("%s: not read when aligning two alignments (no guide tree)",
+                    ", ".join(unread))
 
 
 def _merge_with_bar(aligner, groups: list, names: list[str], args: argparse.Namespace):
