@@ -7,11 +7,14 @@ scan kernel's 16-bit arithmetic is inline PTX).
 import dataclasses
 import math
 import os
+import shutil
 
 import numpy as np
 import pytest
 from Bio import Align
 from Bio.Align import substitution_matrices
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bioplug.pairwise.database as database_module
 import bioplug.pairwise.scan as scan_module
@@ -251,20 +254,119 @@ def test_index_cached_and_rebuilt_when_fasta_changes(tmp_path, monkeypatch):
 
 
 def test_evalues_follow_karlin_altschul():
+    """Table E-values: K (m - l)(n - N l) e^(-lambda S) with BLAST's length adjustment l; a
+    user's (lambda, K) alone: m n 2^-bits (no alpha and beta, no adjustment)."""
     queries, db = random_set(5, nq=2, nd=40)
+    queries[0] = queries[0] * 8   # long enough for a length adjustment above 0
     results = search(queries, db, top=5, device=DEVICE)
     n = sum(len(d) for d in db)
-    lam, k = 0.267, 0.041  # BLAST's BLOSUM62, gap costs 11/1
+    lam, k, alpha, beta = 0.267, 0.041, 1.9, -30  # BLAST's BLOSUM62, gap costs 11/1
+    adjusted = 0
     for q, hits in enumerate(results.hits):
+        m = len(queries[q])
+        ell = brute_length_adjustment(m, n, len(db), lam, k, alpha, beta)
+        adjusted += ell > 0
         for h in hits:
             bits = (lam * h.score - math.log(k)) / math.log(2)
             assert h.bits == pytest.approx(bits, rel=1e-12)
-            assert h.evalue == pytest.approx(len(queries[q]) * n * 2.0 ** -bits, rel=1e-12)
+            e = k * (m - ell) * (n - len(db) * ell) * math.exp(-lam * h.score)
+            assert h.evalue == pytest.approx(e, rel=1e-12)
+    assert adjusted == 1
+    plain = search(queries, db, top=5, device=DEVICE, karlin=(lam, k))
+    for q, hits in enumerate(plain.hits):
+        for h in hits:
+            assert h.evalue == pytest.approx(len(queries[q]) * n * 2.0 ** -h.bits, rel=1e-12)
     other = search(queries, db, top=5, device=DEVICE, gap_open=10, gap_extend=1)
     h = other.hits[0][0]
     assert h.bits == pytest.approx((0.243 * h.score - math.log(0.024)) / math.log(2))
     unknown = search(queries, db, top=1, matrix="PAM250", device=DEVICE)
     assert math.isnan(unknown.hits[0][0].evalue)
+
+
+def brute_length_adjustment(m, n, big_n, lam, k, alpha, beta):
+    """BLAST's length adjustment by its definition: the largest integer l >= 0 with
+    K (m - l)(n - N l) >= max(m, n) (BLAST bounds l by the root of the equality, inclusive)
+    and l <= (alpha / lambda)(ln K + ln((m - l)(n - N l))) + beta; 0 when there is none."""
+    ell = np.arange(0, min(m, n // big_n + 1), dtype=np.float64)
+    space = (m - ell) * (n - big_n * ell)
+    # the equality itself, to rounding: found by hypothesis at m 70, n 864, N 24, K 0.045
+    ok = (space > 0) & (k * space >= max(m, n) * (1 - 1e-12))
+    ok[ok] &= ell[ok] <= alpha / lam * (math.log(k) + np.log(space[ok])) + beta
+    return int(ell[ok].max()) if ok.any() else 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(m=st.integers(1, 6000), big_n=st.integers(1, 3000), mean=st.integers(1, 3000),
+       extra=st.integers(0, 999), key=st.sampled_from(sorted(search_module.KARLIN_ALTSCHUL)))
+def test_length_adjustment_is_blasts_definition(m, big_n, mean, extra, key):
+    """length_adjustment against a brute force over every integer, for any query length,
+    database size and sequence count and any table entry; as one array of lengths too."""
+    n = big_n * mean + extra
+    params = search_module.karlin_altschul(*key)
+    assert len(params) == 4 and params[2:] == search_module.ALPHA_BETA[key]
+    want = brute_length_adjustment(m, n, big_n, *params)
+    assert int(search_module.length_adjustment(m, n, big_n, *params)) == want
+    lengths = np.array([1, m, 2 * m])
+    got = search_module.length_adjustment(lengths, n, big_n, *params)
+    assert got.tolist() == [brute_length_adjustment(int(x), n, big_n, *params)
+                            for x in lengths]
+
+
+def blast_xml(tmp_path, queries, db, name):
+    """blastp's XML report of queries against db, with its plain Karlin-Altschul E-values
+    (OLD_FSC: BLAST+ 2.12 applies Spouge's finite-size correction by default) and scores as
+    near Smith-Waterman as it goes."""
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    qfa, dfa = tmp_path / f"{name}q.fa", write_fasta(tmp_path / f"{name}.fa", db)
+    qfa.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
+    subprocess.run(["makeblastdb", "-in", str(dfa), "-dbtype", "prot", "-out",
+                    str(tmp_path / name)], check=True, capture_output=True)
+    out = subprocess.run(["blastp", "-query", str(qfa), "-db", str(tmp_path / name),
+                          "-comp_based_stats", "0", "-seg", "no", "-max_hsps", "1",
+                          "-evalue", "1e9", "-matrix", "BLOSUM62", "-gapopen", "11",
+                          "-gapextend", "1", "-outfmt", "5"], check=True, capture_output=True,
+                         env={**os.environ, "OLD_FSC": "1"}).stdout
+    report = []
+    for it in ET.fromstring(out).iter("Iteration"):
+        stat = it.find("Iteration_stat/Statistics")
+        hits = {h.findtext("Hit_def").split()[0]: (float(h.findtext("Hit_hsps/Hsp/Hsp_score")),
+                                                   float(h.findtext("Hit_hsps/Hsp/Hsp_evalue")))
+                for h in it.iter("Hit")}
+        report.append((int(stat.findtext("Statistics_hsp-len")),
+                       float(stat.findtext("Statistics_eff-space")), hits))
+    return report
+
+
+@pytest.mark.skipif(shutil.which("blastp") is None or shutil.which("makeblastdb") is None,
+                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+def test_evalues_and_length_adjustment_equal_blastp(tmp_path):
+    """Against BLAST+ (blastp): the length adjustment and effective search space it reports
+    for queries of several lengths against databases of two sizes, and the E-value of every
+    hit that both score alike (BLAST's heuristic scores can be below the exact ones), to the
+    six digits its XML report prints."""
+    rng = np.random.default_rng(33)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(n) for n in (25, 90, 240, 700)]
+    compared, worst = 0, 0.0
+    for name, nd in (("small", 30), ("large", 150)):
+        db = [make(int(rng.integers(40, 400))) for _ in range(nd)]
+        n = sum(map(len, db))
+        report = blast_xml(tmp_path, queries, db, name)
+        results = search(queries, tmp_path / f"{name}.fa", top=nd, device=DEVICE)
+        params = search_module.karlin_altschul("BLOSUM62", 11, 1)
+        for q, (ell, space, blast) in enumerate(report):
+            m = len(queries[q])
+            assert int(search_module.length_adjustment(m, n, nd, *params)) == ell
+            assert (m - ell) * (n - nd * ell) == space
+            for h in results.hits[q]:
+                score, e = blast.get(h.subject_id, (None, None))
+                if score == h.score:
+                    assert h.evalue == pytest.approx(e, rel=6e-6)
+                    compared += 1
+                    worst = max(worst, abs(h.evalue / e - 1))
+    assert compared >= 100 and worst <= 6e-6, (compared, worst)   # 346 hits, 3.2e-6
 
 
 def test_hit_statistics_from_the_path():

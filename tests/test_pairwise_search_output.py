@@ -19,6 +19,7 @@ from Bio.SeqRecord import SeqRecord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bioplug.pairwise.search as search_module
 from bioplug.cli import main
 from bioplug.errors import InputError
 from bioplug.pairwise.blast_tab import STD, aligned_part, parse_outfmt
@@ -264,19 +265,22 @@ def test_aligner_search_takes_the_evalue_cutoff():
     assert 0 < sum(map(len, kept.hits)) < sum(map(len, every.hits))
 
 
-@pytest.mark.parametrize("matrix, costs, lam, k", [
-    ("BLOSUM80", (10, 1), 0.299, 0.071), ("BLOSUM45", (14, 2), 0.195, 0.032),
-    ("PAM30", (9, 1), 0.294, 0.11), ("PAM70", (10, 1), 0.291, 0.091),
-    ("PAM250", (14, 2), 0.182, 0.024), ("BLOSUM90", (10, 1), 0.290, 0.075),
+@pytest.mark.parametrize("matrix, costs, lam, k, alpha, beta", [
+    ("BLOSUM80", (10, 1), 0.299, 0.071, 1.1, -14), ("BLOSUM45", (14, 2), 0.195, 0.032, 1.9, -36),
+    ("PAM30", (9, 1), 0.294, 0.11, 0.48, -6), ("PAM70", (10, 1), 0.291, 0.091, 0.71, -9),
+    ("PAM250", (14, 2), 0.182, 0.024, 2.5, -53), ("BLOSUM90", (10, 1), 0.290, 0.075, 1.04, -15),
 ])
-def test_blast_table_gives_bits_for_its_other_matrices(matrix, costs, lam, k):
-    """(lambda, K) as NCBI BLAST+'s ``blast_stat.c`` lists them, for BLAST's default gap
-    costs of each matrix."""
+def test_blast_table_gives_bits_for_its_other_matrices(matrix, costs, lam, k, alpha, beta):
+    """(lambda, K, alpha, beta) as NCBI BLAST+'s ``blast_stat.c`` lists them, for BLAST's
+    default gap costs of each matrix; E-values over the effective search space."""
     queries, db = related_set(11, nq=1, nd=20)
     h = search(queries, db, top=1, matrix=matrix, gap_open=costs[0], gap_extend=costs[1],
                device=DEVICE).hits[0][0]
+    assert search_module.karlin_altschul(matrix, *costs) == (lam, k, alpha, beta)
     assert h.bits == pytest.approx((lam * h.score - math.log(k)) / math.log(2))
-    assert h.evalue == pytest.approx(len(queries[0]) * sum(map(len, db)) * 2.0 ** -h.bits)
+    m, n = len(queries[0]), sum(map(len, db))
+    ell = int(search_module.length_adjustment(m, n, len(db), lam, k, alpha, beta))
+    assert h.evalue == pytest.approx((m - ell) * (n - len(db) * ell) * 2.0 ** -h.bits)
 
 
 def test_subject_titles_from_files_records_and_strings(tmp_path):

@@ -20,9 +20,14 @@ Pipeline of :func:`search` (issue 16):
    mismatches, gap openings, coordinates and coverage.
 5. Bit scores and E-values follow Karlin-Altschul statistics with the gapped ``lambda`` and
    ``K`` that NCBI BLAST publishes for the matrix and gap costs (:data:`KARLIN_ALTSCHUL`):
-   ``bits = (lambda * S - ln K) / ln 2`` and ``E = m * n * 2**-bits`` with ``m`` the query
-   length and ``n`` the database size in residues, as SSEARCH reports them (no BLAST
-   length adjustment).
+   ``bits = (lambda * S - ln K) / ln 2`` and ``E = (m - l) * (n - N * l) * 2**-bits``
+   (``= K * (m - l) * (n - N * l) * exp(-lambda * S)``), BLAST+'s effective search space:
+   ``m`` the query length, ``n`` the database size in residues, ``N`` its sequence count and
+   ``l`` BLAST's length adjustment (:func:`length_adjustment`, from the table's ``alpha`` and
+   ``beta``: :data:`ALPHA_BETA`). A user's own ``karlin=(lambda, K)`` has no alpha and beta:
+   its E-values are ``m * n * 2**-bits``, as SSEARCH reports them. BLAST+ 2.12's blastp prints
+   these E-values with ``OLD_FSC`` set in its environment; by default it applies Spouge's
+   finite-size correction instead, which depends on the subject's length too.
 
 Scores are Biopython's: ``PairwiseAligner(mode="local")`` with the same matrix and gap scores
 gives ``aligner.score(query, subject)`` equal to every hit's score. BLAST's gap costs
@@ -104,6 +109,55 @@ KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
     ("PAM250", 21, 1): (0.205, 0.045), ("PAM250", 20, 1): (0.199, 0.037),
     ("PAM250", 19, 1): (0.192, 0.029), ("PAM250", 18, 1): (0.183, 0.021),
     ("PAM250", 17, 1): (0.171, 0.014),
+}
+#: BLAST's length-adjustment parameters (alpha, beta) (Altschul, Bundschuh, Olsen and Hwa 2001)
+#: for every entry of :data:`KARLIN_ALTSCHUL`: columns 7 and 8 of the same rows of NCBI
+#: BLAST+'s ``blast_stat.c`` tables.
+ALPHA_BETA: dict[tuple[str, int, int], tuple[float, float]] = {
+    ("BLOSUM45", 13, 3): (1.5, -22), ("BLOSUM45", 12, 3): (1.8, -34),
+    ("BLOSUM45", 11, 3): (2.0, -38), ("BLOSUM45", 10, 3): (2.4, -51),
+    ("BLOSUM45", 16, 2): (1.5, -24), ("BLOSUM45", 15, 2): (1.7, -31),
+    ("BLOSUM45", 14, 2): (1.9, -36), ("BLOSUM45", 13, 2): (2.2, -45),
+    ("BLOSUM45", 12, 2): (2.8, -65), ("BLOSUM45", 19, 1): (1.9, -43),
+    ("BLOSUM45", 18, 1): (2.0, -43), ("BLOSUM45", 17, 1): (2.4, -57),
+    ("BLOSUM45", 16, 1): (2.8, -67),
+    ("BLOSUM50", 13, 3): (1.1, -16), ("BLOSUM50", 12, 3): (1.2, -18),
+    ("BLOSUM50", 11, 3): (1.4, -25), ("BLOSUM50", 10, 3): (1.7, -34),
+    ("BLOSUM50", 9, 3): (2.1, -48), ("BLOSUM50", 16, 2): (1.05, -15),
+    ("BLOSUM50", 15, 2): (1.2, -20), ("BLOSUM50", 14, 2): (1.4, -27),
+    ("BLOSUM50", 13, 2): (1.6, -32), ("BLOSUM50", 12, 2): (1.9, -41),
+    ("BLOSUM50", 19, 1): (1.2, -21), ("BLOSUM50", 18, 1): (1.4, -28),
+    ("BLOSUM50", 17, 1): (1.6, -33), ("BLOSUM50", 16, 1): (1.9, -42),
+    ("BLOSUM50", 15, 1): (2.7, -76),
+    ("BLOSUM62", 11, 2): (1.1, -10), ("BLOSUM62", 10, 2): (1.3, -15),
+    ("BLOSUM62", 9, 2): (1.5, -19), ("BLOSUM62", 8, 2): (1.8, -26),
+    ("BLOSUM62", 7, 2): (2.5, -46), ("BLOSUM62", 6, 2): (3.3, -58),
+    ("BLOSUM62", 13, 1): (1.2, -11), ("BLOSUM62", 12, 1): (1.5, -19),
+    ("BLOSUM62", 11, 1): (1.9, -30), ("BLOSUM62", 10, 1): (2.5, -44),
+    ("BLOSUM62", 9, 1): (4.0, -87),
+    ("BLOSUM80", 25, 2): (0.52, -1.6), ("BLOSUM80", 13, 2): (0.59, -3),
+    ("BLOSUM80", 9, 2): (0.76, -6), ("BLOSUM80", 8, 2): (0.89, -9),
+    ("BLOSUM80", 7, 2): (1.1, -14), ("BLOSUM80", 6, 2): (1.4, -19),
+    ("BLOSUM80", 11, 1): (0.90, -9), ("BLOSUM80", 10, 1): (1.1, -14),
+    ("BLOSUM80", 9, 1): (1.4, -19),
+    ("BLOSUM90", 9, 2): (0.67, -6), ("BLOSUM90", 8, 2): (0.76, -7),
+    ("BLOSUM90", 7, 2): (0.93, -11), ("BLOSUM90", 6, 2): (1.2, -16),
+    ("BLOSUM90", 11, 1): (0.78, -8), ("BLOSUM90", 10, 1): (1.04, -15),
+    ("BLOSUM90", 9, 1): (1.3, -19),
+    ("PAM30", 7, 2): (0.35, -3), ("PAM30", 6, 2): (0.42, -4),
+    ("PAM30", 5, 2): (0.59, -7), ("PAM30", 10, 1): (0.35, -3),
+    ("PAM30", 9, 1): (0.48, -6), ("PAM30", 8, 1): (0.68, -10),
+    ("PAM70", 8, 2): (0.56, -5), ("PAM70", 7, 2): (0.67, -7),
+    ("PAM70", 6, 2): (0.90, -12), ("PAM70", 11, 1): (0.59, -6),
+    ("PAM70", 10, 1): (0.71, -9), ("PAM70", 9, 1): (0.97, -14),
+    ("PAM250", 15, 3): (1.6, -23), ("PAM250", 14, 3): (1.7, -26),
+    ("PAM250", 13, 3): (1.9, -31), ("PAM250", 12, 3): (2.2, -41),
+    ("PAM250", 11, 3): (2.5, -48), ("PAM250", 17, 2): (1.7, -28),
+    ("PAM250", 16, 2): (1.8, -29), ("PAM250", 15, 2): (2.2, -44),
+    ("PAM250", 14, 2): (2.5, -53), ("PAM250", 13, 2): (2.9, -64),
+    ("PAM250", 21, 1): (1.8, -34), ("PAM250", 20, 1): (1.9, -35),
+    ("PAM250", 19, 1): (2.3, -52), ("PAM250", 18, 1): (2.6, -60),
+    ("PAM250", 17, 1): (3.3, -86),
 }
 #: The matrix of :func:`search` and ``bioplug search`` when none is named.
 DEFAULT_MATRIX = "BLOSUM62"
@@ -234,10 +288,14 @@ class SearchResults:
 
 # -- statistics -------------------------------------------------------------------------------
 def karlin_altschul(matrix_name: str | None, gap_open: int, gap_extend: int):
-    """BLAST's gapped (lambda, K) for a matrix and gap costs, or None when not tabulated."""
+    """BLAST's gapped ``(lambda, K, alpha, beta)`` for a matrix and gap costs
+    (:data:`KARLIN_ALTSCHUL` and :data:`ALPHA_BETA`), or None when not tabulated."""
     if matrix_name is None:
         return None
-    return KARLIN_ALTSCHUL.get((matrix_name.upper(), int(gap_open), int(gap_extend)))
+    key = (matrix_name.upper(), int(gap_open), int(gap_extend))
+    if key not in KARLIN_ALTSCHUL:
+        return None
+    return KARLIN_ALTSCHUL[key] + ALPHA_BETA[key]
 
 
 def bit_scores(scores, lam: float, k: float) -> np.ndarray:
@@ -245,10 +303,76 @@ def bit_scores(scores, lam: float, k: float) -> np.ndarray:
     return (lam * np.asarray(scores, dtype=np.float64) - math.log(k)) / math.log(2)
 
 
-def evalues(bits, query_length, db_residues: int) -> np.ndarray:
-    """``m * n * 2**-bits`` (``query_length`` a number or one per bit score)."""
+def length_adjustment(query_length, db_residues, db_sequences, lam: float, k: float,
+                      alpha: float, beta: float) -> np.ndarray:
+    """BLAST's length adjustment ``l`` (the expected length of a chance alignment's edge
+    effect) of each query length against a database, as an int64 array (numpy broadcasting
+    over the three sizes).
+
+    With ``m`` the query length, ``n`` the database residues, ``N`` its sequences and
+    ``f(l) = (alpha / lambda) * (ln K + ln((m - l) * (n - N * l))) + beta``, ``l`` is the
+    largest integer ``0 <= l <= l_max`` with ``l <= f(l)``, where ``l_max`` is the real ``l``
+    at which ``K * (m - l) * (n - N * l) = max(m, n)`` (the smaller root of that quadratic,
+    itself allowed, as BLAST allows it): the search space must not fall below
+    ``max(m, n) / K``. It is 0 when no ``l`` fits (``K m n
+    <= max(m, n)``, or ``f(0) < 0``). Altschul et al. 2001; NCBI BLAST+ defines it so
+    (``BLAST_ComputeLengthAdjustment``).
+
+    ``f`` decreases on ``[0, l_max]``, so ``f(l) - l`` has one root there (or none: then
+    ``l_max`` or 0 bounds the answer) and the integers that fit are ``0 .. floor(root)``. The
+    root is found by bisection (64 halvings, which reach float precision), and its floor is
+    then checked against the definition, one integer either way, so that rounding next to an
+    integer cannot move the answer.
+    """
+    m, n, big_n = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64)
+                                        for v in (query_length, db_residues, db_sequences)))
+    slope, log_k = alpha / lam, math.log(k)
+
+    def f(ell):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return slope * (log_k + np.log((m - ell) * (n - big_n * ell))) + beta
+
+    # N l^2 - (m N + n) l + (m n - max(m, n) / K) = 0: its smaller root, written as
+    # 2 c / (b + sqrt(b^2 - 4 a c)) (no cancellation)
+    b = m * big_n + n
+    c = m * n - np.maximum(m, n) / k
+    room = c > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        top = np.where(room, 2 * c / (b + np.sqrt(b * b - 4 * big_n * c)), 0.0)
+    lo, hi = np.zeros_like(top), top.copy()   # f(lo) >= lo (or lo = 0) throughout
+    for _ in range(64):
+        mid = (lo + hi) / 2
+        below = f(mid) >= mid
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    ell = np.floor(lo)
+
+    def fits(x):
+        return room & (x <= top) & (f(x) >= x)
+
+    ell = np.where(fits(ell + 1), ell + 1, ell)
+    ell = np.where((ell > 0) & ~fits(ell), ell - 1, ell)
+    return ell.astype(np.int64)
+
+
+def search_space(query_length, db_residues: int, db_sequences: int, karlin) -> np.ndarray:
+    """The search space of each query length: BLAST+'s effective one, ``(m - l) * (n - N *
+    l)`` with :func:`length_adjustment` ``l``, when ``karlin`` is ``(lambda, K, alpha,
+    beta)``; ``m * n`` (SSEARCH's, no adjustment) when it is only ``(lambda, K)``."""
     m = np.asarray(query_length, dtype=np.float64)
-    return m * float(db_residues) * np.exp2(-np.asarray(bits, np.float64))
+    if karlin is None or len(karlin) < 4:
+        return m * float(db_residues)
+    ell = length_adjustment(m, db_residues, db_sequences, *karlin[:4]).astype(np.float64)
+    return (m - ell) * (float(db_residues) - float(db_sequences) * ell)
+
+
+def evalues(bits, query_length, db_residues: int, db_sequences: int = 1,
+            karlin=None) -> np.ndarray:
+    """``space * 2**-bits`` (``= K * space * exp(-lambda * S)``; ``query_length`` a number or
+    one per bit score), ``space`` from :func:`search_space`: BLAST+'s effective search space
+    when ``karlin`` has alpha and beta (the table's ``(lambda, K, alpha, beta)``), else ``m *
+    n`` (``karlin`` None or a user's ``(lambda, K)``)."""
+    space = search_space(query_length, db_residues, db_sequences, karlin)
+    return space * np.exp2(-np.asarray(bits, np.float64))
 
 
 # -- the front door ---------------------------------------------------------------------------
@@ -278,9 +402,12 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     gap_open, gap_extend : int
         BLAST gap costs: a gap of length k costs ``gap_open + k * gap_extend`` (default
         11 and 1).
-    karlin : (float, float), optional
-        Karlin-Altschul ``(lambda, K)``; default BLAST's table (:data:`KARLIN_ALTSCHUL`). Without
-        an entry, bit scores and E-values are NaN.
+    karlin : (float, float) or (float, float, float, float), optional
+        Karlin-Altschul ``(lambda, K)``, or ``(lambda, K, alpha, beta)``; default BLAST's
+        table (:data:`KARLIN_ALTSCHUL`, :data:`ALPHA_BETA`). With alpha and beta, E-values
+        use BLAST+'s effective search space (:func:`length_adjustment`); a ``(lambda, K)``
+        alone gives ``m * n`` (query length times database residues, no length adjustment).
+        Without an entry, bit scores and E-values are NaN.
     top : int
         Hits kept per query: the best by E-value (then database number), which is score
         descending with BLAST's table and weighs the subject's length too with fitted
@@ -431,7 +558,8 @@ def _score_counts(statistics: str, table, evalue, queries: int, db: Database,
 
 
 def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
-    """The device scoring and (lambda, K) or None."""
+    """The device scoring and (lambda, K, alpha, beta) (the table's), the user's ``karlin``,
+    or None."""
     if aligner is not None:
         if aligner.mode != "local":
             raise InputError(f"database search needs a local aligner, not mode {aligner.mode!r}")
@@ -671,9 +799,11 @@ def significance(stats, score, q_of, qlen, slen, db: Database) -> tuple[np.ndarr
     nan = np.full(len(score), math.nan)
     if stats is None:
         return nan, nan.copy()
-    if isinstance(stats, tuple):
-        bits = bit_scores(score, *stats)
-        return bits, evalues(bits, qlen, db.residues)
+    if isinstance(stats, tuple):   # (lambda, K) or (lambda, K, alpha, beta)
+        bits = bit_scores(score, stats[0], stats[1])
+        lengths, back = np.unique(qlen, return_inverse=True)   # one adjustment a query length
+        space = search_space(lengths, db.residues, len(db), stats)[back]
+        return bits, space * np.exp2(-bits)
     log_e = nan.copy()
     for q in np.unique(q_of):
         mine = q_of == q
