@@ -310,3 +310,30 @@ def test_sam_refuses_one_target_id_for_two_lengths(tmp_path, capsys):
     assert main(["-q", "pairwise", str(src), "-o", str(out), "--device", "cpu"]) == 2
     err = capsys.readouterr().err
     assert "'a'" in err and "7 and 3 residues" in err and not out.exists()
+
+
+@pytest.mark.parametrize("extra, name, message", [
+    ([], "x.npy", "a .npy file holds the score matrix of --all-vs-all"),
+    (["--all-vs-all"], "y.sam", "--all-vs-all writes the score matrix as TSV (or .npy), "
+                                "not as sam"),
+    (["--all-vs-all"], "y.fa.gz", "not as fasta"),
+    (["--all-vs-all", "--format", "clustal"], "y.tsv", "--format clustal: the alignments'"),
+])
+def test_outputs_the_options_do_not_write_are_refused(tmp_path, capsys, extra, name,
+                                                        message):
+    """An output named for what the command would not write (a .npy of alignments, a SAM
+    of the score matrix) is refused before any work; it was written in the other format."""
+    src = tmp_path / "ab.fa"
+    src.write_text(">a\nMKVLAAG\n>b\nMKILAAG\n")
+    assert main(["-q", "pairwise", str(src), "-o", str(tmp_path / name), *extra,
+                 "--device", "99:99"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / name).exists()
+
+
+def test_cluster_options_without_cluster_are_said(tmp_path, caplog):
+    src = tmp_path / "ab.fa"
+    src.write_text(">a\nMKVLAAG\n>b\nMKILAAG\n")
+    assert main(["-q", "pairwise", str(src), "-o", str(tmp_path / "s.tsv"), "--all-vs-all",
+                 "--top", "3", "--tile", "64", "--device", "cpu"]) == 0
+    assert "--top, --tile: read with --cluster only" in caplog.text

@@ -165,6 +165,7 @@ def run(args) -> int:
     inputs = [args.input] + ([args.input2] if args.input2 else [])
     check_one_stdin(*inputs)
     check_output(args.output, inputs)  # before any work is done
+    check_output_kind(args)
     aligner = build_aligner(args)
     records, records2 = _read_inputs(args)
     # the aligner scores upper-case copies (soft-masked lower case scores as its residue,
@@ -191,6 +192,37 @@ def run(args) -> int:
         alignment.sequences = [target, query]   # same lengths: the coordinates still hold
     _write_pairs(args, inputs, targets, queries, alignments)
     return 0
+
+
+def check_output_kind(args) -> None:
+    """Refuse, before any work, an output the options do not write: a ``.npy`` name for
+    alignments, ``--format`` or an alignment format's extension (``.sam``, ``.fa``, ...) for
+    the score matrix of ``--all-vs-all`` (written as TSV or ``.npy``); say that ``--top`` and
+    ``--tile`` are read with ``--cluster`` only. Each was ignored before."""
+    from pathlib import Path
+
+    from bioplug.io import OUTPUT_FORMATS
+
+    name = "" if str(args.output) == "-" else Path(str(args.output)).name.lower()
+    name = name.removesuffix(".gz")
+    suffix = Path(name).suffix
+    if not args.all_vs_all and suffix == ".npy":
+        raise InputError(f"-o {args.output}: a .npy file holds the score matrix of "
+                         "--all-vs-all; alignments are written as FASTA, Clustal, SAM, ... "
+                         "(give --all-vs-all, or another name)")
+    if args.all_vs_all and args.format is not None:
+        raise InputError(f"--format {args.format}: the alignments' format; --all-vs-all "
+                         "writes the score matrix (TSV, or .npy by the output's extension)")
+    if args.all_vs_all and suffix in OUTPUT_FORMATS:
+        raise InputError(f"-o {args.output}: --all-vs-all writes the score matrix as TSV "
+                         f"(or .npy), not as {OUTPUT_FORMATS[suffix]} as {suffix} names it: "
+                         "give a name such as scores.tsv")
+    if getattr(args, "cluster", None) is None:
+        unread = [flag for flag, value in (("--top", getattr(args, "top", None)),
+                                           ("--tile", getattr(args, "tile", None)))
+                  if value is not None]
+        if unread:
+            log.warning("%s: read with --cluster only", ", ".join(unread))
 
 
 def _read_inputs(args) -> tuple[list, list | None]:
