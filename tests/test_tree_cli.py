@@ -107,7 +107,20 @@ def test_a_bad_relaxed_matrix_keeps_its_own_message(tmp_path, capsys) -> None:
     path = tmp_path / "bad.phy"
     path.write_text("3\nA 0 1 x\nB 1 0 2\nC 2 2 0\n")
     assert main(["-q", "tree", str(path), "-o", str(tmp_path / "t.nwk"), "--device", "cpu"]) == 2
-    assert "taxon A: bad distance value" in capsys.readouterr().err
+    assert "taxon A: 3 distances expected, 2 found before 'x'" in capsys.readouterr().err
+    # a row one value short: said so, not as the next taxon's id that is not a number
+    path.write_text("4\na 0 1 2 3\nb 1 0 2\nc 2 2 0 1\nd 3 3 1 0\n")
+    assert main(["-q", "tree", str(path), "-o", str(tmp_path / "t.nwk"), "--device", "cpu"]) == 2
+    assert ("taxon b: 4 distances expected, 3 found before 'c' (a row too short"
+            in capsys.readouterr().err)
+
+
+def test_keep_negative_with_upgma_is_said(tmp_path, caplog) -> None:
+    path = tmp_path / "t.fa"
+    path.write_text(">a\nMKVLAAG\n>b\nMKILAAG\n>c\nMRVLSAG\n")
+    assert main(["-q", "tree", str(path), "-o", str(tmp_path / "t.nwk"), "--method", "upgma",
+                 "--keep-negative", "--device", "cpu"]) == 0
+    assert "--keep-negative: NJ's option" in caplog.text
 
 
 @pytest.mark.parametrize("text", ["4\na\nb 1.0\nc 2.0 2.0\nd 3.0 3.0 2.0\n",

@@ -300,6 +300,9 @@ def _check_values(args: argparse.Namespace) -> None:
                          f"kimura, which compare them (not {args.distance}, which ungaps the "
                          "rows)")
     check_distinct_outputs({"-o": args.output, "--distances-out": args.distances_out})
+    if args.keep_negative and args.method != "nj":   # was accepted without a word
+        log.warning("--keep-negative: NJ's option; %s branch lengths are never negative",
+                    args.method.upper())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -306,6 +306,14 @@ def _read_strict(lines: list[str]) -> tuple[np.ndarray, list[str]] | None:
     return data, ids
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _read_relaxed(path, lines: list[str]) -> tuple[np.ndarray, list[str]]:
     """Relaxed PHYLIP (an id is a word; values may wrap over lines)."""
     tokens_by_line = [line.split() for line in lines]
@@ -328,8 +336,13 @@ def _read_relaxed(path, lines: list[str]) -> tuple[np.ndarray, list[str]]:
             want = a
         try:
             rows.append([float(t) for t in tokens[pos : pos + want]])
-        except ValueError as exc:
-            raise InputError(f"{path}: taxon {ids[-1]}: bad distance value ({exc})") from exc
+        except ValueError:
+            values = tokens[pos : pos + want]
+            good = next(i for i, t in enumerate(values) if not _is_number(t))
+            raise InputError(
+                f"{path}: taxon {ids[-1]}: {want} distances expected, {good} found before "
+                f"{values[good]!r} (a row too short, or a value that is not a number)"
+            ) from None
         pos += want
     if pos != len(tokens):
         raise InputError(f"{path}: {len(tokens) - pos} values left over after {n} taxa")
