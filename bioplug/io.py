@@ -502,15 +502,18 @@ def check_one_length(rows: Iterable, source: str) -> None:
 
 
 def check_unique_ids(records: Iterable[SeqRecord], source: str | None = None) -> None:
-    """Raise :class:`InputError` naming every id used more than once (and ``source``, the
-    file, when given)."""
-    seen: dict[str, int] = {}
-    for r in records:
-        seen[r.id] = seen.get(r.id, 0) + 1
-    dups = sorted(k for k, v in seen.items() if v > 1)
+    """Raise :class:`InputError` naming every id used more than once, the records (1-based)
+    that use it, and ``source``, the file, when given."""
+    seen: dict[str, list[int]] = {}
+    for number, r in enumerate(records, 1):
+        seen.setdefault(r.id, []).append(number)
+    dups = sorted(k for k, v in seen.items() if len(v) > 1)
     if dups:
         where = f"{source}: " if source else ""
-        raise InputError(f"{where}duplicate sequence ids: {', '.join(dups)}")
+        numbers = "; ".join(f"{k}: records {', '.join(map(str, seen[k][:-1]))} and "
+                            f"{seen[k][-1]}" for k in dups[:5])
+        raise InputError(f"{where}duplicate sequence ids: {', '.join(dups)} ({numbers}"
+                         f"{'; ...' if len(dups) > 5 else ''})")
 
 
 def read_sequences(sequences, first: int = 0) -> list[SeqRecord]:

@@ -467,3 +467,13 @@ def test_phylip_matrix_never_writes_negative_zero():
     out = _io.StringIO()
     write_phylip(_np.array([[0.0, -1e-17], [-0.0, 0.0]]), ["a", "b"], out)
     assert "-0" not in out.getvalue() and out.getvalue().count("0.00000000") == 4
+
+
+def test_duplicate_ids_name_the_file_and_the_records(tmp_path, capsys) -> None:
+    path = tmp_path / "d.fa"
+    path.write_text(">a\nMKVLAAG\n>b\nMKILAAG\n>a\nMRVLSAG\n")
+    for command in (["tree", str(path), "-o", str(tmp_path / "t.nwk")],
+                    ["align3", str(path), "-o", str(tmp_path / "t.fa")]):
+        assert main(["-q", *command, "--device", "cpu"]) == 2
+        assert (f"{path}: duplicate sequence ids: a (a: records 1 and 3)"
+                in capsys.readouterr().err)

@@ -108,7 +108,7 @@ def _records(path: str, fmt: str | None):
                          f"{'' if len(records) == 1 else 's'}; align3 needs exactly 3")
     for r in records:
         check_sequence_letters(str(r.seq), f"{path}: {r.id}")
-    check_unique_ids(records)
+    check_unique_ids(records, "standard input" if path == "-" else path)
     return ungapped(records)
 
 

@@ -116,7 +116,7 @@ def load_distances(args: argparse.Namespace, progress):
         return Distances(data, ids)
     fmt = args.format or input_format(path)
     records = _records(args, path, fmt)
-    check_unique_ids(records)
+    check_unique_ids(records, args.source)
     check_letters(records, args.source)
     texts = [str(r.seq) for r in records]
     aligned = fmt in ALIGNMENT_FORMATS or (
@@ -159,7 +159,7 @@ def run_bootstrap(args: argparse.Namespace, progress):
         raise InputError(f"{args.source}: --bootstrap needs an alignment (its columns are "
                          "resampled); this is a distance matrix")
     records = _records(args, path, args.format or input_format(path))
-    check_unique_ids(records)
+    check_unique_ids(records, args.source)
     check_letters(records, args.source)
     if len({len(r.seq) for r in records}) != 1:
         raise InputError(f"{path}: --bootstrap needs an alignment (rows of equal length)")
