@@ -214,6 +214,7 @@ def test_outfmt_7_and_6_read_back_with_scikit_bio(tmp_path):
                      "--outfmt", f"{style} {spec}", "--device", DEVICE]) == 0
     text = out7.read_text()
     assert "# Query: q3 sequence 3 of q\n" in text and "# 0 hits found\n" in text   # the header
+    assert text.startswith("# BLASTP-style tabular output")
     assert text.endswith(f"# bioplug processed {len(queries)} queries\n")
     assert skbio.io.sniff(str(out7))[0] == "blast+7"
     columns = list(parse_outfmt(f"6 {spec}")[1])
@@ -231,6 +232,21 @@ def test_outfmt_7_and_6_read_back_with_scikit_bio(tmp_path):
     extra = results.to_dataframe(["btop", "scovhsp"])
     assert list(extra["btop"]) == [h.tabular(["btop"]) for hits in results.hits for h in hits]
     assert extra["scovhsp"].dtype == float
+
+
+def test_outfmt_7_names_blastn_for_a_nucleotide_search(tmp_path):
+    """A nucleotide scoring's comments name BLASTN (they said BLASTP for every search);
+    scikit-bio reads the file back."""
+    rng = np.random.default_rng(3)
+    db = ["".join(rng.choice(list("ACGT"), 200)) for _ in range(30)]
+    qf = write_fasta(tmp_path / "q.fa", [db[4][50:110]], "q")
+    dbf = write_fasta(tmp_path / "d.fa", db, "d")
+    out = tmp_path / "n7.tsv"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--outfmt", "7",
+                 "--matrix", "NUC.4.4", "--gap-open", "10", "--gap-extend", "6",
+                 "--device", DEVICE]) == 0
+    assert out.read_text().startswith("# BLASTN-style tabular output")
+    assert len(skbio.io.read(str(out), format="blast+7", into=pd.DataFrame)) > 0
 
 
 def test_evalue_cutoff_keeps_each_querys_best_hits():

@@ -195,7 +195,8 @@ def tabular(results, columns: Sequence[str] = STD, comments: bool = False,
     headers = getattr(results, "query_titles", None) or results.query_ids
     for header, hits in zip(headers, results.hits, strict=True):
         if comments:
-            lines.append(f"# BLASTP-style tabular output of bioplug search {version} "
+            program = getattr(results, "program", "BLASTP")   # BLASTN for nucleotides
+            lines.append(f"# {program}-style tabular output of bioplug search {version} "
                          "(exact Smith-Waterman)\n")
             lines.append(f"# Query: {title_text(header)}\n# Database: {database}\n")
             if hits:

@@ -247,6 +247,9 @@ class SearchResults:
     #: The database's name in reports (BLAST+'s ``# Database:`` line): its FASTA file's path
     #: where it was given one, else empty.
     database_name: str = ""
+    #: The BLAST program whose output the tabular comments follow: "BLASTN" for a nucleotide
+    #: scoring, "BLASTP" otherwise.
+    program: str = "BLASTP"
 
     def __iter__(self):
         return iter(self.hits)
@@ -498,7 +501,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
                          statistics=source, fits=stats if source == "fit" else None,
                          query_titles=_query_titles(queries, qids),
-                         database_name=_database_name(database))
+                         database_name=_database_name(database),
+                         program="BLASTN" if strands.nucleotide(scoring) else "BLASTP")
 
 
 def _by_evalue(counts: ScoreCounts, fits: list, sequences: int, top: int, best: list
