@@ -104,7 +104,7 @@ def test_a_bom_and_latin1_titles_are_read(tmp_path, caplog, capsys, monkeypatch)
                                   ["--all-vs-all"], ["--matrix", "BLOSUM62"]])
 def test_pairwise_refuses_non_sequence_letters(tmp_path, capsys, letter, mode):
     src = _fasta(tmp_path / "in.fa", ["ACDEFGHIK", f"ACD{letter}FGHIK"])
-    out = tmp_path / "out.fa"
+    out = tmp_path / ("scores.tsv" if "--all-vs-all" in mode else "out.fa")
     rc, stdout, err = _run(["pairwise", str(src), "-o", str(out), "--device", "cpu", *mode],
                            capsys)
     assert rc == 2 and stdout == ""
