@@ -17,7 +17,7 @@ import pytest
 from Bio import Align
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
-from hypothesis import example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_progressive_aligner import (
     DEVICE,
@@ -596,6 +596,95 @@ def test_reads_scored_in_windows_equal_whole_rows(seed) -> None:
     whole = adding.LocalScores(texts, True, DEVICE)
     windows = adding.WindowScores(gapped, picked, whole)
     assert np.array_equal(windows(reads), whole(reads))
+
+
+def _reads_of(texts, seed, count, turned_every=6):
+    from bioplug.msa.direction import complement
+
+    rng = np.random.default_rng(seed)
+    reads = []
+    for i in range(count):
+        t = texts[rng.integers(len(texts))]
+        s = int(rng.integers(0, len(t) - 160))
+        read = t[s:s + int(rng.integers(90, 160))]
+        if i % 4 == 1:   # an insertion of its own
+            cut = len(read) // 2
+            read = read[:cut] + "".join(rng.choice(list("ACGT"), 12)) + read[cut:]
+        reads.append(complement(read) if i % turned_every == turned_every - 1 else read)
+    return [SeqRecord(Seq(r), id=f"r{i}") for i, r in enumerate(reads)]
+
+
+def _added_both_ways(monkeypatch, aln, reads):
+    """``add_rows(fragments=True)`` with the reads aligned in their windows, and against the
+    whole alignment (the oracle: the windows taken away)."""
+    import bioplug.progressive.adding as adding
+
+    placed = []
+    chunk = adding._chunk_moves
+
+    def spy(engine, cells, bits, weights, codes, spans):
+        placed.append(0 if spans is None else int(spans[2].sum()))
+        return chunk(engine, cells, bits, weights, codes, spans)
+
+    monkeypatch.setattr(adding, "_chunk_moves", spy)
+    windowed = ProgressiveAligner(device=DEVICE).add_rows(aln, reads, fragments=True)
+    assert sum(placed) >= len(reads) // 2   # the windows were used
+    monkeypatch.setattr(adding, "_chunk_moves", chunk)
+    call = adding.Neighbours.__call__
+
+    def whole(self, start, end):
+        out = call(self, start, end)
+        self.windows = None
+        return out
+
+    monkeypatch.setattr(adding.Neighbours, "__call__", whole)
+    plain = ProgressiveAligner(device=DEVICE).add_rows(aln, reads, fragments=True)
+    monkeypatch.setattr(adding.Neighbours, "__call__", call)
+    return windowed, plain
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**16), one_row=st.booleans())
+def test_reads_aligned_in_windows_equal_whole_alignments(monkeypatch, seed, one_row) -> None:
+    """On a CPU device nucleotide reads placed by k-mers are aligned to their window of
+    columns, not the whole alignment: the same rows and residue columns as against the whole
+    (reads facing the other way are not placed and go whole; a one-row reference is placed
+    too)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from simulate import evolve
+
+    names, texts, rows = evolve(1 if one_row else 6, 2500, seed, scale=0.02, nucleotide=True)
+    aln = [SeqRecord(Seq(r), id=n) for n, r in zip(names, rows, strict=True)]
+    windowed, plain = _added_both_ways(monkeypatch, aln, _reads_of(texts, seed, 20))
+    assert np.array_equal(windowed.rows, plain.rows)
+    assert all(np.array_equal(windowed.residue_columns[k], plain.residue_columns[k])
+               for k in plain.residue_columns)
+
+
+def test_a_read_at_its_windows_edge_is_aligned_whole(monkeypatch, caplog) -> None:
+    """Windows cut to the reads' own span: alignments reach their edges and are done again
+    against the whole alignment, with the same result."""
+    import logging
+    import sys
+    from pathlib import Path
+
+    import bioplug.progressive.adding as adding
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from simulate import evolve
+
+    caplog.set_level(logging.DEBUG, logger="bioplug.progressive.adding")
+    names, texts, rows = evolve(4, 2000, 7, scale=0.02, nucleotide=True)
+    aln = [SeqRecord(Seq(r), id=n) for n, r in zip(names, rows, strict=True)]
+    monkeypatch.setattr(adding, "WINDOW_MARGIN", -30)   # windows shorter than the reads
+    monkeypatch.setattr(adding, "WINDOW_GRID", 1)
+    windowed, plain = _added_both_ways(monkeypatch, aln, _reads_of(texts, 7, 12, 99))
+    assert np.array_equal(windowed.rows, plain.rows)
+    assert "reach their window's edge: aligned whole" in caplog.text
 
 
 def test_a_read_is_placed_on_the_columns_its_residues_span() -> None:

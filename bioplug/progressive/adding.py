@@ -9,8 +9,9 @@ Two ways, as MAFFT offers them:
   its own, with free end gaps (reads, partial genes and domains rarely span it), all of them
   in device batches (:func:`fragment_moves`), each against its own profile of the alignment
   whose rows are weighed by their local alignment scores with it (:class:`Neighbours`; on a
-  CPU device nucleotide reads are scored in a window of columns around where shared k-mers
-  place them, :func:`placements`, :class:`WindowScores`).
+  CPU device nucleotide reads are scored, and aligned, in a window of columns around where
+  shared k-mers place them, :func:`placements`, :func:`windows`, :class:`WindowScores`; an
+  alignment that reaches its window's edge is done again against the whole).
   Fragments know nothing of each other, so their
   insertions at one place are not aligned to each other: each is left-justified in a block as
   wide as the longest there (:func:`fragment_rows`), as A2M's insert states are unaligned.
@@ -73,7 +74,7 @@ PAIRS_PER_CALL = 1 << 22
 #: turned read of a simulated genome was placed by 4 chance matches without the share);
 #: WINDOW_MARGIN columns (and a quarter of the read's span) either side, windows snapped
 #: to WINDOW_GRID columns so that reads share them. Reads not placed so, and windows over
-#: half the alignment, are scored against whole rows.
+#: half the alignment, are scored and aligned against whole rows.
 PLACE_K = 12
 PLACE_ROWS = 64
 PLACE_HITS = 4
@@ -233,6 +234,22 @@ def _ranks(counts: np.ndarray) -> np.ndarray:
     return np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
+def windows(gapped: np.ndarray, rows: np.ndarray, added: Sequence[str]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each read's window of alignment columns ``[lo, hi)`` around its place
+    (:func:`placements`): :data:`WINDOW_MARGIN` and a quarter of the place's span on either
+    side, on a grid of :data:`WINDOW_GRID` columns (reads share windows); ``placed`` is False
+    for a read not placed, or whose window would cover half the alignment or more."""
+    length = gapped.shape[1]
+    first, last = placements(gapped, rows, added)
+    spans = last - first + 1
+    margin = WINDOW_MARGIN + spans // 4
+    lo = np.maximum(first - margin, 0) // WINDOW_GRID * WINDOW_GRID
+    hi = np.minimum(-(-(last + margin + 1) // WINDOW_GRID) * WINDOW_GRID, length)
+    placed = (first >= 0) & (hi - lo <= length // 2)
+    return lo, hi, placed
+
+
 class WindowScores:
     """Local alignment scores of placed reads against the rows' residues in a window of
     columns around their place (:func:`placements`), the others against whole rows
@@ -245,13 +262,8 @@ class WindowScores:
         self.engine, self.encode = whole.engine, whole.encode
 
     def __call__(self, added: Sequence[str]) -> np.ndarray:
-        length = self.gapped.shape[1]
-        first, last = placements(self.gapped, self.rows, added)
-        spans = last - first + 1
-        margin = WINDOW_MARGIN + spans // 4
-        lo = np.maximum(first - margin, 0) // WINDOW_GRID * WINDOW_GRID
-        hi = np.minimum(-(-(last + margin + 1) // WINDOW_GRID) * WINDOW_GRID, length)
-        placed = (first >= 0) & (hi - lo <= length // 2)
+        lo, hi, placed = windows(self.gapped, self.rows, added)
+        self.last = lo, hi, placed   # the reads' windows, for their DP too (Neighbours)
         scores = np.zeros((len(added), self.rows.size))
         rest = np.flatnonzero(~placed)
         if rest.size:
@@ -259,9 +271,9 @@ class WindowScores:
         idx = np.flatnonzero(placed)
         if not idx.size:
             return scores
-        windows, which = np.unique(np.stack([lo[idx], hi[idx]], axis=1), axis=0,
+        boxes, which = np.unique(np.stack([lo[idx], hi[idx]], axis=1), axis=0,
                                    return_inverse=True)
-        pieces = [self.gapped[r, a:b] for a, b in windows for r in self.rows]
+        pieces = [self.gapped[r, a:b] for a, b in boxes for r in self.rows]
         texts = [piece[piece != GAP].tobytes().decode("latin-1") for piece in pieces]
         m = self.rows.size
         codes = self.encode(texts) + self.encode([added[i] for i in idx])
@@ -277,7 +289,7 @@ class WindowScores:
                                                                  subjects[keep]), np.float64)
         scores[idx] = got.reshape(idx.size, m)
         log.debug("fragments: %d of %d placed by k-mers, %d windows", idx.size, len(added),
-                  len(windows))
+                  len(boxes))
         return scores
 
 
@@ -296,25 +308,39 @@ class Neighbours:
             full = full[np.linspace(0, full.size - 1, NEIGHBOUR_ROWS).round().astype(np.int64)]
             log.info("fragments weigh %d of the alignment's %d rows (spread evenly)",
                      full.size, self.n)
-        self.rows = full
+        self.rows, self.gapped = full, gapped
         self.scores = (LocalScores([rows_texts[i] for i in full], nucleotide, device)
                        if self.n > 1 else None)
-        if self.scores is not None and nucleotide and gapped is not None and not (
-                self.scores.engine.runtimes[0].is_gpu):
-            # nucleotide reads on a CPU device: scored in windows around where their k-mers
-            # place them. Not on a GPU, where whole rows cost less than the placing (an H200:
-            # 4,096 reads against 32 rows of 5 kb 0.10 s, in windows 0.93 s)
+        # nucleotide reads on a CPU device: scored, and aligned, in windows around where their
+        # k-mers place them. Not on a GPU, where whole rows cost less than the placing (an
+        # H200: 4,096 reads against 32 rows of 5 kb 0.10 s, in windows 0.93 s)
+        self.windowed = nucleotide and gapped is not None and full.size > 0 and not (
+            self.scores.engine.runtimes[0].is_gpu if self.scores is not None
+            else _is_gpu(device))
+        if self.scores is not None and self.windowed:
             self.scores = WindowScores(gapped, full, self.scores)
+        #: ``(lo, hi, placed)`` of the last chunk's reads (:func:`windows`), or None
+        self.windows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __call__(self, start: int, end: int) -> np.ndarray:
         """``(end - start, n)`` float32 weights of added sequences ``start:end``."""
         out = np.zeros((end - start, self.n), dtype=np.float32)
         if self.scores is None:
             out[:] = 1.0
-            return out
-        scores = self.scores(self.added[start:end])
-        out[:, self.rows] = neighbour_weights(scores, NEIGHBOUR_SHARPNESS)
+        else:
+            scores = self.scores(self.added[start:end])
+            out[:, self.rows] = neighbour_weights(scores, NEIGHBOUR_SHARPNESS)
+        if isinstance(self.scores, WindowScores):
+            self.windows = self.scores.last
+        elif self.windowed:   # one row (a reference): placed for the DP alone
+            self.windows = windows(self.gapped, self.rows, self.added[start:end])
         return out
+
+
+def _is_gpu(device) -> bool:
+    from bioplug.runtime import get_runtime
+
+    return get_runtime(device).is_gpu
 
 
 def neighbour_weights(scores: np.ndarray, sharpness: float) -> np.ndarray:
@@ -356,16 +382,60 @@ def fragment_moves(engine, cells: np.ndarray, bits: np.ndarray, weigh,
     out: list[np.ndarray] = []
     progress.report("fragments", 0, len(codes))
     for start, end in fragment_calls(engine, cells.shape[1], codes):
-        chunk = slice(start, end)
-        profiles = engine.add_weighted_profiles(cells, bits, weigh(start, end))
-        sequences = engine.add_sequences(codes[chunk], np.ones(len(profiles)))
-        lead, cores = trimmed([moves for _, moves in engine.align(
-            list(zip(profiles, sequences, strict=True)), merge=False)])
+        weights = weigh(start, end)
+        # residue-specific gap factors read the columns around each one: whole rows then
+        spans = getattr(weigh, "windows", None) if not engine.residue else None
+        lead, cores = _chunk_moves(engine, cells, bits, weights, codes[start:end], spans)
         leads.append(lead)
         out.extend(cores)
-        engine.release(profiles + sequences)
         progress.report("fragments", len(out), len(codes))
     return np.concatenate(leads) if leads else np.zeros(0, np.int64), out
+
+
+def _chunk_moves(engine, cells: np.ndarray, bits: np.ndarray, weights: np.ndarray,
+                 codes: Sequence[np.ndarray], spans) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One engine call's reads: each against its profile of the whole alignment, or of its
+    window (``spans``: :func:`windows`' ``(lo, hi, placed)``; on PoCL the DP over 5 kb took
+    62 of 80 s for 3,000 reads of 150 nt). Free end gaps make an alignment inside a window
+    score as it does in the whole; a read whose alignment reaches its window's edge (it may
+    go on beyond) is aligned again against the whole."""
+    n, length = len(codes), cells.shape[1]
+    lo, hi = np.zeros(n, np.int64), np.full(n, length, np.int64)
+    if spans is not None:
+        placed = spans[2]
+        lo[placed], hi[placed] = spans[0][placed], spans[1][placed]
+    lead, cores = _aligned(engine, cells, bits, weights, codes, lo, hi)
+    used = np.fromiter(((c != 2).sum() for c in cores), dtype=np.int64, count=n)
+    # at the window's first column, or through its last, the alignment may go on outside
+    redo = np.flatnonzero(((lead == 0) & (lo > 0)) | ((lead + used >= hi - lo) & (hi < length)))
+    if redo.size:
+        log.debug("fragments: %d of %d reads reach their window's edge: aligned whole",
+                  redo.size, n)
+        again, cores_again = _aligned(engine, cells, bits, weights[redo],
+                                      [codes[i] for i in redo], np.zeros(redo.size, np.int64),
+                                      np.full(redo.size, length, np.int64))
+        lead[redo] = again
+        for i, core in zip(redo, cores_again, strict=True):
+            cores[i] = core
+        lo[redo] = 0
+    return lead + lo, cores
+
+
+def _aligned(engine, cells, bits, weights, codes, lo, hi) -> tuple[np.ndarray, list]:
+    """Each read against its weighted profile of columns ``lo:hi``: its leading columns
+    (in the profile) and moves (:func:`trimmed`)."""
+    profiles = np.zeros(len(codes), dtype=np.int64)
+    pairs = np.stack([lo, hi], axis=1)
+    for a, b in np.unique(pairs, axis=0):   # reads of one window: one profile launch
+        members = np.flatnonzero((lo == a) & (hi == b))
+        profiles[members] = engine.add_weighted_profiles(cells[:, a:b], bits[:, a:b],
+                                                         weights[members])
+    sequences = engine.add_sequences(list(codes), np.ones(len(codes)))
+    nodes = [int(p) for p in profiles]
+    lead, cores = trimmed([moves for _, moves in engine.align(
+        list(zip(nodes, sequences, strict=True)), merge=False)])
+    engine.release(nodes + sequences)
+    return lead, cores
 
 
 def trimmed(moves: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
