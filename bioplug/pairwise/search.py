@@ -24,7 +24,7 @@ Pipeline of :func:`search` (issue 16):
    (``= K * (m - l) * (n - N * l) * exp(-lambda * S)``), BLAST+'s effective search space:
    ``m`` the query length, ``n`` the database size in residues, ``N`` its sequence count and
    ``l`` BLAST's length adjustment (:func:`length_adjustment`, from the table's ``alpha`` and
-   ``beta``: :data:`ALPHA_BETA`). A user's own ``karlin=(lambda, K)`` has no alpha and beta:
+   ``beta``). A user's own ``karlin=(lambda, K)`` has no alpha and beta:
    its E-values are ``m * n * 2**-bits``, as SSEARCH reports them. BLAST+ 2.12's blastp prints
    these E-values with ``OLD_FSC`` set in its environment; by default it applies Spouge's
    finite-size correction instead, which depends on the subject's length too.
@@ -60,104 +60,56 @@ from bioplug.runtime import get_runtimes
 
 log = logging.getLogger(__name__)
 
-#: Gapped Karlin-Altschul parameters (lambda, K) by matrix and BLAST gap costs
+#: Gapped Karlin-Altschul parameters (lambda, K) and BLAST's length-adjustment parameters
+#: (alpha, beta; Altschul, Bundschuh, Olsen and Hwa 2001) by matrix and BLAST gap costs
 #: (existence, extension), from NCBI BLAST+'s ``blast_stat.c`` tables (``blosum45_values``,
 #: ``blosum50_values``, ``blosum62_values``, ``blosum80_values``, ``blosum90_values``,
-#: ``pam30_values``, ``pam70_values``, ``pam250_values``; columns 4 and 5).
-KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float]] = {
-    ("BLOSUM45", 13, 3): (0.207, 0.049), ("BLOSUM45", 12, 3): (0.199, 0.039),
-    ("BLOSUM45", 11, 3): (0.190, 0.031), ("BLOSUM45", 10, 3): (0.179, 0.023),
-    ("BLOSUM45", 16, 2): (0.210, 0.051), ("BLOSUM45", 15, 2): (0.203, 0.041),
-    ("BLOSUM45", 14, 2): (0.195, 0.032), ("BLOSUM45", 13, 2): (0.185, 0.024),
-    ("BLOSUM45", 12, 2): (0.171, 0.016), ("BLOSUM45", 19, 1): (0.205, 0.040),
-    ("BLOSUM45", 18, 1): (0.198, 0.032), ("BLOSUM45", 17, 1): (0.189, 0.024),
-    ("BLOSUM45", 16, 1): (0.176, 0.016),
-    ("BLOSUM50", 13, 3): (0.212, 0.063), ("BLOSUM50", 12, 3): (0.206, 0.055),
-    ("BLOSUM50", 11, 3): (0.197, 0.042), ("BLOSUM50", 10, 3): (0.186, 0.031),
-    ("BLOSUM50", 9, 3): (0.172, 0.022), ("BLOSUM50", 16, 2): (0.215, 0.066),
-    ("BLOSUM50", 15, 2): (0.210, 0.058), ("BLOSUM50", 14, 2): (0.202, 0.045),
-    ("BLOSUM50", 13, 2): (0.193, 0.035), ("BLOSUM50", 12, 2): (0.181, 0.025),
-    ("BLOSUM50", 19, 1): (0.212, 0.057), ("BLOSUM50", 18, 1): (0.207, 0.050),
-    ("BLOSUM50", 17, 1): (0.198, 0.037), ("BLOSUM50", 16, 1): (0.186, 0.025),
-    ("BLOSUM50", 15, 1): (0.171, 0.015),
-    ("BLOSUM62", 11, 2): (0.297, 0.082), ("BLOSUM62", 10, 2): (0.291, 0.075),
-    ("BLOSUM62", 9, 2): (0.279, 0.058), ("BLOSUM62", 8, 2): (0.264, 0.045),
-    ("BLOSUM62", 7, 2): (0.239, 0.027), ("BLOSUM62", 6, 2): (0.201, 0.012),
-    ("BLOSUM62", 13, 1): (0.292, 0.071), ("BLOSUM62", 12, 1): (0.283, 0.059),
-    ("BLOSUM62", 11, 1): (0.267, 0.041), ("BLOSUM62", 10, 1): (0.243, 0.024),
-    ("BLOSUM62", 9, 1): (0.206, 0.010),
-    ("BLOSUM80", 25, 2): (0.342, 0.17), ("BLOSUM80", 13, 2): (0.336, 0.15),
-    ("BLOSUM80", 9, 2): (0.319, 0.11), ("BLOSUM80", 8, 2): (0.308, 0.090),
-    ("BLOSUM80", 7, 2): (0.293, 0.070), ("BLOSUM80", 6, 2): (0.268, 0.045),
-    ("BLOSUM80", 11, 1): (0.314, 0.095), ("BLOSUM80", 10, 1): (0.299, 0.071),
-    ("BLOSUM80", 9, 1): (0.279, 0.048),
-    ("BLOSUM90", 9, 2): (0.310, 0.12), ("BLOSUM90", 8, 2): (0.300, 0.099),
-    ("BLOSUM90", 7, 2): (0.283, 0.072), ("BLOSUM90", 6, 2): (0.259, 0.048),
-    ("BLOSUM90", 11, 1): (0.302, 0.093), ("BLOSUM90", 10, 1): (0.290, 0.075),
-    ("BLOSUM90", 9, 1): (0.265, 0.044),
-    ("PAM30", 7, 2): (0.305, 0.15), ("PAM30", 6, 2): (0.287, 0.11),
-    ("PAM30", 5, 2): (0.264, 0.079), ("PAM30", 10, 1): (0.309, 0.15),
-    ("PAM30", 9, 1): (0.294, 0.11), ("PAM30", 8, 1): (0.270, 0.072),
-    ("PAM70", 8, 2): (0.301, 0.12), ("PAM70", 7, 2): (0.286, 0.093),
-    ("PAM70", 6, 2): (0.264, 0.064), ("PAM70", 11, 1): (0.305, 0.12),
-    ("PAM70", 10, 1): (0.291, 0.091), ("PAM70", 9, 1): (0.270, 0.060),
-    ("PAM250", 15, 3): (0.205, 0.049), ("PAM250", 14, 3): (0.200, 0.043),
-    ("PAM250", 13, 3): (0.194, 0.036), ("PAM250", 12, 3): (0.186, 0.029),
-    ("PAM250", 11, 3): (0.174, 0.020), ("PAM250", 17, 2): (0.204, 0.047),
-    ("PAM250", 16, 2): (0.198, 0.038), ("PAM250", 15, 2): (0.191, 0.031),
-    ("PAM250", 14, 2): (0.182, 0.024), ("PAM250", 13, 2): (0.171, 0.017),
-    ("PAM250", 21, 1): (0.205, 0.045), ("PAM250", 20, 1): (0.199, 0.037),
-    ("PAM250", 19, 1): (0.192, 0.029), ("PAM250", 18, 1): (0.183, 0.021),
-    ("PAM250", 17, 1): (0.171, 0.014),
-}
-#: BLAST's length-adjustment parameters (alpha, beta) (Altschul, Bundschuh, Olsen and Hwa 2001)
-#: for every entry of :data:`KARLIN_ALTSCHUL`: columns 7 and 8 of the same rows of NCBI
-#: BLAST+'s ``blast_stat.c`` tables.
-ALPHA_BETA: dict[tuple[str, int, int], tuple[float, float]] = {
-    ("BLOSUM45", 13, 3): (1.5, -22), ("BLOSUM45", 12, 3): (1.8, -34),
-    ("BLOSUM45", 11, 3): (2.0, -38), ("BLOSUM45", 10, 3): (2.4, -51),
-    ("BLOSUM45", 16, 2): (1.5, -24), ("BLOSUM45", 15, 2): (1.7, -31),
-    ("BLOSUM45", 14, 2): (1.9, -36), ("BLOSUM45", 13, 2): (2.2, -45),
-    ("BLOSUM45", 12, 2): (2.8, -65), ("BLOSUM45", 19, 1): (1.9, -43),
-    ("BLOSUM45", 18, 1): (2.0, -43), ("BLOSUM45", 17, 1): (2.4, -57),
-    ("BLOSUM45", 16, 1): (2.8, -67),
-    ("BLOSUM50", 13, 3): (1.1, -16), ("BLOSUM50", 12, 3): (1.2, -18),
-    ("BLOSUM50", 11, 3): (1.4, -25), ("BLOSUM50", 10, 3): (1.7, -34),
-    ("BLOSUM50", 9, 3): (2.1, -48), ("BLOSUM50", 16, 2): (1.05, -15),
-    ("BLOSUM50", 15, 2): (1.2, -20), ("BLOSUM50", 14, 2): (1.4, -27),
-    ("BLOSUM50", 13, 2): (1.6, -32), ("BLOSUM50", 12, 2): (1.9, -41),
-    ("BLOSUM50", 19, 1): (1.2, -21), ("BLOSUM50", 18, 1): (1.4, -28),
-    ("BLOSUM50", 17, 1): (1.6, -33), ("BLOSUM50", 16, 1): (1.9, -42),
-    ("BLOSUM50", 15, 1): (2.7, -76),
-    ("BLOSUM62", 11, 2): (1.1, -10), ("BLOSUM62", 10, 2): (1.3, -15),
-    ("BLOSUM62", 9, 2): (1.5, -19), ("BLOSUM62", 8, 2): (1.8, -26),
-    ("BLOSUM62", 7, 2): (2.5, -46), ("BLOSUM62", 6, 2): (3.3, -58),
-    ("BLOSUM62", 13, 1): (1.2, -11), ("BLOSUM62", 12, 1): (1.5, -19),
-    ("BLOSUM62", 11, 1): (1.9, -30), ("BLOSUM62", 10, 1): (2.5, -44),
-    ("BLOSUM62", 9, 1): (4.0, -87),
-    ("BLOSUM80", 25, 2): (0.52, -1.6), ("BLOSUM80", 13, 2): (0.59, -3),
-    ("BLOSUM80", 9, 2): (0.76, -6), ("BLOSUM80", 8, 2): (0.89, -9),
-    ("BLOSUM80", 7, 2): (1.1, -14), ("BLOSUM80", 6, 2): (1.4, -19),
-    ("BLOSUM80", 11, 1): (0.90, -9), ("BLOSUM80", 10, 1): (1.1, -14),
-    ("BLOSUM80", 9, 1): (1.4, -19),
-    ("BLOSUM90", 9, 2): (0.67, -6), ("BLOSUM90", 8, 2): (0.76, -7),
-    ("BLOSUM90", 7, 2): (0.93, -11), ("BLOSUM90", 6, 2): (1.2, -16),
-    ("BLOSUM90", 11, 1): (0.78, -8), ("BLOSUM90", 10, 1): (1.04, -15),
-    ("BLOSUM90", 9, 1): (1.3, -19),
-    ("PAM30", 7, 2): (0.35, -3), ("PAM30", 6, 2): (0.42, -4),
-    ("PAM30", 5, 2): (0.59, -7), ("PAM30", 10, 1): (0.35, -3),
-    ("PAM30", 9, 1): (0.48, -6), ("PAM30", 8, 1): (0.68, -10),
-    ("PAM70", 8, 2): (0.56, -5), ("PAM70", 7, 2): (0.67, -7),
-    ("PAM70", 6, 2): (0.90, -12), ("PAM70", 11, 1): (0.59, -6),
-    ("PAM70", 10, 1): (0.71, -9), ("PAM70", 9, 1): (0.97, -14),
-    ("PAM250", 15, 3): (1.6, -23), ("PAM250", 14, 3): (1.7, -26),
-    ("PAM250", 13, 3): (1.9, -31), ("PAM250", 12, 3): (2.2, -41),
-    ("PAM250", 11, 3): (2.5, -48), ("PAM250", 17, 2): (1.7, -28),
-    ("PAM250", 16, 2): (1.8, -29), ("PAM250", 15, 2): (2.2, -44),
-    ("PAM250", 14, 2): (2.5, -53), ("PAM250", 13, 2): (2.9, -64),
-    ("PAM250", 21, 1): (1.8, -34), ("PAM250", 20, 1): (1.9, -35),
-    ("PAM250", 19, 1): (2.3, -52), ("PAM250", 18, 1): (2.6, -60),
-    ("PAM250", 17, 1): (3.3, -86),
+#: ``pam30_values``, ``pam70_values``, ``pam250_values``; columns 4, 5, 7 and 8).
+KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float, float, float]] = {
+    ("BLOSUM45", 13, 3): (0.207, 0.049, 1.5, -22), ("BLOSUM45", 12, 3): (0.199, 0.039, 1.8, -34),
+    ("BLOSUM45", 11, 3): (0.190, 0.031, 2.0, -38), ("BLOSUM45", 10, 3): (0.179, 0.023, 2.4, -51),
+    ("BLOSUM45", 16, 2): (0.210, 0.051, 1.5, -24), ("BLOSUM45", 15, 2): (0.203, 0.041, 1.7, -31),
+    ("BLOSUM45", 14, 2): (0.195, 0.032, 1.9, -36), ("BLOSUM45", 13, 2): (0.185, 0.024, 2.2, -45),
+    ("BLOSUM45", 12, 2): (0.171, 0.016, 2.8, -65), ("BLOSUM45", 19, 1): (0.205, 0.040, 1.9, -43),
+    ("BLOSUM45", 18, 1): (0.198, 0.032, 2.0, -43), ("BLOSUM45", 17, 1): (0.189, 0.024, 2.4, -57),
+    ("BLOSUM45", 16, 1): (0.176, 0.016, 2.8, -67),
+    ("BLOSUM50", 13, 3): (0.212, 0.063, 1.1, -16), ("BLOSUM50", 12, 3): (0.206, 0.055, 1.2, -18),
+    ("BLOSUM50", 11, 3): (0.197, 0.042, 1.4, -25), ("BLOSUM50", 10, 3): (0.186, 0.031, 1.7, -34),
+    ("BLOSUM50", 9, 3): (0.172, 0.022, 2.1, -48), ("BLOSUM50", 16, 2): (0.215, 0.066, 1.05, -15),
+    ("BLOSUM50", 15, 2): (0.210, 0.058, 1.2, -20), ("BLOSUM50", 14, 2): (0.202, 0.045, 1.4, -27),
+    ("BLOSUM50", 13, 2): (0.193, 0.035, 1.6, -32), ("BLOSUM50", 12, 2): (0.181, 0.025, 1.9, -41),
+    ("BLOSUM50", 19, 1): (0.212, 0.057, 1.2, -21), ("BLOSUM50", 18, 1): (0.207, 0.050, 1.4, -28),
+    ("BLOSUM50", 17, 1): (0.198, 0.037, 1.6, -33), ("BLOSUM50", 16, 1): (0.186, 0.025, 1.9, -42),
+    ("BLOSUM50", 15, 1): (0.171, 0.015, 2.7, -76),
+    ("BLOSUM62", 11, 2): (0.297, 0.082, 1.1, -10), ("BLOSUM62", 10, 2): (0.291, 0.075, 1.3, -15),
+    ("BLOSUM62", 9, 2): (0.279, 0.058, 1.5, -19), ("BLOSUM62", 8, 2): (0.264, 0.045, 1.8, -26),
+    ("BLOSUM62", 7, 2): (0.239, 0.027, 2.5, -46), ("BLOSUM62", 6, 2): (0.201, 0.012, 3.3, -58),
+    ("BLOSUM62", 13, 1): (0.292, 0.071, 1.2, -11), ("BLOSUM62", 12, 1): (0.283, 0.059, 1.5, -19),
+    ("BLOSUM62", 11, 1): (0.267, 0.041, 1.9, -30), ("BLOSUM62", 10, 1): (0.243, 0.024, 2.5, -44),
+    ("BLOSUM62", 9, 1): (0.206, 0.010, 4.0, -87),
+    ("BLOSUM80", 25, 2): (0.342, 0.17, 0.52, -1.6), ("BLOSUM80", 13, 2): (0.336, 0.15, 0.59, -3),
+    ("BLOSUM80", 9, 2): (0.319, 0.11, 0.76, -6), ("BLOSUM80", 8, 2): (0.308, 0.090, 0.89, -9),
+    ("BLOSUM80", 7, 2): (0.293, 0.070, 1.1, -14), ("BLOSUM80", 6, 2): (0.268, 0.045, 1.4, -19),
+    ("BLOSUM80", 11, 1): (0.314, 0.095, 0.90, -9), ("BLOSUM80", 10, 1): (0.299, 0.071, 1.1, -14),
+    ("BLOSUM80", 9, 1): (0.279, 0.048, 1.4, -19),
+    ("BLOSUM90", 9, 2): (0.310, 0.12, 0.67, -6), ("BLOSUM90", 8, 2): (0.300, 0.099, 0.76, -7),
+    ("BLOSUM90", 7, 2): (0.283, 0.072, 0.93, -11), ("BLOSUM90", 6, 2): (0.259, 0.048, 1.2, -16),
+    ("BLOSUM90", 11, 1): (0.302, 0.093, 0.78, -8), ("BLOSUM90", 10, 1): (0.290, 0.075, 1.04, -15),
+    ("BLOSUM90", 9, 1): (0.265, 0.044, 1.3, -19),
+    ("PAM30", 7, 2): (0.305, 0.15, 0.35, -3), ("PAM30", 6, 2): (0.287, 0.11, 0.42, -4),
+    ("PAM30", 5, 2): (0.264, 0.079, 0.59, -7), ("PAM30", 10, 1): (0.309, 0.15, 0.35, -3),
+    ("PAM30", 9, 1): (0.294, 0.11, 0.48, -6), ("PAM30", 8, 1): (0.270, 0.072, 0.68, -10),
+    ("PAM70", 8, 2): (0.301, 0.12, 0.56, -5), ("PAM70", 7, 2): (0.286, 0.093, 0.67, -7),
+    ("PAM70", 6, 2): (0.264, 0.064, 0.90, -12), ("PAM70", 11, 1): (0.305, 0.12, 0.59, -6),
+    ("PAM70", 10, 1): (0.291, 0.091, 0.71, -9), ("PAM70", 9, 1): (0.270, 0.060, 0.97, -14),
+    ("PAM250", 15, 3): (0.205, 0.049, 1.6, -23), ("PAM250", 14, 3): (0.200, 0.043, 1.7, -26),
+    ("PAM250", 13, 3): (0.194, 0.036, 1.9, -31), ("PAM250", 12, 3): (0.186, 0.029, 2.2, -41),
+    ("PAM250", 11, 3): (0.174, 0.020, 2.5, -48), ("PAM250", 17, 2): (0.204, 0.047, 1.7, -28),
+    ("PAM250", 16, 2): (0.198, 0.038, 1.8, -29), ("PAM250", 15, 2): (0.191, 0.031, 2.2, -44),
+    ("PAM250", 14, 2): (0.182, 0.024, 2.5, -53), ("PAM250", 13, 2): (0.171, 0.017, 2.9, -64),
+    ("PAM250", 21, 1): (0.205, 0.045, 1.8, -34), ("PAM250", 20, 1): (0.199, 0.037, 1.9, -35),
+    ("PAM250", 19, 1): (0.192, 0.029, 2.3, -52), ("PAM250", 18, 1): (0.183, 0.021, 2.6, -60),
+    ("PAM250", 17, 1): (0.171, 0.014, 3.3, -86),
 }
 #: The matrix of :func:`search` and ``bioplug search`` when none is named.
 DEFAULT_MATRIX = "BLOSUM62"
@@ -292,13 +244,10 @@ class SearchResults:
 # -- statistics -------------------------------------------------------------------------------
 def karlin_altschul(matrix_name: str | None, gap_open: int, gap_extend: int):
     """BLAST's gapped ``(lambda, K, alpha, beta)`` for a matrix and gap costs
-    (:data:`KARLIN_ALTSCHUL` and :data:`ALPHA_BETA`), or None when not tabulated."""
+    (:data:`KARLIN_ALTSCHUL`), or None when not tabulated."""
     if matrix_name is None:
         return None
-    key = (matrix_name.upper(), int(gap_open), int(gap_extend))
-    if key not in KARLIN_ALTSCHUL:
-        return None
-    return KARLIN_ALTSCHUL[key] + ALPHA_BETA[key]
+    return KARLIN_ALTSCHUL.get((matrix_name.upper(), int(gap_open), int(gap_extend)))
 
 
 def bit_scores(scores, lam: float, k: float) -> np.ndarray:
@@ -374,7 +323,10 @@ def evalues(bits, query_length, db_residues: int, db_sequences: int = 1,
     one per bit score), ``space`` from :func:`search_space`: BLAST+'s effective search space
     when ``karlin`` has alpha and beta (the table's ``(lambda, K, alpha, beta)``), else ``m *
     n`` (``karlin`` None or a user's ``(lambda, K)``)."""
-    space = search_space(query_length, db_residues, db_sequences, karlin)
+    # one length adjustment a distinct query length (a bisection each)
+    lengths, back = np.unique(np.asarray(query_length, dtype=np.float64), return_inverse=True)
+    space = search_space(lengths, db_residues, db_sequences, karlin)[back.reshape(
+        np.shape(query_length))]
     return space * np.exp2(-np.asarray(bits, np.float64))
 
 
@@ -407,7 +359,7 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
         11 and 1).
     karlin : (float, float) or (float, float, float, float), optional
         Karlin-Altschul ``(lambda, K)``, or ``(lambda, K, alpha, beta)``; default BLAST's
-        table (:data:`KARLIN_ALTSCHUL`, :data:`ALPHA_BETA`). With alpha and beta, E-values
+        table (:data:`KARLIN_ALTSCHUL`). With alpha and beta, E-values
         use BLAST+'s effective search space (:func:`length_adjustment`); a ``(lambda, K)``
         alone gives ``m * n`` (query length times database residues, no length adjustment).
         Without an entry, bit scores and E-values are NaN.
@@ -805,9 +757,7 @@ def significance(stats, score, q_of, qlen, slen, db: Database) -> tuple[np.ndarr
         return nan, nan.copy()
     if isinstance(stats, tuple):   # (lambda, K) or (lambda, K, alpha, beta)
         bits = bit_scores(score, stats[0], stats[1])
-        lengths, back = np.unique(qlen, return_inverse=True)   # one adjustment a query length
-        space = search_space(lengths, db.residues, len(db), stats)[back]
-        return bits, space * np.exp2(-bits)
+        return bits, evalues(bits, qlen, db.residues, len(db), stats)
     log_e = nan.copy()
     for q in np.unique(q_of):
         mine = q_of == q
