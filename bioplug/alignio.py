@@ -279,10 +279,7 @@ class AlignedRows:
         arr = _as_matrix(rows)
         if len(sequences) != arr.shape[0]:
             raise ValueError(f"{len(sequences)} records for {arr.shape[0]} rows")
-        if keep_empty_columns:
-            arr = np.where(arr == _DOT, np.uint8(GAP), arr) if (arr == _DOT).any() else arr
-        else:
-            arr, _ = _printed(arr)
+        arr = _dashed(arr) if keep_empty_columns else _printed(arr)[0]
         letters = (arr != GAP).sum(axis=1)
         for i in np.flatnonzero(letters != [len(r) for r in sequences])[:1]:
             name = getattr(sequences[i], "id", f"row {i + 1}")
@@ -329,14 +326,23 @@ class AlignedRows:
         return self.to_alignment().format(fmt)
 
 
+def upper_codes(codes: np.ndarray) -> np.ndarray:
+    """ASCII codes with a-z made A-Z."""
+    return np.where((codes >= ord("a")) & (codes <= ord("z")), codes - 32, codes)
+
+
+def _dashed(arr: np.ndarray) -> np.ndarray:
+    """Rows with ``.`` gaps written ``-`` (the array itself when it has none)."""
+    dots = arr == _DOT
+    return np.where(dots, np.uint8(GAP), arr) if dots.any() else arr
+
+
 def _printed(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """Rows as an Alignment made from them prints them: ``-`` gaps, no all-gap column.
 
     Returns the rows and the indices of the kept columns (None when all are kept).
     """
-    dots = arr == _DOT
-    if dots.any():
-        arr = np.where(dots, np.uint8(GAP), arr)
+    arr = _dashed(arr)
     used = (arr != GAP).any(axis=0)
     if used.all():
         return arr, None
@@ -481,7 +487,7 @@ def clustal_conservation(rows, protein: bool = True) -> str:
     arr = _as_matrix(rows)
     if arr.size == 0:
         return " " * arr.shape[1]
-    upper = np.where((arr >= ord("a")) & (arr <= ord("z")), arr - 32, arr).astype(np.uint8)
+    upper = upper_codes(arr).astype(np.uint8)
     gapped = ((upper == GAP) | (upper == _DOT)).any(axis=0)
     same = (upper == upper[0]).all(axis=0)
     line = np.full(arr.shape[1], ord(" "), dtype=np.uint8)
@@ -509,7 +515,7 @@ def _clustal_blocks(names: np.ndarray, arr: np.ndarray, consensus: str | None
 def gcg_checksum(rows: np.ndarray) -> np.ndarray:
     """GCG's checksum of each row as written (gaps included): the sum over positions ``i``
     of ``(i mod 57 + 1)`` times the upper-case letter's code, modulo 10,000."""
-    upper = np.where((rows >= ord("a")) & (rows <= ord("z")), rows - 32, rows)
+    upper = upper_codes(rows)
     weights = np.arange(rows.shape[1], dtype=np.int64) % 57 + 1
     return (upper.astype(np.int64) @ weights) % 10000
 
@@ -763,9 +769,7 @@ def write_rows(target, ids: Sequence[str], rows, fmt: str,
         if fmt.lower() not in FAST_FORMATS:
             raise ValueError(f"columns of gaps only are kept in {', '.join(FAST_FORMATS)} "
                              f"files, not {fmt}")
-        arr, kept = _as_matrix(rows), None
-        if (arr == _DOT).any():
-            arr = np.where(arr == _DOT, np.uint8(GAP), arr)
+        arr, kept = _dashed(_as_matrix(rows)), None
     else:
         arr, kept = _printed(_as_matrix(rows))
     if state is not None and kept is not None:

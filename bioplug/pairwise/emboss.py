@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bioplug.alignio import upper_codes
+
 log = logging.getLogger(__name__)
 
 GAP = "-"
@@ -124,7 +126,7 @@ class _Columns:
     """Per column of two rows: identical, similar (EMBOSS's counts), a gap, and the marks."""
 
     def __init__(self, rows: tuple[str, str], table: ScoreTable):
-        top, bottom = (_upper(np.frombuffer(r.encode("ascii", "replace"), np.uint8))
+        top, bottom = (upper_codes(np.frombuffer(r.encode("ascii", "replace"), np.uint8))
                        for r in rows)
         scores = table.scores
         pair, top_self = scores[top, bottom], scores[top, top]
@@ -142,11 +144,6 @@ class _Columns:
         marks[two & (top == ord("X"))] = ord(".")
         marks[two & (top == ord("*"))] = ord(" ")
         self.marks = marks.tobytes().decode("ascii")
-
-
-def _upper(codes: np.ndarray) -> np.ndarray:
-    """ASCII codes with a-z made A-Z."""
-    return np.where((codes >= ord("a")) & (codes <= ord("z")), codes - 32, codes)
 
 
 #: ASCII codes of the gap characters a row may hold.
