@@ -51,30 +51,27 @@ __all__ = [
 #: The path that means standard input (reading) or standard output (writing).
 STDIO = "-"
 
-EXTENSION_FORMATS = {
+#: The extensions of the alignment formats bioplug both reads and writes.
+_ALIGNMENT_EXTENSIONS = {
     ".fa": "fasta", ".fasta": "fasta", ".faa": "fasta", ".fna": "fasta", ".fas": "fasta",
     ".tfa": "fasta", ".afa": "fasta", ".mfa": "fasta", ".aln": "clustal",
     ".clustal": "clustal", ".clw": "clustal", ".sto": "stockholm",
     ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
     ".phylip": "phylip", ".msf": "msf", ".nex": "nexus", ".nxs": "nexus", ".nexus": "nexus",
-    ".gb": "genbank",
-    ".gbk": "genbank",
-    ".embl": "embl", ".fastq": "fastq", ".fq": "fastq", ".a2m": "a2m", ".a3m": "a3m",
-    ".maf": "maf",
+    ".a2m": "a2m", ".a3m": "a3m", ".maf": "maf",
+}
+
+EXTENSION_FORMATS = {
+    **_ALIGNMENT_EXTENSIONS, ".gb": "genbank", ".gbk": "genbank", ".embl": "embl",
+    ".fastq": "fastq", ".fq": "fastq",
 }
 
 
 #: Alignment formats by output extension (Bio.Align.write names), for ``-o OUT`` without
 #: ``--format`` (:func:`output_format`): bioplug reads back what it wrote.
 OUTPUT_FORMATS = {
-    ".fa": "fasta", ".fasta": "fasta", ".fas": "fasta", ".faa": "fasta", ".fna": "fasta",
-    ".tfa": "fasta", ".afa": "fasta", ".mfa": "fasta", ".aln": "clustal",
-    ".clustal": "clustal", ".clw": "clustal", ".sto": "stockholm",
-    ".stockholm": "stockholm", ".stk": "stockholm", ".sth": "stockholm", ".phy": "phylip",
-    ".phylip": "phylip", ".nex": "nexus", ".nxs": "nexus",
-    ".nexus": "nexus", ".a2m": "a2m", ".a3m": "a3m", ".maf": "maf", ".msf": "msf",
-    ".xmfa": "mauve", ".sam": "sam", ".bed": "bed", ".psl": "psl", ".chain": "chain",
-    ".exn": "exonerate", ".hhr": "hhr",
+    **_ALIGNMENT_EXTENSIONS, ".xmfa": "mauve", ".sam": "sam", ".bed": "bed", ".psl": "psl",
+    ".chain": "chain", ".exn": "exonerate", ".hhr": "hhr",
 }
 
 

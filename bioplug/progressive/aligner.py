@@ -702,16 +702,15 @@ class ProgressiveAligner:
             new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
                                               self.device, self.seqtype, fragments)
         added = new      # ungapped, as turned: what the map of each residue lists
+        # the two sides' alphabets, said before the new ones are aligned among themselves
+        self._check_one_alphabet([str(r.seq) for r in ungapped(existing, empty_ok=True)],
+                                 [str(r.seq) for r in new], ADD_SIDES, [r.id for r in new])
         columns = None   # each added residue's column, where the layout gives them
         if fragments:
             plain, out, inserted, columns, nucleotide = self._add_fragments(existing, new,
                                                                              progress)
         else:
             if len(new) > 1:
-                # said of the two sides before the new ones are aligned among themselves
-                self._check_one_alphabet([str(r.seq) for r in ungapped(existing, empty_ok=True)],
-                                         [str(r.seq) for r in new], ADD_SIDES,
-                                         [r.id for r in new])
                 # not turned among themselves: the alignment's direction is not theirs
                 new_aln = self._align_records(new, progress, adjust=False)
                 new = [SeqRecord(Seq(r), id=rec.id, description=rec.description)
@@ -751,8 +750,6 @@ class ProgressiveAligner:
         self._check_distinct_ids(existing, new, ADD_SIDES)
         plain = ungapped(existing, empty_ok=True) + new
         texts = [str(r.seq) for r in plain]
-        self._check_one_alphabet(texts[:len(existing)], texts[len(existing):], ADD_SIDES,
-                                 [r.id for r in new])
         matrix, gaps, nucleotide = self.scoring(texts, fragments=True,
                                                 names=[r.id for r in plain])
         engine = self._engine(matrix, gaps)
