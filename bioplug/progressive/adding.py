@@ -34,6 +34,7 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.io import description_after_id
 from bioplug.progress import Progress
+from bioplug.runtime import get_runtime
 from bioplug.runtime.schedule import budget_batches
 
 log = logging.getLogger(__name__)
@@ -314,9 +315,8 @@ class Neighbours:
         # nucleotide reads on a CPU device: scored, and aligned, in windows around where their
         # k-mers place them. Not on a GPU, where whole rows cost less than the placing (an
         # H200: 4,096 reads against 32 rows of 5 kb 0.10 s, in windows 0.93 s)
-        self.windowed = nucleotide and gapped is not None and full.size > 0 and not (
-            self.scores.engine.runtimes[0].is_gpu if self.scores is not None
-            else _is_gpu(device))
+        self.windowed = (nucleotide and gapped is not None and full.size > 0
+                         and not get_runtime(device).is_gpu)
         if self.scores is not None and self.windowed:
             self.scores = WindowScores(gapped, full, self.scores)
         #: ``(lo, hi, placed)`` of the last chunk's reads (:func:`windows`), or None
@@ -335,12 +335,6 @@ class Neighbours:
         elif self.windowed:   # one row (a reference): placed for the DP alone
             self.windows = windows(self.gapped, self.rows, self.added[start:end])
         return out
-
-
-def _is_gpu(device) -> bool:
-    from bioplug.runtime import get_runtime
-
-    return get_runtime(device).is_gpu
 
 
 def neighbour_weights(scores: np.ndarray, sharpness: float) -> np.ndarray:
