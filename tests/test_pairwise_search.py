@@ -772,17 +772,23 @@ def test_sam_hits_carry_their_own_query_even_under_one_id(tmp_path, monkeypatch)
         assert _cigar_query_length(r[5]) == len(r[9])
 
 
+def _searched_sam(tmp_path, queries, db, top):
+    """``bioplug search Q DB -o hits.sam --top TOP``: the three files and the SAM's header
+    and record lines, split at tabs."""
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    out = tmp_path / "hits.sam"
+    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", str(top),
+                 "--device", DEVICE]) == 0
+    return (qf, dbf, out, *_sam_lines(out))
+
+
 def test_sam_follows_the_spec_and_reads_back(tmp_path):
     """@HD, one @SQ per database sequence with a hit, @PG; a query's hits after its best are
     secondary (FLAG 256, SEQ *); Bio.Align reads the file back with the hits' paths."""
     queries, db = random_set(11, nq=3, nd=30)
     queries[2] = queries[2].lower()   # soft-masked: the SAM keeps the file's letters
-    qf = write_fasta(tmp_path / "q.fa", queries, "q")
-    dbf = write_fasta(tmp_path / "db.fa", db)
-    out = tmp_path / "hits.sam"
-    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "3",
-                 "--device", DEVICE]) == 0
-    header, rows = _sam_lines(out)
+    qf, dbf, out, header, rows = _searched_sam(tmp_path, queries, db, 3)
     ref = search(str(qf), str(dbf), top=3, device=DEVICE)
     subjects = sorted({h.subject for hits in ref.hits for h in hits})
     assert header[0] == ["@HD", "VN:1.6", "SO:unsorted", "GO:query"]
@@ -920,12 +926,7 @@ def test_sam_writes_queries_without_hits_as_unmapped(tmp_path):
     query order, as read mappers write them; samtools and Bio.Align read it."""
     queries, db = random_set(14, nq=3, nd=20)
     queries.insert(1, "xxxx")   # X scores below zero against every letter: no hit
-    qf = write_fasta(tmp_path / "q.fa", queries, "q")
-    dbf = write_fasta(tmp_path / "db.fa", db)
-    out = tmp_path / "hits.sam"
-    assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "2",
-                 "--device", DEVICE]) == 0
-    header, rows = _sam_lines(out)
+    _, _, out, header, rows = _searched_sam(tmp_path, queries, db, 2)
     assert [r[0] for r in rows] == ["q0", "q0", "q1", "q2", "q2", "q3", "q3"]
     assert rows[2] == ["q1", "4", "*", "0", "0", "*", "*", "0", "0", "xxxx", "*"]
     assert all(r[2] != "*" for r in rows if r[0] != "q1")
