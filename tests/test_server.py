@@ -314,6 +314,34 @@ def test_foreground_server_and_stop(tmp_path):
     assert bioplug(["server", "stop"], env).returncode == 0  # not running: nothing to do
 
 
+def test_stop_replies_before_it_wakes_the_server(tmp_path):
+    """A stop request is answered before the main thread is woken to stop: woken first, it
+    could end the process before the reply went out, and `server stop` then read "not running"
+    (seen twice under a loaded test run)."""
+    from bioplug.server.daemon import Server
+
+    owner = Server(str(tmp_path), device="cpu", warm=False)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    seen = []
+
+    def request_stop(reason):
+        theirs.setblocking(False)
+        try:
+            seen.append(len(theirs.recv(1 << 16, socket.MSG_PEEK)) > 0)
+        except BlockingIOError:
+            seen.append(False)
+
+    owner.request_stop = request_stop
+    protocol.send(theirs, {"op": "stop"})
+    owner.handle_connection(ours)
+    assert seen == [True]
+    theirs.setblocking(True)
+    reply, _ = protocol.recv(theirs)
+    assert reply["op"] == "stopping"
+    ours.close()
+    theirs.close()
+
+
 def test_two_starts_at_once_keep_the_servers_log(tmp_path):
     """The second start finds the first one's server: exit 0, and its log is left whole."""
     env = environment(tmp_path / "run")

@@ -315,8 +315,12 @@ class Server:
             if op == "status":
                 protocol.send(conn, self.status())
             elif op == "stop":
-                self.request_stop("stop requested")
-                protocol.send(conn, {"op": "stopping", "pid": os.getpid()})
+                # the reply first: once woken, the main thread may end the process before
+                # this thread sends, and the caller would read "not running"
+                try:
+                    protocol.send(conn, {"op": "stopping", "pid": os.getpid()})
+                finally:
+                    self.request_stop("stop requested")
             else:
                 protocol.send(conn, {"op": "error", "reason": f"unknown request {op!r}"})
 
