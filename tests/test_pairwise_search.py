@@ -8,6 +8,7 @@ import dataclasses
 import math
 import os
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bioplug.pairwise.database as database_module
+import bioplug.pairwise.karlin as karlin
 import bioplug.pairwise.scan as scan_module
 import bioplug.pairwise.search as search_module
 from bioplug.cli import main
@@ -66,7 +68,18 @@ def assert_all_scores(results, queries, db, aligner):
             got[h.subject] = h.score
         np.testing.assert_array_equal(got, np.where(ref > 0, ref, 0), err_msg=f"query {q}")
         expected = sorted((-s, k) for k, s in enumerate(ref) if s > 0)
-        assert [(-h.score, h.subject) for h in hits] == expected  # order: score, then number
+        assert sorted((-h.score, h.subject) for h in hits) == expected
+        assert [h.subject for h in hits] == [h.subject for h in sorted(hits, key=hit_order(
+            results))]
+
+
+def hit_order(results):
+    """How a query's hits are listed: by E-value (then score, then database number) when
+    Spouge's correction makes the E-values weigh the subject's length, as BLAST+ lists them;
+    else by score, then number (the E-values follow the score)."""
+    if results.finite_size_correction:
+        return lambda h: (h.evalue, -h.score, h.subject)
+    return lambda h: (-h.score, h.subject)
 
 
 def test_scores_equal_biopython_for_every_pair():
@@ -254,11 +267,13 @@ def test_index_cached_and_rebuilt_when_fasta_changes(tmp_path, monkeypatch):
 
 
 def test_evalues_follow_karlin_altschul():
-    """Table E-values: K (m - l)(n - N l) e^(-lambda S) with BLAST's length adjustment l; a
-    user's (lambda, K) alone: m n 2^-bits (no alpha and beta, no adjustment)."""
+    """Table E-values with old_fsc: K (m - l)(n - N l) e^(-lambda S) with BLAST's length
+    adjustment l; a user's (lambda, K) alone: m n 2^-bits (no alpha and beta, no
+    adjustment)."""
     queries, db = random_set(5, nq=2, nd=40)
     queries[0] = queries[0] * 8   # long enough for a length adjustment above 0
-    results = search(queries, db, top=5, device=DEVICE)
+    results = search(queries, db, top=5, device=DEVICE, old_fsc=True)
+    assert results.statistics == "table" and not results.finite_size_correction
     n = sum(len(d) for d in db)
     lam, k, alpha, beta = 0.267, 0.041, 1.9, -30  # BLAST's BLOSUM62, gap costs 11/1
     adjusted = 0
@@ -273,6 +288,7 @@ def test_evalues_follow_karlin_altschul():
             assert h.evalue == pytest.approx(e, rel=1e-12)
     assert adjusted == 1
     plain = search(queries, db, top=5, device=DEVICE, karlin=(lam, k))
+    assert not plain.finite_size_correction
     for q, hits in enumerate(plain.hits):
         for h in hits:
             assert h.evalue == pytest.approx(len(queries[q]) * n * 2.0 ** -h.bits, rel=1e-12)
@@ -297,25 +313,26 @@ def brute_length_adjustment(m, n, big_n, lam, k, alpha, beta):
 
 @settings(max_examples=300, deadline=None)
 @given(m=st.integers(1, 6000), big_n=st.integers(1, 3000), mean=st.integers(1, 3000),
-       extra=st.integers(0, 999), key=st.sampled_from(sorted(search_module.KARLIN_ALTSCHUL)))
+       extra=st.integers(0, 999), key=st.sampled_from(sorted(karlin.KARLIN_ALTSCHUL)))
 def test_length_adjustment_is_blasts_definition(m, big_n, mean, extra, key):
     """length_adjustment against a brute force over every integer, for any query length,
     database size and sequence count and any table entry; as one array of lengths too."""
     n = big_n * mean + extra
-    params = search_module.karlin_altschul(*key)
-    assert len(params) == 4 and params == search_module.KARLIN_ALTSCHUL[key]
+    params = karlin.karlin_altschul(*key)
+    assert len(params) == 4 and params == karlin.KARLIN_ALTSCHUL[key]
     want = brute_length_adjustment(m, n, big_n, *params)
-    assert int(search_module.length_adjustment(m, n, big_n, *params)) == want
+    assert int(karlin.length_adjustment(m, n, big_n, *params)) == want
     lengths = np.array([1, m, 2 * m])
-    got = search_module.length_adjustment(lengths, n, big_n, *params)
+    got = karlin.length_adjustment(lengths, n, big_n, *params)
     assert got.tolist() == [brute_length_adjustment(int(x), n, big_n, *params)
                             for x in lengths]
 
 
-def blast_xml(tmp_path, queries, db, name):
-    """blastp's XML report of queries against db, with its plain Karlin-Altschul E-values
-    (OLD_FSC: BLAST+ 2.12 applies Spouge's finite-size correction by default) and scores as
-    near Smith-Waterman as it goes."""
+def blast_xml(tmp_path, queries, db, name, old_fsc=True, matrix="BLOSUM62", costs=(11, 1)):
+    """blastp's XML report of queries against db, scores as near Smith-Waterman as it goes:
+    (length adjustment, effective search space, {subject id: (score, E-value)}) a query. Its
+    plain Karlin-Altschul E-values with ``old_fsc`` (OLD_FSC set), else its default ones
+    (Spouge's finite-size correction)."""
     import subprocess
     import xml.etree.ElementTree as ET
 
@@ -325,9 +342,12 @@ def blast_xml(tmp_path, queries, db, name):
                     str(tmp_path / name)], check=True, capture_output=True)
     out = subprocess.run(["blastp", "-query", str(qfa), "-db", str(tmp_path / name),
                           "-comp_based_stats", "0", "-seg", "no", "-max_hsps", "1",
-                          "-evalue", "1e9", "-matrix", "BLOSUM62", "-gapopen", "11",
-                          "-gapextend", "1", "-outfmt", "5"], check=True, capture_output=True,
-                         env={**os.environ, "OLD_FSC": "1"}).stdout
+                          "-evalue", "1e9", "-matrix", matrix, "-gapopen", str(costs[0]),
+                          "-gapextend", str(costs[1]), "-max_target_seqs", str(len(db)),
+                          "-outfmt", "5"],
+                         check=True, capture_output=True,
+                         env={k: v for k, v in {**os.environ, "OLD_FSC": "1"}.items()
+                              if k != "OLD_FSC" or old_fsc}).stdout
     report = []
     for it in ET.fromstring(out).iter("Iteration"):
         stat = it.find("Iteration_stat/Statistics")
@@ -342,10 +362,10 @@ def blast_xml(tmp_path, queries, db, name):
 @pytest.mark.skipif(shutil.which("blastp") is None or shutil.which("makeblastdb") is None,
                     reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
 def test_evalues_and_length_adjustment_equal_blastp(tmp_path):
-    """Against BLAST+ (blastp): the length adjustment and effective search space it reports
-    for queries of several lengths against databases of two sizes, and the E-value of every
-    hit that both score alike (BLAST's heuristic scores can be below the exact ones), to the
-    six digits its XML report prints."""
+    """Against BLAST+ (blastp with OLD_FSC, and old_fsc here): the length adjustment and
+    effective search space it reports for queries of several lengths against databases of
+    two sizes, and the E-value of every hit that both score alike (BLAST's heuristic scores
+    can be below the exact ones), to the six digits its XML report prints."""
     rng = np.random.default_rng(33)
     make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
     queries = [make(n) for n in (25, 90, 240, 700)]
@@ -354,11 +374,11 @@ def test_evalues_and_length_adjustment_equal_blastp(tmp_path):
         db = [make(int(rng.integers(40, 400))) for _ in range(nd)]
         n = sum(map(len, db))
         report = blast_xml(tmp_path, queries, db, name)
-        results = search(queries, tmp_path / f"{name}.fa", top=nd, device=DEVICE)
-        params = search_module.karlin_altschul("BLOSUM62", 11, 1)
+        results = search(queries, tmp_path / f"{name}.fa", top=nd, device=DEVICE, old_fsc=True)
+        params = karlin.karlin_altschul("BLOSUM62", 11, 1)
         for q, (ell, space, blast) in enumerate(report):
             m = len(queries[q])
-            assert int(search_module.length_adjustment(m, n, nd, *params)) == ell
+            assert int(karlin.length_adjustment(m, n, nd, *params)) == ell
             assert (m - ell) * (n - nd * ell) == space
             for h in results.hits[q]:
                 score, e = blast.get(h.subject_id, (None, None))
@@ -367,6 +387,79 @@ def test_evalues_and_length_adjustment_equal_blastp(tmp_path):
                     compared += 1
                     worst = max(worst, abs(h.evalue / e - 1))
     assert compared >= 100 and worst <= 6e-6, (compared, worst)   # 346 hits, 3.2e-6
+
+
+@pytest.mark.skipif(shutil.which("blastp") is None or shutil.which("makeblastdb") is None,
+                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+@pytest.mark.parametrize("matrix, costs", [("BLOSUM62", (11, 1)), ("BLOSUM45", (14, 2)),
+                                           ("BLOSUM80", (10, 1)), ("PAM30", (9, 1)),
+                                           ("PAM250", (14, 2))])
+def test_default_evalues_equal_blastp_default(tmp_path, matrix, costs):
+    """Against blastp's default E-values (Spouge's finite-size correction, no OLD_FSC): every
+    hit that both score alike, to the six digits its XML report prints, for several of
+    BLAST's tables; homologs of the queries give E-values from 1e-100 up, random sequences the
+    rest. The hits are listed by E-value, as blastp lists them. BLOSUM80 is NCBI's (1/2-bit)
+    matrix, given through an aligner (Biopython's BLOSUM80 is another matrix)."""
+    scoring = {"matrix": matrix, "gap_open": costs[0], "gap_extend": costs[1]}
+    if matrix == "BLOSUM80":
+        ncbi = Path("/usr/share/ncbi/data/BLOSUM80")
+        if not ncbi.exists():
+            pytest.skip("NCBI's BLOSUM80 (Debian's ncbi-data) is not installed")
+        from Bio.Align import substitution_matrices
+
+        scoring = {"aligner": PairwiseAligner(
+            mode="local", substitution_matrix=substitution_matrices.read(str(ncbi)),
+            open_gap_score=-(costs[0] + costs[1]), extend_gap_score=-costs[1])}
+    rng = np.random.default_rng(16)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(n) for n in (30, 120, 350, 900)]
+    db = [make(int(rng.integers(20, 700))) for _ in range(60)]
+    for q in queries:   # two homologs each: ~25 % and ~55 % of positions changed
+        for p in (0.25, 0.55):
+            db.append("".join(c if rng.random() > p else make(1) for c in q))
+    report = blast_xml(tmp_path, queries, db, "db", old_fsc=False, matrix=matrix, costs=costs)
+    results = search(queries, tmp_path / "db.fa", top=len(db), device=DEVICE, **scoring)
+    assert results.finite_size_correction
+    compared, worst, smallest = 0, 0.0, 1.0
+    for q, (_, _, blast) in enumerate(report):
+        hits = results.hits[q]
+        assert [h.evalue for h in hits] == sorted(h.evalue for h in hits)
+        for h in hits:
+            score, e = blast.get(h.subject_id, (None, None))
+            if score == h.score and e > 0:
+                compared += 1
+                worst = max(worst, abs(h.evalue / e - 1))
+                smallest = min(smallest, e)
+    # PAM30 is strict: blastp reports few chance hits (32 here), 100-140 with the others
+    assert compared >= 30 and worst <= 6e-6 and smallest < 1e-20, (compared, worst, smallest)
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(sorted(karlin.SPOUGE)), score=st.integers(1, 2000),
+       m=st.integers(1, 40000), n=st.integers(1, 40000))
+def test_spouge_area_is_symmetric_and_falls_with_the_score(key, score, m, n):
+    """Spouge's area E[(m - L1)+ (n - L2)+] is symmetric in the two lengths (the E-value
+    carries database / n besides), positive, and the E-value falls as the score rises."""
+    p = karlin.spouge(*key)
+    big = 10 ** 9
+    e_mn = karlin.spouge_evalues(score, m, n, big, p) * n
+    e_nm = karlin.spouge_evalues(score, n, m, big, p) * m
+    assert e_mn == pytest.approx(e_nm, rel=1e-12) and e_mn > 0
+    e0, e1 = (karlin.spouge_evalues(y, m, n, big, p) for y in (score, score + 1))
+    assert e1 < e0 or e0 < 1e-290   # (down in the subnormal range both underflow alike)
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=st.sampled_from(sorted(karlin.SPOUGE)), score=st.integers(20, 400))
+def test_spouge_tends_to_the_edge_corrected_space_for_long_sequences(key, score):
+    """For sequences much longer than an alignment's edge, (m - L)+ is m - E[L]: the E-value
+    tends to K exp(-lambda S) (m - mu)(n - mu) D / n with mu = a S + b, the mean edge length
+    (the covariance term is of a lower order)."""
+    p = karlin.spouge(*key)
+    mu = p.alpha * score + p.b
+    m, n, big = 10 ** 7, 3 * 10 ** 7, 10 ** 12
+    want = p.k * math.exp(-p.lam * score) * (m - mu) * (n - mu) * big / n
+    assert karlin.spouge_evalues(score, m, n, big, p) == pytest.approx(want, rel=1e-3)
 
 
 def test_hit_statistics_from_the_path():

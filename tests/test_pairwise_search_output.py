@@ -7,6 +7,7 @@ Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs them on a GPU.
 
 import math
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from Bio.SeqRecord import SeqRecord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bioplug.pairwise.search as search_module
+import bioplug.pairwise.karlin as karlin
 from bioplug.cli import main
 from bioplug.errors import InputError
 from bioplug.pairwise.blast_tab import STD, aligned_part, parse_outfmt
@@ -282,21 +283,44 @@ def test_aligner_search_takes_the_evalue_cutoff():
 
 
 @pytest.mark.parametrize("matrix, costs, lam, k, alpha, beta", [
-    ("BLOSUM80", (10, 1), 0.299, 0.071, 1.1, -14), ("BLOSUM45", (14, 2), 0.195, 0.032, 1.9, -36),
+    ("BLOSUM50", (13, 2), 0.193, 0.035, 1.6, -32), ("BLOSUM45", (14, 2), 0.195, 0.032, 1.9, -36),
     ("PAM30", (9, 1), 0.294, 0.11, 0.48, -6), ("PAM70", (10, 1), 0.291, 0.091, 0.71, -9),
     ("PAM250", (14, 2), 0.182, 0.024, 2.5, -53), ("BLOSUM90", (10, 1), 0.290, 0.075, 1.04, -15),
 ])
 def test_blast_table_gives_bits_for_its_other_matrices(matrix, costs, lam, k, alpha, beta):
     """(lambda, K, alpha, beta) as NCBI BLAST+'s ``blast_stat.c`` lists them, for BLAST's
-    default gap costs of each matrix; E-values over the effective search space."""
+    default gap costs of each matrix; E-values over the effective search space (old_fsc)."""
     queries, db = related_set(11, nq=1, nd=20)
     h = search(queries, db, top=1, matrix=matrix, gap_open=costs[0], gap_extend=costs[1],
-               device=DEVICE).hits[0][0]
-    assert search_module.karlin_altschul(matrix, *costs) == (lam, k, alpha, beta)
+               device=DEVICE, old_fsc=True).hits[0][0]
+    assert karlin.karlin_altschul(matrix, *costs) == (lam, k, alpha, beta)
     assert h.bits == pytest.approx((lam * h.score - math.log(k)) / math.log(2))
     m, n = len(queries[0]), sum(map(len, db))
-    ell = int(search_module.length_adjustment(m, n, len(db), lam, k, alpha, beta))
+    ell = int(karlin.length_adjustment(m, n, len(db), lam, k, alpha, beta))
     assert h.evalue == pytest.approx((m - ell) * (n - len(db) * ell) * 2.0 ** -h.bits)
+
+
+def test_biopythons_blosum80_is_not_blasts(caplog):
+    """Biopython's BLOSUM80 is the 1/3-bit matrix (A/A 7), BLAST's table NCBI's 1/2-bit one
+    (A/A 5): the table's (lambda, K) would misstate every E-value, so "table" is refused with
+    the reason, "auto" fits the E-values to the search (a database of 100 or more) or gives
+    none, and an aligner with NCBI's 20 x 20 scores gets the table."""
+    from Bio.Align import substitution_matrices
+
+    assert karlin.table_matrix(substitution_matrices.load("BLOSUM80")) is None
+    assert karlin.table_matrix(substitution_matrices.load("BLOSUM62")) == "BLOSUM62"
+    queries, db = related_set(12, nq=1, nd=20)
+    with caplog.at_level("WARNING"):
+        small = search(queries, db, top=3, matrix="BLOSUM80", gap_open=10, gap_extend=1,
+                       device=DEVICE)
+    assert small.statistics == "none" and math.isnan(small.hits[0][0].evalue)
+    assert "1/3-bit" in caplog.text and "NCBI's BLOSUM80" in caplog.text
+    big = search(queries, db * 6, top=3, matrix="BLOSUM80", gap_open=10, gap_extend=1,
+                 device=DEVICE)
+    assert big.statistics == "fit"
+    ncbi = Path("/usr/share/ncbi/data/BLOSUM80")
+    if ncbi.exists():
+        assert karlin.table_matrix(substitution_matrices.read(str(ncbi))) == "BLOSUM80"
 
 
 def test_subject_titles_from_files_records_and_strings(tmp_path):
@@ -359,7 +383,8 @@ def test_titles_of_records_and_scikit_bio_sequences():
     titles = dict(line.split("\t") for line in
                   results.tabular(["sseqid", "stitle"]).splitlines())
     assert titles == {"a": "a", "b": "b bee", "c": "c sea side", "d": "d dee dee", "e": "e"}
-    assert results.hits[0][0].tabular(["sseqid", "stitle"]) == "a\tN/A"
+    hit_a = next(h for h in results.hits[0] if h.subject_id == "a")
+    assert hit_a.tabular(["sseqid", "stitle"]) == "a\tN/A"   # a Hit alone has no titles
 
 
 def test_pair_report_prints_each_hit_as_biopython_does(tmp_path):

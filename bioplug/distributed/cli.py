@@ -153,6 +153,7 @@ def run_search(args, fmt: str, bar) -> int:
                          "workers): give -o FOLDER, not standard output")
     options = {"matrix": args.matrix, "gap_open": args.gap_open, "gap_extend": args.gap_extend,
                "top": args.top, "evalue": args.evalue, "statistics": args.statistics,
+               "old_fsc": args.old_fsc,
                "strand": args.strand}
     try:
         summary = search_blocks(args.queries, args.database, args.output,

@@ -62,7 +62,8 @@ def search_blocks(queries: str | os.PathLike, database: str | os.PathLike,
         Number of query blocks (default: :data:`BLOCKS_PER_WORKER` a worker).
     **options
         Keywords of :func:`bioplug.pairwise.search.search` (``matrix``, ``gap_open``,
-        ``gap_extend``, ``top``, ``evalue``, ``statistics``); ``device`` is each worker's.
+        ``gap_extend``, ``top``, ``evalue``, ``statistics``, ``old_fsc``); ``device`` is each
+        worker's.
 
     Returns
     -------

@@ -537,20 +537,22 @@ class PairwiseAligner(Align.PairwiseAligner):
     @device_guard
     def search(self, queries, database, top: int = 10, *, karlin=None,
                evalue: float | None = None, statistics: str = "auto", strand: str = "auto",
-               chunk_residues: int | None = None, progress: ProgressCallback | None = None):
+               chunk_residues: int | None = None, progress: ProgressCallback | None = None,
+               old_fsc: bool = False):
         """Every query against every database sequence with this (local) aligner's scoring.
 
         A thin front door to :func:`bioplug.pairwise.search.search`: exact scores (those of
         :meth:`score`), the ``top`` hits per query with device tracebacks, identity, coverage
-        and E-values (BLAST's Karlin-Altschul parameters for the scoring, else fitted to the
-        search's own scores).
+        and E-values (BLAST's Karlin-Altschul parameters for the scoring, with Spouge's
+        finite-size correction as blastp's default, else fitted to the search's own scores).
 
         Parameters
         ----------
         queries, database : path-like or sequences
             FASTA files (the database is indexed beside its file) or sequences.
         top : int
-            Hits per query (score descending, then database order).
+            Hits per query: the best by score (then database order), listed by E-value
+            with BLAST's table (see :func:`bioplug.pairwise.search.search`).
         karlin : (float, float), optional
             ``(lambda, K)`` when BLAST's table has no entry for this scoring.
         evalue : float, optional
@@ -564,6 +566,8 @@ class PairwiseAligner(Align.PairwiseAligner):
             Database residues per device chunk.
         progress : callable, optional
             ``progress(stage, done, total)``.
+        old_fsc : bool
+            E-values without Spouge's finite-size correction (blastp with ``OLD_FSC`` set).
 
         Returns
         -------
@@ -574,7 +578,7 @@ class PairwiseAligner(Align.PairwiseAligner):
         devices = self.devices if self.devices is not None else self.device
         return search(queries, database, aligner=self, top=top, karlin=karlin,
                       device=devices, chunk_residues=chunk_residues, progress=progress,
-                      evalue=evalue, statistics=statistics, strand=strand)
+                      evalue=evalue, statistics=statistics, strand=strand, old_fsc=old_fsc)
 
 
 def _label(item, index: int, what: str) -> str:

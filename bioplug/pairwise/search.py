@@ -18,16 +18,16 @@ Pipeline of :func:`search` (issue 16):
 4. Only the hits are traced back (:meth:`PairwiseEngine.trace_indexed`, every hit on a
    work-group of its own, all in one launch: :data:`HIT_GROUP_CELLS`), giving identity,
    mismatches, gap openings, coordinates and coverage.
-5. Bit scores and E-values follow Karlin-Altschul statistics with the gapped ``lambda`` and
-   ``K`` that NCBI BLAST publishes for the matrix and gap costs (:data:`KARLIN_ALTSCHUL`):
-   ``bits = (lambda * S - ln K) / ln 2`` and ``E = (m - l) * (n - N * l) * 2**-bits``
-   (``= K * (m - l) * (n - N * l) * exp(-lambda * S)``), BLAST+'s effective search space:
-   ``m`` the query length, ``n`` the database size in residues, ``N`` its sequence count and
-   ``l`` BLAST's length adjustment (:func:`length_adjustment`, from the table's ``alpha`` and
-   ``beta``). A user's own ``karlin=(lambda, K)`` has no alpha and beta:
-   its E-values are ``m * n * 2**-bits``, as SSEARCH reports them. BLAST+ 2.12's blastp prints
-   these E-values with ``OLD_FSC`` set in its environment; by default it applies Spouge's
-   finite-size correction instead, which depends on the subject's length too.
+5. Bit scores and E-values are BLAST+'s (:mod:`bioplug.pairwise.karlin`): the gapped
+   ``lambda`` and ``K`` NCBI BLAST publishes for the matrix and gap costs give ``bits =
+   (lambda * S - ln K) / ln 2``; E-values carry Spouge's finite-size correction from the
+   query's and the subject's lengths, as blastp reports them by default
+   (:func:`~bioplug.pairwise.karlin.spouge_evalues`), and the hits are then listed by E-value
+   as BLAST+ lists them. ``old_fsc=True`` (``--old-fsc``; blastp with ``OLD_FSC`` set in its
+   environment) gives ``E = (m - l) * (n - N * l) * 2**-bits`` over BLAST+'s effective search
+   space instead (``m`` the query length, ``n`` the database residues, ``N`` its sequences,
+   ``l`` the length adjustment), and a user's own ``karlin=(lambda, K)`` gives ``m * n *
+   2**-bits``, as SSEARCH reports them.
 
 Scores are Biopython's: ``PairwiseAligner(mode="local")`` with the same matrix and gap scores
 gives ``aligner.score(query, subject)`` equal to every hit's score. BLAST's gap costs
@@ -53,6 +53,17 @@ from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
 from bioplug.pairwise.database import Database, check_distinct_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine, segment_sums
 from bioplug.pairwise.fasta import encode_bytes, fasta_records
+from bioplug.pairwise.karlin import (
+    KARLIN_ALTSCHUL,
+    NCBI_MATRICES,
+    Spouge,
+    bit_scores,
+    evalues,
+    karlin_altschul,
+    spouge,
+    spouge_evalues,
+    table_matrix,
+)
 from bioplug.pairwise.scan import Scanner, scan_devices
 from bioplug.pairwise.statistics import MIN_SEQUENCES, ScoreCounts, log_evalues
 from bioplug.progress import Progress
@@ -60,57 +71,6 @@ from bioplug.runtime import get_runtimes
 
 log = logging.getLogger(__name__)
 
-#: Gapped Karlin-Altschul parameters (lambda, K) and BLAST's length-adjustment parameters
-#: (alpha, beta; Altschul, Bundschuh, Olsen and Hwa 2001) by matrix and BLAST gap costs
-#: (existence, extension), from NCBI BLAST+'s ``blast_stat.c`` tables (``blosum45_values``,
-#: ``blosum50_values``, ``blosum62_values``, ``blosum80_values``, ``blosum90_values``,
-#: ``pam30_values``, ``pam70_values``, ``pam250_values``; columns 4, 5, 7 and 8).
-KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float, float, float]] = {
-    ("BLOSUM45", 13, 3): (0.207, 0.049, 1.5, -22), ("BLOSUM45", 12, 3): (0.199, 0.039, 1.8, -34),
-    ("BLOSUM45", 11, 3): (0.190, 0.031, 2.0, -38), ("BLOSUM45", 10, 3): (0.179, 0.023, 2.4, -51),
-    ("BLOSUM45", 16, 2): (0.210, 0.051, 1.5, -24), ("BLOSUM45", 15, 2): (0.203, 0.041, 1.7, -31),
-    ("BLOSUM45", 14, 2): (0.195, 0.032, 1.9, -36), ("BLOSUM45", 13, 2): (0.185, 0.024, 2.2, -45),
-    ("BLOSUM45", 12, 2): (0.171, 0.016, 2.8, -65), ("BLOSUM45", 19, 1): (0.205, 0.040, 1.9, -43),
-    ("BLOSUM45", 18, 1): (0.198, 0.032, 2.0, -43), ("BLOSUM45", 17, 1): (0.189, 0.024, 2.4, -57),
-    ("BLOSUM45", 16, 1): (0.176, 0.016, 2.8, -67),
-    ("BLOSUM50", 13, 3): (0.212, 0.063, 1.1, -16), ("BLOSUM50", 12, 3): (0.206, 0.055, 1.2, -18),
-    ("BLOSUM50", 11, 3): (0.197, 0.042, 1.4, -25), ("BLOSUM50", 10, 3): (0.186, 0.031, 1.7, -34),
-    ("BLOSUM50", 9, 3): (0.172, 0.022, 2.1, -48), ("BLOSUM50", 16, 2): (0.215, 0.066, 1.05, -15),
-    ("BLOSUM50", 15, 2): (0.210, 0.058, 1.2, -20), ("BLOSUM50", 14, 2): (0.202, 0.045, 1.4, -27),
-    ("BLOSUM50", 13, 2): (0.193, 0.035, 1.6, -32), ("BLOSUM50", 12, 2): (0.181, 0.025, 1.9, -41),
-    ("BLOSUM50", 19, 1): (0.212, 0.057, 1.2, -21), ("BLOSUM50", 18, 1): (0.207, 0.050, 1.4, -28),
-    ("BLOSUM50", 17, 1): (0.198, 0.037, 1.6, -33), ("BLOSUM50", 16, 1): (0.186, 0.025, 1.9, -42),
-    ("BLOSUM50", 15, 1): (0.171, 0.015, 2.7, -76),
-    ("BLOSUM62", 11, 2): (0.297, 0.082, 1.1, -10), ("BLOSUM62", 10, 2): (0.291, 0.075, 1.3, -15),
-    ("BLOSUM62", 9, 2): (0.279, 0.058, 1.5, -19), ("BLOSUM62", 8, 2): (0.264, 0.045, 1.8, -26),
-    ("BLOSUM62", 7, 2): (0.239, 0.027, 2.5, -46), ("BLOSUM62", 6, 2): (0.201, 0.012, 3.3, -58),
-    ("BLOSUM62", 13, 1): (0.292, 0.071, 1.2, -11), ("BLOSUM62", 12, 1): (0.283, 0.059, 1.5, -19),
-    ("BLOSUM62", 11, 1): (0.267, 0.041, 1.9, -30), ("BLOSUM62", 10, 1): (0.243, 0.024, 2.5, -44),
-    ("BLOSUM62", 9, 1): (0.206, 0.010, 4.0, -87),
-    ("BLOSUM80", 25, 2): (0.342, 0.17, 0.52, -1.6), ("BLOSUM80", 13, 2): (0.336, 0.15, 0.59, -3),
-    ("BLOSUM80", 9, 2): (0.319, 0.11, 0.76, -6), ("BLOSUM80", 8, 2): (0.308, 0.090, 0.89, -9),
-    ("BLOSUM80", 7, 2): (0.293, 0.070, 1.1, -14), ("BLOSUM80", 6, 2): (0.268, 0.045, 1.4, -19),
-    ("BLOSUM80", 11, 1): (0.314, 0.095, 0.90, -9), ("BLOSUM80", 10, 1): (0.299, 0.071, 1.1, -14),
-    ("BLOSUM80", 9, 1): (0.279, 0.048, 1.4, -19),
-    ("BLOSUM90", 9, 2): (0.310, 0.12, 0.67, -6), ("BLOSUM90", 8, 2): (0.300, 0.099, 0.76, -7),
-    ("BLOSUM90", 7, 2): (0.283, 0.072, 0.93, -11), ("BLOSUM90", 6, 2): (0.259, 0.048, 1.2, -16),
-    ("BLOSUM90", 11, 1): (0.302, 0.093, 0.78, -8), ("BLOSUM90", 10, 1): (0.290, 0.075, 1.04, -15),
-    ("BLOSUM90", 9, 1): (0.265, 0.044, 1.3, -19),
-    ("PAM30", 7, 2): (0.305, 0.15, 0.35, -3), ("PAM30", 6, 2): (0.287, 0.11, 0.42, -4),
-    ("PAM30", 5, 2): (0.264, 0.079, 0.59, -7), ("PAM30", 10, 1): (0.309, 0.15, 0.35, -3),
-    ("PAM30", 9, 1): (0.294, 0.11, 0.48, -6), ("PAM30", 8, 1): (0.270, 0.072, 0.68, -10),
-    ("PAM70", 8, 2): (0.301, 0.12, 0.56, -5), ("PAM70", 7, 2): (0.286, 0.093, 0.67, -7),
-    ("PAM70", 6, 2): (0.264, 0.064, 0.90, -12), ("PAM70", 11, 1): (0.305, 0.12, 0.59, -6),
-    ("PAM70", 10, 1): (0.291, 0.091, 0.71, -9), ("PAM70", 9, 1): (0.270, 0.060, 0.97, -14),
-    ("PAM250", 15, 3): (0.205, 0.049, 1.6, -23), ("PAM250", 14, 3): (0.200, 0.043, 1.7, -26),
-    ("PAM250", 13, 3): (0.194, 0.036, 1.9, -31), ("PAM250", 12, 3): (0.186, 0.029, 2.2, -41),
-    ("PAM250", 11, 3): (0.174, 0.020, 2.5, -48), ("PAM250", 17, 2): (0.204, 0.047, 1.7, -28),
-    ("PAM250", 16, 2): (0.198, 0.038, 1.8, -29), ("PAM250", 15, 2): (0.191, 0.031, 2.2, -44),
-    ("PAM250", 14, 2): (0.182, 0.024, 2.5, -53), ("PAM250", 13, 2): (0.171, 0.017, 2.9, -64),
-    ("PAM250", 21, 1): (0.205, 0.045, 1.8, -34), ("PAM250", 20, 1): (0.199, 0.037, 1.9, -35),
-    ("PAM250", 19, 1): (0.192, 0.029, 2.3, -52), ("PAM250", 18, 1): (0.183, 0.021, 2.6, -60),
-    ("PAM250", 17, 1): (0.171, 0.014, 3.3, -86),
-}
 #: The matrix of :func:`search` and ``bioplug search`` when none is named.
 DEFAULT_MATRIX = "BLOSUM62"
 #: What nucleotide queries and database are told to use instead of a protein matrix: NUC.4.4
@@ -202,6 +162,10 @@ class SearchResults:
     #: The BLAST program whose output the tabular comments follow: "BLASTN" for a nucleotide
     #: scoring, "BLASTP" otherwise.
     program: str = "BLASTP"
+    #: With "table": True when the E-values carry Spouge's finite-size correction (BLAST+'s
+    #: default; the hits are then listed by E-value), False for ``old_fsc`` or a user's
+    #: ``karlin``.
+    finite_size_correction: bool = False
 
     def __iter__(self):
         return iter(self.hits)
@@ -241,101 +205,13 @@ class SearchResults:
         return blast_tab.dataframe(self, columns)
 
 
-# -- statistics -------------------------------------------------------------------------------
-def karlin_altschul(matrix_name: str | None, gap_open: int, gap_extend: int):
-    """BLAST's gapped ``(lambda, K, alpha, beta)`` for a matrix and gap costs
-    (:data:`KARLIN_ALTSCHUL`), or None when not tabulated."""
-    if matrix_name is None:
-        return None
-    return KARLIN_ALTSCHUL.get((matrix_name.upper(), int(gap_open), int(gap_extend)))
-
-
-def bit_scores(scores, lam: float, k: float) -> np.ndarray:
-    """``(lambda * S - ln K) / ln 2``."""
-    return (lam * np.asarray(scores, dtype=np.float64) - math.log(k)) / math.log(2)
-
-
-def length_adjustment(query_length, db_residues, db_sequences, lam: float, k: float,
-                      alpha: float, beta: float) -> np.ndarray:
-    """BLAST's length adjustment ``l`` (the expected length of a chance alignment's edge
-    effect) of each query length against a database, as an int64 array (numpy broadcasting
-    over the three sizes).
-
-    With ``m`` the query length, ``n`` the database residues, ``N`` its sequences and
-    ``f(l) = (alpha / lambda) * (ln K + ln((m - l) * (n - N * l))) + beta``, ``l`` is the
-    largest integer ``0 <= l <= l_max`` with ``l <= f(l)``, where ``l_max`` is the real ``l``
-    at which ``K * (m - l) * (n - N * l) = max(m, n)`` (the smaller root of that quadratic,
-    itself allowed, as BLAST allows it): the search space must not fall below
-    ``max(m, n) / K``. It is 0 when no ``l`` fits (``K m n
-    <= max(m, n)``, or ``f(0) < 0``). Altschul et al. 2001; NCBI BLAST+ defines it so
-    (``BLAST_ComputeLengthAdjustment``).
-
-    ``f`` decreases on ``[0, l_max]``, so ``f(l) - l`` has one root there (or none: then
-    ``l_max`` or 0 bounds the answer) and the integers that fit are ``0 .. floor(root)``. The
-    root is found by bisection (64 halvings, which reach float precision), and its floor is
-    then checked against the definition, one integer either way, so that rounding next to an
-    integer cannot move the answer.
-    """
-    m, n, big_n = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64)
-                                        for v in (query_length, db_residues, db_sequences)))
-    slope, log_k = alpha / lam, math.log(k)
-
-    def f(ell):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return slope * (log_k + np.log((m - ell) * (n - big_n * ell))) + beta
-
-    # N l^2 - (m N + n) l + (m n - max(m, n) / K) = 0: its smaller root, written as
-    # 2 c / (b + sqrt(b^2 - 4 a c)) (no cancellation)
-    b = m * big_n + n
-    c = m * n - np.maximum(m, n) / k
-    room = c > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        top = np.where(room, 2 * c / (b + np.sqrt(b * b - 4 * big_n * c)), 0.0)
-    lo, hi = np.zeros_like(top), top.copy()   # f(lo) >= lo (or lo = 0) throughout
-    for _ in range(64):
-        mid = (lo + hi) / 2
-        below = f(mid) >= mid
-        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-    ell = np.floor(lo)
-
-    def fits(x):
-        return room & (x <= top) & (f(x) >= x)
-
-    ell = np.where(fits(ell + 1), ell + 1, ell)
-    ell = np.where((ell > 0) & ~fits(ell), ell - 1, ell)
-    return ell.astype(np.int64)
-
-
-def search_space(query_length, db_residues: int, db_sequences: int, karlin) -> np.ndarray:
-    """The search space of each query length: BLAST+'s effective one, ``(m - l) * (n - N *
-    l)`` with :func:`length_adjustment` ``l``, when ``karlin`` is ``(lambda, K, alpha,
-    beta)``; ``m * n`` (SSEARCH's, no adjustment) when it is only ``(lambda, K)``."""
-    m = np.asarray(query_length, dtype=np.float64)
-    if karlin is None or len(karlin) < 4:
-        return m * float(db_residues)
-    ell = length_adjustment(m, db_residues, db_sequences, *karlin[:4]).astype(np.float64)
-    return (m - ell) * (float(db_residues) - float(db_sequences) * ell)
-
-
-def evalues(bits, query_length, db_residues: int, db_sequences: int = 1,
-            karlin=None) -> np.ndarray:
-    """``space * 2**-bits`` (``= K * space * exp(-lambda * S)``; ``query_length`` a number or
-    one per bit score), ``space`` from :func:`search_space`: BLAST+'s effective search space
-    when ``karlin`` has alpha and beta (the table's ``(lambda, K, alpha, beta)``), else ``m *
-    n`` (``karlin`` None or a user's ``(lambda, K)``)."""
-    # one length adjustment a distinct query length (a bisection each)
-    lengths, back = np.unique(np.asarray(query_length, dtype=np.float64), return_inverse=True)
-    space = search_space(lengths, db_residues, db_sequences, karlin)[back.reshape(
-        np.shape(query_length))]
-    return space * np.exp2(-np.asarray(bits, np.float64))
-
-
 # -- the front door ---------------------------------------------------------------------------
 def search(queries, database, *, aligner=None, matrix: str | None = None, gap_open: int = 11,
            gap_extend: int = 1, karlin: tuple[float, float] | None = None, top: int = 10,
            device=None, chunk_residues: int | None = None, progress=None,
            precision: str | None = None, evalue: float | None = None,
-           statistics: str = "auto", strand: str = "auto") -> SearchResults:
+           statistics: str = "auto", strand: str = "auto", old_fsc: bool = False
+           ) -> SearchResults:
     """Search every query against every database sequence with exact local alignment.
 
     Parameters
@@ -359,14 +235,17 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
         11 and 1).
     karlin : (float, float) or (float, float, float, float), optional
         Karlin-Altschul ``(lambda, K)``, or ``(lambda, K, alpha, beta)``; default BLAST's
-        table (:data:`KARLIN_ALTSCHUL`). With alpha and beta, E-values
-        use BLAST+'s effective search space (:func:`length_adjustment`); a ``(lambda, K)``
-        alone gives ``m * n`` (query length times database residues, no length adjustment).
+        table (:data:`~bioplug.pairwise.karlin.KARLIN_ALTSCHUL`, with Spouge's correction
+        unless ``old_fsc``). With alpha and beta, E-values use BLAST+'s effective search
+        space (:func:`~bioplug.pairwise.karlin.length_adjustment`); a ``(lambda, K)`` alone
+        gives ``m * n`` (query length times database residues, no length adjustment).
         Without an entry, bit scores and E-values are NaN.
     top : int
-        Hits kept per query: the best by E-value (then database number), which is score
-        descending with BLAST's table and weighs the subject's length too with fitted
-        statistics; by score without E-values. Hits with no positive score are never
+        Hits kept per query. With BLAST's table: the best by score (then database number),
+        listed by E-value (then score, then database number) as BLAST+ lists them, since
+        Spouge's correction weighs the subject's length too (with ``old_fsc`` the two orders
+        are one). With fitted statistics: the best by E-value, which weighs the subject's
+        length. By score without E-values. Hits with no positive score are never
         reported.
     device : device specification, list of them, or "all", optional
         See :func:`bioplug.runtime.get_runtimes`; with several devices the database's chunks
@@ -393,6 +272,10 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
         Which strands of nucleotide queries to search (:mod:`bioplug.pairwise.strands`;
         BLASTN's ``-strand``): "auto" (default) both for a nucleotide scoring, the query as
         given for a protein one.
+    old_fsc : bool
+        With BLAST's table, E-values without Spouge's finite-size correction: the effective
+        search space's, as blastp prints them with ``OLD_FSC`` set (default False: BLAST+'s
+        default E-values).
 
     Returns
     -------
@@ -411,7 +294,7 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     _check_arguments(top, evalue, chunk_residues, statistics)
     named = aligner is not None or matrix is not None   # the user chose this scoring
     matrix = matrix or DEFAULT_MATRIX
-    scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin)
+    scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin, old_fsc)
     runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
@@ -442,6 +325,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
     hits = strands.joined(_trace_hits(scanners[0].engine, ids_s, codes_s, db, best, stats),
                           origin, which, len(qids))
+    if isinstance(stats, Spouge):   # BLAST+'s order: its E-values weigh the subject's length
+        hits = [sorted(mine, key=lambda h: (h.evalue, -h.score, h.subject)) for mine in hits]
     if evalue is not None:   # among each query's top hits
         hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
@@ -454,7 +339,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
                          statistics=source, fits=stats if source == "fit" else None,
                          query_titles=_query_titles(queries, qids),
                          database_name=_database_name(database),
-                         program="BLASTN" if strands.nucleotide(scoring) else "BLASTP")
+                         program="BLASTN" if strands.nucleotide(scoring) else "BLASTP",
+                         finite_size_correction=isinstance(stats, Spouge))
 
 
 def _by_evalue(counts: ScoreCounts, fits: list, sequences: int, top: int, best: list
@@ -503,6 +389,8 @@ def _score_counts(statistics: str, table, evalue, queries: int, db: Database,
     if fit:
         why = (f"the database has {len(db)} sequences; fitting E-values to the search's "
                f"own scores needs at least {MIN_SEQUENCES}")
+        if table is None:
+            why = f"no Karlin-Altschul parameters ({why_no_table}), and {why}"
     elif table is None:
         why = f"no Karlin-Altschul parameters ({why_no_table})"
     else:
@@ -513,9 +401,10 @@ def _score_counts(statistics: str, table, evalue, queries: int, db: Database,
     return None
 
 
-def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
-    """The device scoring and (lambda, K, alpha, beta) (the table's), the user's ``karlin``,
-    or None."""
+def _scheme(aligner, matrix, gap_open, gap_extend, karlin, old_fsc: bool = False):
+    """The device scoring and the statistics: the user's ``karlin``, else the table's
+    :class:`~bioplug.pairwise.karlin.Spouge` (its ``(lambda, K, alpha, beta)`` alone with
+    ``old_fsc``), or None."""
     if aligner is not None:
         if aligner.mode != "local":
             raise InputError(f"database search needs a local aligner, not mode {aligner.mode!r}")
@@ -529,13 +418,18 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin):
         if scoring is None or aligner.substitution_matrix is None:
             raise InputError("database search needs a substitution matrix with scores the "
                              "device can reproduce exactly")
-        name = _matrix_name(aligner.substitution_matrix)
+        name = table_matrix(aligner.substitution_matrix)
         op, ex = -float(aligner.open_gap_score), -float(aligner.extend_gap_score)
-        table = karlin_altschul(name, round(op - ex), round(ex)) if op.is_integer() else None
+        costs = (round(op - ex), round(ex)) if op.is_integer() else None
     else:
         scoring = search_scoring(matrix, gap_open, gap_extend)
-        table = karlin_altschul(matrix, gap_open, gap_extend)
-    return scoring, karlin if karlin is not None else table
+        name, costs = table_matrix(load_matrix(matrix)), (gap_open, gap_extend)
+    if karlin is not None:
+        return scoring, karlin
+    table = karlin_altschul(name, *costs) if costs else None
+    if table is not None and not old_fsc:
+        table = spouge(name, *costs) or table
+    return scoring, table
 
 
 def _database_name(database) -> str:
@@ -610,24 +504,21 @@ def _spread_sample(codes: np.ndarray, limit: int, pieces: int = 64) -> np.ndarra
 
 def _no_table(aligner, matrix: str) -> str:
     """Why BLAST's table has no (lambda, K) here, and the gap costs it has for the matrix."""
-    name = _matrix_name(aligner.substitution_matrix) if aligner is not None else matrix
-    costs = [f"{o}/{e}" for (m, o, e) in KARLIN_ALTSCHUL if m == str(name).upper()]
+    given = aligner.substitution_matrix if aligner is not None else load_matrix(matrix)
+    name = table_matrix(given)
+    asked = str(matrix).upper() if aligner is None else None
+    if name is None and asked in NCBI_MATRICES:
+        return (f"BLAST's table describes NCBI's {asked}, and the {asked} used here "
+                "(Biopython's) scores the 20 amino acids otherwise (Biopython's BLOSUM80 is "
+                "in 1/3-bit units, NCBI's in 1/2-bit units); an aligner with NCBI's matrix "
+                "gets the table (or pass karlin=(lambda, K) in Python)")
+    costs = [f"{o}/{e}" for (m, o, e) in KARLIN_ALTSCHUL if m == name]
     if not costs:
         return (f"BLAST's table has no entry for this matrix; its matrices are "
                 f"{', '.join(sorted({m for m, _, _ in KARLIN_ALTSCHUL}))} (or pass "
                 "karlin=(lambda, K) in Python)")
     return (f"BLAST's table has {name} with gap costs (open/extend) {' '.join(costs)} only "
             "(or pass karlin=(lambda, K) in Python)")
-
-
-def _matrix_name(matrix) -> str | None:
-    """The name of a table matrix equal to ``matrix``, if any."""
-    for name in {k[0] for k in KARLIN_ALTSCHUL}:
-        ref = load_matrix(name)
-        if (tuple(ref.alphabet) == tuple(matrix.alphabet)
-                and np.array_equal(np.asarray(ref), np.asarray(matrix))):
-            return name
-    return None
 
 
 def _as_database(database, scoring: Scoring) -> Database:
@@ -755,6 +646,9 @@ def significance(stats, score, q_of, qlen, slen, db: Database) -> tuple[np.ndarr
     nan = np.full(len(score), math.nan)
     if stats is None:
         return nan, nan.copy()
+    if isinstance(stats, Spouge):
+        bits = bit_scores(score, stats.lam, stats.k)
+        return bits, spouge_evalues(score, qlen, slen, db.residues, stats)
     if isinstance(stats, tuple):   # (lambda, K) or (lambda, K, alpha, beta)
         bits = bit_scores(score, stats[0], stats[1])
         return bits, evalues(bits, qlen, db.residues, len(db), stats)

@@ -15,11 +15,13 @@ scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment
 ``blast+7``).
 
 E-values (``--statistics``): BLAST's Karlin-Altschul parameters where its table has the
-matrix and gap costs (BLOSUM45/50/62/80/90, PAM30/70/250), else fitted to the search's own
-scores of every database sequence, as SSEARCH does (Pearson 1998: the scores' line in
-ln(length) and their spread; a database of at least 100 sequences). The ``--top`` hits are
-each query's best by E-value: with fitted E-values, which weigh the subject's length, that is
-not always the best by score.
+matrix and gap costs (BLOSUM45/50/62/80/90, PAM30/70/250), with Spouge's finite-size
+correction as blastp applies it by default (``--old-fsc``: without it, as blastp with
+``OLD_FSC`` set), else fitted to the search's own scores of every database sequence, as
+SSEARCH does (Pearson 1998: the scores' line in ln(length) and their spread; a database of at
+least 100 sequences). The ``--top`` hits are each query's best by score with the table, listed
+by E-value as BLAST+ lists them, and its best by E-value with fitted E-values; both kinds weigh
+the subject's length.
 
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
@@ -78,6 +80,10 @@ def add_parser(sub) -> None:
                         "100 sequences, refused otherwise), or the table where it has the "
                         "scoring and the fit otherwise (auto, default; no E-values where "
                         "neither can be had)")
+    p.add_argument("--old-fsc", action="store_true",
+                   help="with BLAST's table: E-values over the effective search space without "
+                        "Spouge's finite-size correction, as blastp prints them with OLD_FSC "
+                        "set (default: blastp's default E-values)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="tsv (BLAST tabular, default), sam, or pair (a report to read: "
                         "scores and alignments); default: sam for a .sam output, else tsv")
@@ -138,7 +144,7 @@ def _run(args) -> int:
                          gap_open=args.gap_open, gap_extend=args.gap_extend, top=args.top,
                          device=args.device, chunk_residues=args.chunk_residues, progress=bar,
                          evalue=args.evalue, statistics=args.statistics,
-                         strand=args.strand)
+                         strand=args.strand, old_fsc=args.old_fsc)
     finally:
         bar.close()
     with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
