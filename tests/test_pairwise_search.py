@@ -538,6 +538,21 @@ def test_cli_tabular_and_stdout(tmp_path, capsys):
     assert any(line.startswith("q0\t") for line in sam.read_text().splitlines())
 
 
+def test_cli_old_fsc(tmp_path):
+    """--old-fsc writes the E-values blastp prints with OLD_FSC set (old_fsc=True); without
+    it, the default ones (Spouge's correction), which differ."""
+    queries, db = random_set(7, nq=3, nd=40)
+    qf = write_fasta(tmp_path / "q.fa", queries, "q")
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    for flag, old in (([], False), (["--old-fsc"], True)):
+        out = tmp_path / f"hits{old}.tsv"
+        assert main(["-q", "search", str(qf), str(dbf), "-o", str(out), "--top", "4",
+                     "--device", DEVICE, *flag]) == 0
+        want = search(str(qf), str(dbf), top=4, device=DEVICE, old_fsc=old)
+        assert out.read_text() == want.tabular()
+    assert (tmp_path / "hitsFalse.tsv").read_text() != (tmp_path / "hitsTrue.tsv").read_text()
+
+
 def test_cli_queries_from_standard_input(tmp_path, capsys, monkeypatch):
     """``-`` for the queries (spooled: SAM output reads them again); the database must be a
     file, and its index cannot live beside standard input."""
