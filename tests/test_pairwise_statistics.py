@@ -218,3 +218,55 @@ def test_fitted_hits_are_each_querys_best_by_evalue():
         by_score = sorted(all_hits, key=lambda h: (-h.score, h.subject))[:7]
         differ |= [h.subject for h in by_score] != [h.subject for h in mine]
     assert differ   # the case this test is about happened
+
+
+@pytest.mark.skipif(__import__("shutil").which("ssearch36") is None,
+                    reason="SSEARCH (ssearch36, Debian's fasta3) is not on PATH: no oracle")
+@pytest.mark.parametrize("seed", [3, 7])
+def test_fitted_evalues_agree_with_ssearch(tmp_path, seed):
+    """Against SSEARCH 36 itself (its default statistics, -z 1: the regression on ln(length)
+    this fit follows), BLOSUM62 11/1, 2,000 random proteins and three homologs of each query.
+    The homologs' E-values agree within 0.15 decades plus 2 % of their exponent (the two
+    fitted lines differ a little: about 2 decades at 1e-134); each query's k-th best chance
+    hit (k = 1..20 of the 2,000 unrelated sequences) has the same E-value within a factor 2 in
+    both, though one pair's can differ more (each fit weighs the subject's length its own
+    way); the typical pair agrees within 0.08 decades."""
+    import subprocess
+
+    from bioplug.pairwise.search import search
+
+    rng = np.random.default_rng(seed)
+    queries = random_proteins(rng, 4, 60, 600)
+    db = random_proteins(rng, 2000, 50, 800)
+    for q in queries:
+        for p in (0.4, 0.6, 0.7):
+            db.append("".join(c if rng.random() > p else random_proteins(rng, 1, 1, 2)[0]
+                              for c in q))
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
+    dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
+    out = subprocess.run(["ssearch36", "-q", "-m", "8", "-s", "BL62", "-f", "-11", "-g", "-1",
+                          "-b", "30", "-d", "0", "-E", "1000", "-z", "1", str(qf), str(dbf)],
+                         check=True, capture_output=True, text=True).stdout
+    theirs = {}
+    for line in out.splitlines():
+        if line.strip() and not line.startswith("#"):
+            f = line.split("\t")
+            theirs[(f[0], f[1])] = float(f[10])
+    ours = search(str(qf), str(dbf), top=30, device=DEVICE, statistics="fit")
+    gaps = []
+    for q, hits in enumerate(ours.hits):
+        for h in hits:
+            e = theirs.get((h.query_id, h.subject_id))
+            if e:
+                gaps.append(abs(math.log10(h.evalue / e)))
+                if e < 1e-5:
+                    assert gaps[-1] <= 0.15 + 0.02 * abs(math.log10(e)), (h.subject_id,
+                                                                          h.evalue, e)
+        mine = [h.evalue for h in hits if int(h.subject_id[1:]) < 2000][:20]
+        chance = sorted(e for (qid, sid), e in theirs.items()
+                        if qid == f"q{q}" and int(sid[1:]) < 2000)[:20]
+        assert len(mine) == len(chance) == 20
+        assert np.all(np.abs(np.log10(np.array(mine) / np.array(chance))) <= math.log10(2)), \
+            (mine, chance)
+    assert len(gaps) >= 100 and np.median(gaps) <= 0.08, (len(gaps), np.median(gaps))
