@@ -448,3 +448,43 @@ def test_blast_option_names(tmp_path, capsys):
                      "--device", DEVICE]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 4
+
+
+@pytest.mark.skipif(__import__("shutil").which("blastp") is None
+                    or __import__("shutil").which("makeblastdb") is None,
+                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+def test_tabular_columns_equal_blastps_for_strong_hits(tmp_path):
+    """blastp's outfmt 6 line, column for column (identity, coordinates, gaps, positives,
+    coverage, BTOP, E-value and bit score as printed), for every significant hit (E < 1e-5)
+    that both score alike: one best local alignment there, so both tools find the same one
+    (chance hits often have several of one score, placed differently)."""
+    import subprocess
+
+    rng = np.random.default_rng(11)
+    make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
+    queries = [make(n) for n in (40, 150, 400, 900)]
+    db = [make(int(rng.integers(30, 700))) for _ in range(300)]
+    for q in queries:
+        for p in (0.1, 0.3, 0.5, 0.65):
+            db.append("".join(c if rng.random() > p else make(1) for c in q))
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
+    dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
+    subprocess.run(["makeblastdb", "-in", str(dbf), "-dbtype", "prot", "-out",
+                    str(tmp_path / "db")], check=True, capture_output=True)
+    cols = ("qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue "
+            "bitscore score nident positive gaps ppos qcovhsp btop").split()
+    out = subprocess.run(["blastp", "-query", str(qf), "-db", str(tmp_path / "db"),
+                          "-comp_based_stats", "0", "-seg", "no", "-max_hsps", "1",
+                          "-evalue", "1e-5", "-outfmt", "6 " + " ".join(cols)],
+                         check=True, capture_output=True, text=True).stdout
+    theirs = {tuple(line.split("\t")[:2]): line for line in out.splitlines()}
+    ours = {tuple(line.split("\t")[:2]): line
+            for line in search(str(qf), str(dbf), top=50, device=DEVICE).tabular(
+                cols).splitlines()}
+    compared = 0
+    for key, line in theirs.items():
+        if key in ours and ours[key].split("\t")[12] == line.split("\t")[12]:
+            assert ours[key] == line
+            compared += 1
+    assert compared >= 12, compared   # 16 of BLAST's 16
