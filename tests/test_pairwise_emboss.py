@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
+import subprocess
 
 import numpy as np
+import pytest
 from Bio import Align, SeqIO
 from Bio.Align import substitution_matrices
 from hypothesis import HealthCheck, given, settings
@@ -114,3 +117,39 @@ def test_ids_with_colons_read_back(tmp_path, caplog):
     back = next(Align.parse(str(out), "emboss"))
     assert [r.id for r in back.sequences] == ["chr1_100-120", "chr2_5-24"]
     assert "chr1:100-120 is written as chr1_100-120" in caplog.text
+
+
+@pytest.mark.skipif(shutil.which("water") is None or shutil.which("needle") is None,
+                    reason="EMBOSS (water, needle) is not on PATH: no oracle to compare with")
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["local", "global"])
+def test_alignment_block_equals_emboss(tmp_path, seed, mode):
+    """The report's alignment block and its Length / Identity / Similarity / Gaps / Score
+    lines are EMBOSS's own, line for line: water for local, needle with end gaps weighed
+    (-endweight) for global (Biopython's global scores end gaps; needle's default does not),
+    BLOSUM62 (EMBOSS's EBLOSUM62 scores the 20 amino acids alike), gaps 10 / 0.5."""
+    rng = np.random.default_rng(seed)
+    amino = "ACDEFGHIKLMNPQRSTVWY"
+    a = "".join(rng.choice(list(amino), int(rng.integers(40, 200))))
+    b = "".join(c if rng.random() > 0.35 else rng.choice(list(amino)) for c in a)
+    cut = len(b) // 3   # an insertion and a deletion
+    b = b[:cut] + "".join(rng.choice(list(amino), int(rng.integers(1, 8)))) + \
+        b[cut + int(rng.integers(1, 6)):]
+    (tmp_path / "a.fa").write_text(f">a\n{a}\n")
+    (tmp_path / "b.fa").write_text(f">b\n{b}\n")
+    theirs, ours = tmp_path / "emboss.txt", tmp_path / "ours.txt"
+    program = ["water"] if mode == "local" else ["needle", "-endweight", "-endopen", "10",
+                                                  "-endextend", "0.5"]
+    subprocess.run([*program, "-asequence", str(tmp_path / "a.fa"), "-bsequence",
+                    str(tmp_path / "b.fa"), "-gapopen", "10", "-gapextend", "0.5", "-outfile",
+                    str(theirs), "-auto"], check=True, capture_output=True)
+    assert main(["-q", "pairwise", str(tmp_path / "a.fa"), str(tmp_path / "b.fa"), "-o",
+                 str(ours), "--format", "emboss", "--mode", mode, "--matrix", "BLOSUM62",
+                 "--gap-open", "10", "--gap-extend", "0.5", "--device", DEVICE]) == 0
+
+    def compared(path):
+        keep = ("# Length", "# Identity", "# Similarity", "# Gaps", "# Score")
+        return [line for line in path.read_text().splitlines()
+                if not line.startswith("#") or line.startswith(keep)]
+
+    assert compared(ours) == compared(theirs)
