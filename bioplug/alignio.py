@@ -475,7 +475,8 @@ def clustal_conservation(rows, protein: bool = True) -> str:
     """The conservation line Clustal prints under each block: ``*`` where a column holds one
     residue in every row (case aside), ``:`` / ``.`` where its residues all fall in one of
     ClustalW's strong / weak groups (proteins only), a space otherwise and wherever a row has
-    a gap there.
+    a gap there. ClustalW 2.1 and MAFFT print this line; Clustal Omega leaves out the weak
+    group STPA (a column of A, P and S gets ``.`` here, a space there).
 
     Parameters
     ----------

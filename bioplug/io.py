@@ -754,7 +754,7 @@ def write_checked(alignment, output, source, fmt: str) -> None:
     if fmt in ("a2m", "a3m"):  # every column is a match state
         alignment.column_annotations["state"] = "D" * alignment.length
     if fmt == "clustal" and "clustal_consensus" not in alignment.column_annotations:
-        # the line under each block that ClustalW, Clustal Omega and MAFFT print
+        # the line under each block that ClustalW and MAFFT print (alignio.clustal_conservation)
         from bioplug.alphabet import is_nucleotide
 
         rows = alignment_rows(alignment)
