@@ -522,9 +522,10 @@ def gcg_checksum(rows: np.ndarray) -> np.ndarray:
 
 
 def _msf(ids: list[str], arr: np.ndarray) -> Iterator[str]:
-    """GCG MSF, as Clustal Omega and ClustalW write it for Jalview, GCG and SeaView: a header
-    with each row's length and checksum, then blocks of 50 columns in groups of 10, every
-    gap written ``.`` (Biopython reads it; it has no MSF writer)."""
+    """GCG MSF, as ClustalW writes it for Jalview, GCG and SeaView: a header with each row's
+    length and checksum, then blocks of 50 columns in groups of 10, every gap written ``.``
+    (Clustal Omega and EMBOSS write end gaps as ``~``, which enters their checksums; readers
+    take both. Biopython reads it; it has no MSF writer)."""
     _need_rows(arr)
     from bioplug.alphabet import is_nucleotide
 

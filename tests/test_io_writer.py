@@ -564,6 +564,31 @@ def test_clustal_conservation_line_equals_clustalw_and_mafft(tmp_path, seed):
     assert checked >= 1
 
 
+@pytest.mark.skipif(shutil.which("clustalw") is None,
+                    reason="ClustalW is not on PATH: no oracle to compare with")
+def test_msf_checksums_equal_clustalws(tmp_path):
+    """Each row's checksum and the file's total equal ClustalW 2.1's MSF of the same rows
+    (``clustalw -CONVERT -OUTPUT=GCG``), end gaps included (written ``.`` by both)."""
+    from bioplug.alignio import write_rows
+
+    ids = ["a1", "b22", "c333", "d4"]
+    rows = ["--MKVLAAG-IVGSTNQ", "MKMKILSAGGIVGTT--", "----VLAAGLIVGSSNQ", "MKMRVLA--LVGSSNE-"]
+    fasta = tmp_path / "rows.fa"
+    fasta.write_text("".join(f">{i}\n{r}\n" for i, r in zip(ids, rows, strict=True)))
+    subprocess.run(["clustalw", f"-INFILE={fasta}", "-CONVERT", "-OUTPUT=GCG",
+                    f"-OUTFILE={tmp_path / 'cw.msf'}"], capture_output=True, check=True)
+    ours = tmp_path / "ours.msf"
+    write_rows(ours, ids, rows, "msf")
+
+    def checks(path):
+        text = path.read_text()
+        rows = dict(re.findall(r"Name:\s+(\S+).*?Check:\s+(\d+)", text))
+        total = re.search(r"MSF:.*?Check:\s+(\d+)", text).group(1)
+        return rows, total
+
+    assert checks(ours) == checks(tmp_path / "cw.msf")
+
+
 def test_msf_is_read_back_with_gcg_checksums(tmp_path):
     """MSF (Biopython reads it but has no writer): the rows read back by Biopython, every gap
     written ``.``, and each row's GCG checksum as its definition computes it; a nucleotide
