@@ -477,3 +477,37 @@ def test_duplicate_ids_name_the_file_and_the_records(tmp_path, capsys) -> None:
         assert main(["-q", *command, "--device", "cpu"]) == 2
         assert (f"{path}: duplicate sequence ids: a (a: records 1 and 3)"
                 in capsys.readouterr().err)
+
+
+@pytest.mark.skipif(__import__("shutil").which("quicktree") is None,
+                    reason="QuickTree is not on PATH: no oracle to compare with")
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n", [5, 12, 40])
+def test_nj_equals_quicktrees(tmp_path, seed, n):
+    """``bioplug tree MATRIX.phy --method nj`` and QuickTree (``quicktree -in m``, an NJ
+    program) give one tree: every pair of tips equally far apart along it, to QuickTree's
+    five printed decimals (Euclidean distances of random points: no ties)."""
+    import io
+    import subprocess
+
+    from Bio import Phylo
+
+    rng = np.random.default_rng(seed)
+    points = rng.random((n, 5))
+    dist = np.sqrt(((points[:, None] - points[None]) ** 2).sum(-1))
+    names = [f"t{i}" for i in range(n)]
+    matrix = tmp_path / "d.phy"
+    matrix.write_text(f"{n}\n" + "".join(
+        f"{name:<10}" + " ".join(f"{x:.6f}" for x in row) + "\n"
+        for name, row in zip(names, dist, strict=True)))
+    theirs = subprocess.run(["quicktree", "-in", "m", "-out", "t", str(matrix)],
+                            capture_output=True, text=True, check=True).stdout
+    out = tmp_path / "ours.nwk"
+    assert main(["-q", "tree", str(matrix), "-o", str(out), "--method", "nj",
+                 "--device", "cpu"]) == 0
+
+    def along(newick):
+        tree = Phylo.read(io.StringIO(newick), "newick")
+        return np.array([[tree.distance(a, b) for b in names] for a in names])
+
+    np.testing.assert_allclose(along(out.read_text()), along(theirs), atol=1e-4)
