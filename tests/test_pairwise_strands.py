@@ -89,3 +89,54 @@ def test_strand_choice():
         search(queries, db, matrix="NUC.4.4", strand="reverse", device=DEVICE)
     protein = search(["MKVLAAGIV"], ["MKVLAAGIVW"], device=DEVICE)
     assert protein.hits[0][0].strand == "plus"
+
+
+@pytest.mark.skipif(__import__("shutil").which("blastn") is None
+                    or __import__("shutil").which("makeblastdb") is None,
+                    reason="BLAST+ (blastn, makeblastdb) is not on PATH: no oracle to compare with")
+def test_nucleotide_evalues_equal_blastn(tmp_path):
+    """NUC.4.4 with BLASTN's gap costs 10 / 6 takes BLASTN's reward 5 / penalty -4 table row:
+    every hit both tools score alike, on either strand, has blastn's E-value (``-task blastn
+    -reward 5 -penalty -4``, its XML report's six digits), with no finite-size correction
+    (blastn applies none)."""
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    rng = np.random.default_rng(8)
+    make = lambda n: "".join(rng.choice(list("ACGT"), n))  # noqa: E731
+    queries = [make(n) for n in (80, 300, 900)]
+    db = [make(int(rng.integers(100, 1500))) for _ in range(150)]
+    for q in queries:   # a relative on each strand
+        for p in (0.1, 0.2):
+            relative = "".join(c if rng.random() > p else make(1) for c in q)
+            db += [relative, reverse_complement(relative)]
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
+    dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
+    subprocess.run(["makeblastdb", "-in", str(dbf), "-dbtype", "nucl", "-out",
+                    str(tmp_path / "db")], check=True, capture_output=True)
+    out = subprocess.run(["blastn", "-task", "blastn", "-query", str(qf), "-db",
+                          str(tmp_path / "db"), "-reward", "5", "-penalty", "-4", "-gapopen",
+                          "10", "-gapextend", "6", "-dust", "no", "-soft_masking", "false",
+                          "-max_hsps", "1", "-evalue", "1e9", "-max_target_seqs", "500",
+                          "-outfmt", "5"], check=True, capture_output=True).stdout
+    theirs = {}
+    for it in ET.fromstring(out).iter("Iteration"):
+        query = it.findtext("Iteration_query-def").split()[0]
+        for hit in it.iter("Hit"):
+            hsp = hit.find("Hit_hsps/Hsp")
+            strand = "plus" if int(hsp.findtext("Hsp_hit-frame")) > 0 else "minus"
+            theirs[(query, hit.findtext("Hit_def").split()[0], strand)] = (
+                float(hsp.findtext("Hsp_score")), float(hsp.findtext("Hsp_evalue")))
+    ours = search(str(qf), str(dbf), top=400, device=DEVICE, matrix="NUC.4.4", gap_open=10,
+                  gap_extend=6)
+    assert ours.statistics == "table" and not ours.finite_size_correction
+    compared, strands = 0, set()
+    for hits in ours.hits:
+        for h in hits:
+            score, e = theirs.get((h.query_id, h.subject_id, h.strand), (None, None))
+            if score == h.score:
+                assert h.evalue == pytest.approx(e, rel=6e-6)
+                compared += 1
+                strands.add(h.strand)
+    assert compared >= 20 and strands == {"plus", "minus"}, compared   # 28 here

@@ -71,6 +71,9 @@ KARLIN_ALTSCHUL: dict[tuple[str, int, int], tuple[float, float, float, float]] =
     ("PAM250", 21, 1): (0.205, 0.045, 1.8, -34), ("PAM250", 20, 1): (0.199, 0.037, 1.9, -35),
     ("PAM250", 19, 1): (0.192, 0.029, 2.3, -52), ("PAM250", 18, 1): (0.183, 0.021, 2.6, -60),
     ("PAM250", 17, 1): (0.171, 0.014, 3.3, -86),
+    # BLASTN's rows for reward 5 / penalty -4 (``blastn_values_5_4``), how NUC.4.4 (EDNAFULL)
+    # scores A, C, G and T; BLASTN applies no finite-size correction
+    ("NUC.4.4", 10, 6): (0.163, 0.068, 1.0, -19), ("NUC.4.4", 8, 6): (0.146, 0.039, 1.3, -29),
 }
 def karlin_altschul(matrix_name: str | None, gap_open: int, gap_extend: int):
     """BLAST's gapped ``(lambda, K, alpha, beta)`` for a matrix and gap costs
@@ -238,13 +241,21 @@ STANDARD = "ARNDCQEGHILKMFPSTWYV"
 def table_matrix(matrix) -> str | None:
     """The name under which BLAST's tables list ``matrix`` (a ``Bio.Align.substitution_matrices
     .Array``), or None when its 20 standard residues do not score as one of NCBI's matrices
-    (:data:`NCBI_MATRICES`); the scores of other letters (B, Z, X, ``*``) do not enter
-    Karlin-Altschul parameters."""
+    (:data:`NCBI_MATRICES`) and its A, C, G and T not as BLASTN's reward 5 / penalty -4 (listed
+    as NUC.4.4); the scores of other letters (B, Z, X, N, ``*``) do not enter Karlin-Altschul
+    parameters."""
     import hashlib
 
     alphabet = getattr(matrix, "alphabet", None)
-    if alphabet is None or any(c not in alphabet for c in STANDARD):
+    if alphabet is None:
         return None
+    if any(c not in alphabet for c in STANDARD):
+        if any(c not in alphabet for c in "ACGT"):
+            return None
+        index = [alphabet.index(c) for c in "ACGT"]
+        block = np.asarray(matrix)[np.ix_(index, index)]
+        reward_penalty = np.where(np.eye(4, dtype=bool), 5, -4)
+        return "NUC.4.4" if np.array_equal(block, reward_penalty) else None
     index = [alphabet.index(c) for c in STANDARD]
     block = np.asarray(matrix)[np.ix_(index, index)]
     if not np.array_equal(block, np.round(block)) or np.abs(block).max() > 127:

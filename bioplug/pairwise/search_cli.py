@@ -15,13 +15,14 @@ scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment
 ``blast+7``).
 
 E-values (``--statistics``): BLAST's Karlin-Altschul parameters where its table has the
-matrix and gap costs (BLOSUM45/50/62/80/90, PAM30/70/250), with Spouge's finite-size
-correction as blastp applies it by default (``--old-fsc``: without it, as blastp with
-``OLD_FSC`` set), else fitted to the search's own scores of every database sequence, as
-SSEARCH does (Pearson 1998: the scores' line in ln(length) and their spread; a database of at
-least 100 sequences). The ``--top`` hits are each query's best by score with the table, listed
-by E-value as BLAST+ lists them, and its best by E-value with fitted E-values; both kinds weigh
-the subject's length.
+matrix and gap costs (NCBI's BLOSUM45/50/62/80/90 and PAM30/70/250, with Spouge's
+finite-size correction as blastp applies it by default; ``--old-fsc``: without it, as blastp
+with ``OLD_FSC`` set; NUC.4.4 with gap costs 10/6 or 8/6 as blastn's reward 5 / penalty -4;
+Biopython's BLOSUM80 is not NCBI's and has no row), else fitted to the search's own scores
+of every database sequence, as SSEARCH does (Pearson 1998: the scores' line in ln(length)
+and their spread; a database of at least 100 sequences). The ``--top`` hits are each query's
+best by score with the table, listed by E-value as BLAST+ lists them, and its best by
+E-value with fitted E-values; both kinds weigh the subject's length.
 
 Hits are named by id: two queries, or two database sequences, with one id are refused. SAM
 follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
