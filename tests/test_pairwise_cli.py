@@ -337,3 +337,31 @@ def test_cluster_options_without_cluster_are_said(tmp_path, caplog):
     assert main(["-q", "pairwise", str(src), "-o", str(tmp_path / "s.tsv"), "--all-vs-all",
                  "--top", "3", "--tile", "64", "--device", "cpu"]) == 0
     assert "--top, --tile: read with --cluster only" in caplog.text
+
+
+@pytest.mark.skipif(__import__("shutil").which("maf-convert") is None,
+                    reason="LAST's maf-convert is not on PATH: no oracle to compare with")
+@pytest.mark.parametrize("seed", range(3))
+def test_maf_converts_to_the_psl_bioplug_writes(tmp_path, seed):
+    """LAST's ``maf-convert psl`` of bioplug's MAF is bioplug's own PSL line: both formats
+    carry the same blocks, counts and coordinates (a read with substitutions, an insertion
+    and a deletion against its reference)."""
+    import subprocess
+
+    rng = np.random.default_rng(seed)
+    ref = "".join(rng.choice(list("ACGT"), 300))
+    read = ref[20:120] + "".join(rng.choice(list("ACGT"), 5)) + ref[125:200] + ref[203:260]
+    read = "".join(c if rng.random() > 0.1 else rng.choice(list("ACGT")) for c in read)
+    a, b = _fasta(tmp_path / "ref.fa", [("chrA", ref)]), _fasta(tmp_path / "read.fa",
+                                                                 [("read1", read)])
+    lines = {}
+    for fmt in ("maf", "psl"):
+        out = tmp_path / f"hit.{fmt}"
+        assert main(["-q", "pairwise", str(a), str(b), "-o", str(out), "--mode", "local",
+                     "--matrix", "NUC.4.4", "--gap-open", "10", "--gap-extend", "6",
+                     "--device", "cpu"]) == 0
+        lines[fmt] = out
+    converted = subprocess.run(["maf-convert", "psl", str(lines["maf"])], check=True,
+                               capture_output=True, text=True).stdout.split()
+    ours = [line for line in lines["psl"].read_text().splitlines() if line[:1].isdigit()]
+    assert len(ours) == 1 and ours[0].split() == converted
