@@ -488,3 +488,59 @@ def test_tabular_columns_equal_blastps_for_strong_hits(tmp_path):
             assert ours[key] == line
             compared += 1
     assert compared >= 12, compared   # 16 of BLAST's 16
+
+
+def test_selenocysteine_and_pyrrolysine_score_as_blastp_scores_them():
+    """UniProt has U (selenocysteine) and O (pyrrolysine), which BLOSUM62 lacks: a named
+    matrix scores U as C and O as X, as blastp does, and the hits keep the letters; an
+    aligner's own matrix stays Biopython's (its score() refuses U, so does its search)."""
+    from Bio.Align import PairwiseAligner as BioAligner
+
+    from bioplug import PairwiseAligner
+
+    query = "MKVLAAGCIVGSTNQWERTYHHKLMNPQRSTV"
+    db = ["MKVLAAGUIVGSTNQWERTYHHKLMNPQRSTV", "MKVLAAGCIVGSTOQWERTYHHKLMUPQRSTV",
+          "MKVLAAGCIVGSTNQWERTYHHKLMNPQRSTV"]
+    results = search([query, db[1]], db, top=3, device=DEVICE)
+    bio = BioAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                     extend_gap_score=-1)
+    blast_letters = str.maketrans({"U": "C", "O": "X"})
+    for q, hits in enumerate(results.hits):
+        text = [query, db[1]][q]
+        assert len(hits) == 3
+        for h in hits:
+            assert h.score == bio.score(text.translate(blast_letters),
+                                        db[h.subject].translate(blast_letters))
+            assert h.sseq.replace("-", "") in db[h.subject]   # the letters as given
+    assert any("U" in h.sseq for h in results.hits[0])
+    aligner = PairwiseAligner(mode="local", substitution_matrix=BLOSUM62, open_gap_score=-12,
+                              extend_gap_score=-1, device=DEVICE)
+    with pytest.raises(InputError, match="letter 'U' at position 8"):
+        aligner.search([query], db)
+
+
+@pytest.mark.skipif(__import__("shutil").which("blastp") is None,
+                    reason="BLAST+ (blastp) is not on PATH: no oracle to compare with")
+def test_rare_amino_acids_equal_blastp(tmp_path):
+    """Against blastp: subjects with U and O score, E-value and print as blastp's lines
+    (blastp warns that it scores O as X)."""
+    import subprocess
+
+    rng = np.random.default_rng(6)
+    query = "".join(rng.choice(list(AMINO), 120))
+    db = []
+    for k in range(6):
+        s = list(query[10 * k:10 * k + 100])
+        for where in rng.choice(len(s), 3, replace=False):
+            s[where] = "UO"[k % 2] if rng.random() < 0.7 else rng.choice(list(AMINO))
+        db.append("".join(s))
+    qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
+    qf.write_text(f">q\n{query}\n")
+    dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
+    cols = "qseqid sseqid pident length qstart qend sstart send evalue bitscore score qseq sseq"
+    theirs = subprocess.run(["blastp", "-query", str(qf), "-subject", str(dbf), "-seg", "no",
+                             "-comp_based_stats", "0", "-max_hsps", "1", "-outfmt",
+                             "6 " + cols], check=True, capture_output=True, text=True).stdout
+    ours = search(str(qf), str(dbf), top=6, device=DEVICE).tabular(cols.split())
+    assert sorted(ours.splitlines()) == sorted(theirs.splitlines())
+    assert "U" in ours and "O" in ours

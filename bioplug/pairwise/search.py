@@ -242,7 +242,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
         Without an entry, bit scores and E-values are NaN.
     top : int
         Hits kept per query. With BLAST's table: the best by score (then database number),
-        listed by E-value (then score, then database number) as BLAST+ lists them, since
+        listed by E-value (then score, then database number; BLAST+ lists exact ties last
+        database sequence first) as BLAST+ lists them, since
         Spouge's correction weighs the subject's length too (with ``old_fsc`` the two orders
         are one). With fitted statistics: the best by E-value, which weighs the subject's
         length. By score without E-values. Hits with no positive score are never
@@ -449,10 +450,35 @@ def search_scoring(matrix: str | None = DEFAULT_MATRIX, gap_open: int = 11,
     if gap_open < 0 or gap_extend < 0:
         raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
     gaps = [-(gap_open + gap_extend), -gap_extend] * 6
-    scoring = make_scoring(matrix=load_matrix(matrix), gaps=gaps, local=True)
+    scoring = make_scoring(matrix=with_rare_amino_acids(load_matrix(matrix)), gaps=gaps,
+                           local=True)
     if scoring is None:
         raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
     return scoring
+
+
+#: Amino acids a protein matrix may lack, and the letter BLAST+ scores each as: selenocysteine
+#: (U) as cysteine, pyrrolysine (O) as X (blastp says so in a warning). UniProt has both.
+RARE_AMINO_ACIDS = {"U": "C", "O": "X"}
+
+
+def with_rare_amino_acids(matrix):
+    """A protein matrix (one with the 20 amino acids, C and X) given rows and columns for U
+    and O where it has none, scored as :data:`RARE_AMINO_ACIDS` says, so a database such as
+    UniProt's (about 300 selenoproteins in Swiss-Prot) is searched as blastp searches it; the
+    hits keep the letters (``sseq`` shows U and O). Other matrices as they are."""
+    from Bio.Align.substitution_matrices import Array
+
+    letters = "".join(matrix.alphabet)
+    missing = [c for c in RARE_AMINO_ACIDS if c not in letters]
+    if not missing or any(c not in letters for c in "ACDEFGHIKLMNPQRSTVWYX"):
+        return matrix
+    alphabet = letters + "".join(missing)
+    source = [letters.index(RARE_AMINO_ACIDS.get(c, c)) for c in alphabet]
+    values = np.asarray(matrix)[np.ix_(source, source)]
+    extended = Array(alphabet=alphabet, dims=2, data=values)
+    extended.name = getattr(matrix, "name", None)
+    return extended
 
 
 def check_protein_scoring(scoring: Scoring, qcodes: list[np.ndarray], db: Database,
