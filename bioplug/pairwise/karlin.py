@@ -7,7 +7,7 @@
   effective search space with its length adjustment ``l`` (:func:`length_adjustment`), or
   ``m * n`` for a user's own ``(lambda, K)`` (as SSEARCH reports them). blastp prints these
   with ``OLD_FSC`` set in its environment.
-- Spouge's finite-size correction (:func:`spouge_evalues`, BLAST+'s default since 2.2.28):
+- Spouge's finite-size correction (:func:`spouge_evalues`, BLAST+'s default; blastp 2.12 here):
   each hit's E-value from the query's and the subject's own lengths, with the Gumbel
   parameters BLAST+ tabulates beside ``(lambda, K)`` (:data:`SPOUGE`, :data:`SPOUGE_UNGAPPED`).
   Park, Sheetlin, Ma, Mott and Spouge (2012), "Finite-size correction and bias correction
