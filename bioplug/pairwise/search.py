@@ -324,12 +324,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     for scanner in scanners:   # kernel seconds summed over the devices
         for name, value in scanner.timings.items():
             clock[f"scan: {name}"] = clock.get(f"scan: {name}", 0.0) + value
-    hits = strands.joined(_trace_hits(scanners[0].engine, ids_s, codes_s, db, best, stats),
-                          origin, which, len(qids))
-    if isinstance(stats, Spouge):   # BLAST+'s order: its E-values weigh the subject's length
-        hits = [sorted(mine, key=lambda h: (h.evalue, -h.score, h.subject)) for mine in hits]
-    if evalue is not None:   # among each query's top hits
-        hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
+    hits = _listed(strands.joined(_trace_hits(scanners[0].engine, ids_s, codes_s, db, best,
+                                              stats), origin, which, len(qids)), stats, evalue)
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in codes_s)) * db.residues
     source = "none" if stats is None else "table" if isinstance(stats, tuple) else "fit"
@@ -342,6 +338,17 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
                          database_name=_database_name(database),
                          program="BLASTN" if strands.nucleotide(scoring) else "BLASTP",
                          finite_size_correction=isinstance(stats, Spouge))
+
+
+def _listed(hits: list[list[Hit]], stats, evalue: float | None) -> list[list[Hit]]:
+    """Each query's hits as reported: by E-value where Spouge's correction makes it weigh
+    the subject's length (BLAST+'s order; else the scan's, by score, is already that), those
+    of E-value at most ``evalue`` when it is given."""
+    if isinstance(stats, Spouge):
+        hits = [sorted(mine, key=lambda h: (h.evalue, -h.score, h.subject)) for mine in hits]
+    if evalue is not None:
+        hits = [[h for h in mine if h.evalue <= evalue] for mine in hits]
+    return hits
 
 
 def _by_evalue(counts: ScoreCounts, fits: list, sequences: int, top: int, best: list
