@@ -5,6 +5,7 @@ Biopython (scores, ``Alignment.counts``) and scikit-bio's BLAST readers.
 Runs on PoCL by default; ``BIOPLUG_TEST_DEVICE=gpu`` runs them on a GPU.
 """
 
+import io
 import math
 import os
 from pathlib import Path
@@ -544,3 +545,45 @@ def test_rare_amino_acids_equal_blastp(tmp_path):
     ours = search(str(qf), str(dbf), top=6, device=DEVICE).tabular(cols.split())
     assert sorted(ours.splitlines()) == sorted(theirs.splitlines())
     assert "U" in ours and "O" in ours
+
+
+def test_accession_frame_and_per_subject_columns_read_by_scikit_bio(tmp_path):
+    """qacc / qaccver / sacc / saccver / sallseqid are the ids (a database made without
+    -parse_seqids), salltitles the header, qcovs the HSP's coverage (one a subject), frames
+    1 and the subject's strand; scikit-bio's blast+7 reader takes every one of them."""
+    queries, db = related_set(13, nq=2, nd=30)
+    results = search(queries, db, top=3, device=DEVICE)
+    cols = ["qacc", "qaccver", "sacc", "saccver", "sallseqid", "salltitles", "qcovs",
+            "qcovhsp", "qframe", "sframe", "frames", "sseqid", "stitle"]
+    text = results.tabular(cols, comments=True)
+    table = skbio.io.read(io.StringIO(text), format="blast+7", into=pd.DataFrame)
+    assert len(table) == sum(map(len, results.hits))
+    assert (table["sacc"] == table["sseqid"]).all() and (table["qcovs"] == table["qcovhsp"]).all()
+    assert (table["salltitles"] == table["stitle"]).all() and (table["frames"] == "1/1").all()
+
+
+@pytest.mark.skipif(__import__("shutil").which("blastp") is None
+                    or __import__("shutil").which("makeblastdb") is None,
+                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+def test_accession_frame_and_per_subject_columns_equal_blastps(tmp_path):
+    """The same columns as blastp prints them for a database made by makeblastdb's defaults,
+    UniProt- and RefSeq-style ids included (the lines compared as sets: blastp lists exact
+    ties last database sequence first)."""
+    import subprocess
+
+    seq = "MKVLAAGIVGSTNQWERTYHHKLMNPQRSTV"
+    dbf = tmp_path / "db.fa"
+    dbf.write_text(f">sp|P12345|NAME_HUMAN Some protein OS=Homo sapiens\n{seq}\n"
+                   f">tr|A0A024|A0A024_HUMAN Other\n{seq[:-2]}\n>plain_id desc\n{seq[3:]}\n"
+                   f">ref|NP_000001.2| ref seq\n{seq[:20]}\n")
+    qf = tmp_path / "q.fa"
+    qf.write_text(f">query1 a query\n{seq}\n")
+    subprocess.run(["makeblastdb", "-in", str(dbf), "-dbtype", "prot", "-out",
+                    str(tmp_path / "db")], check=True, capture_output=True)
+    cols = ("qseqid qacc qaccver sseqid sacc saccver sallseqid salltitles qcovs qframe "
+            "sframe frames").split()
+    theirs = subprocess.run(["blastp", "-query", str(qf), "-db", str(tmp_path / "db"), "-seg",
+                             "no", "-outfmt", "6 " + " ".join(cols)], check=True,
+                            capture_output=True, text=True).stdout
+    ours = search(str(qf), str(dbf), top=4, device=DEVICE).tabular(cols)
+    assert sorted(ours.splitlines()) == sorted(theirs.splitlines())

@@ -94,6 +94,11 @@ def title_text(title: str | None) -> str:
     return text or "N/A"
 
 
+def _frame(hit) -> str:
+    """The subject's frame as BLAST+ prints it: -1 on the minus strand, else 1."""
+    return "-1" if hit.strand == "minus" else "1"
+
+
 def btop(qseq: str, sseq: str) -> str:
     """BLAST's traceback operations of an aligned pair of rows: a run of identical columns
     as its length, any other column as its query and subject letters ("7AG39-T5")."""
@@ -140,9 +145,26 @@ _COLUMNS = (
     Column("btop", "BTOP", lambda h, t: btop(h.qseq, h.sseq)),
     Column("stitle", "subject title", lambda h, t: title_text(t.get(h.subject))),
     Column("sstrand", "subject strand", lambda h, t: h.strand),
+    # As blastp and blastn print them for a database made without -parse_seqids (the
+    # accession is the id), for one HSP a subject (coverage per subject is the HSP's), a
+    # query read on its own strand (frame 1) and a subject on either (1 or -1; 1 for
+    # proteins, as blastp prints it).
+    Column("qacc", "query acc.", lambda h, t: h.query_id),
+    Column("qaccver", "query acc.ver", lambda h, t: h.query_id),
+    Column("sacc", "subject acc.", lambda h, t: h.subject_id),
+    Column("saccver", "subject acc.ver", lambda h, t: h.subject_id),
+    Column("sallseqid", "subject ids", lambda h, t: h.subject_id),
+    Column("salltitles", "subject titles", lambda h, t: title_text(t.get(h.subject))),
+    Column("qcovs", "% query coverage per subject",
+           lambda h, t: coverage(h.qend - h.qstart + 1, h.query_length)),
+    Column("qframe", "query frame", lambda h, t: "1"),
+    Column("sframe", "sbjct frame", lambda h, t: _frame(h)),
+    Column("frames", "query/sbjct frames", lambda h, t: f"1/{_frame(h)}"),
 )
 #: Columns of text (the others are numbers).
-TEXT_COLUMNS = frozenset({"qseqid", "sseqid", "qseq", "sseq", "btop", "stitle", "sstrand"})
+TEXT_COLUMNS = frozenset({"qseqid", "sseqid", "qseq", "sseq", "btop", "stitle", "sstrand",
+                          "qacc", "qaccver", "sacc", "saccver", "sallseqid", "salltitles",
+                          "frames"})
 #: Every column by its BLAST+ name.
 COLUMNS: dict[str, Column] = {c.name: c for c in _COLUMNS}
 
@@ -188,7 +210,7 @@ def tabular(results, columns: Sequence[str] = STD, comments: bool = False,
     tabular lines in ``columns``; ``comments`` writes outfmt 7's lines around each query's
     hits (``# Fields:`` only where there are hits, as BLAST+ does)."""
     columns = check_columns(columns)
-    titles = results.subject_titles() if "stitle" in columns else {}
+    titles = results.subject_titles() if {"stitle", "salltitles"} & set(columns) else {}
     chosen = [COLUMNS[c] for c in columns]
     fields = "# Fields: " + ", ".join(c.title for c in chosen) + "\n"
     lines: list[str] = []

@@ -1,7 +1,7 @@
 """``bioplug search``: exact Smith-Waterman search of query proteins against a FASTA database.
 
 Every query is aligned (local, affine gaps) with every database sequence; the ``--top`` best
-hits per query (score descending, then database order), those of E-value at most ``--evalue``
+hits per query (see E-values below for their order), those of E-value at most ``--evalue``
 when it is given, are written as BLAST tabular output, as SAM, or as a report to read
 (``--format pair``: each hit's scores and alignment as Biopython prints it). Gap costs follow
 BLAST: a gap of length k costs ``open + k * extend``. The database is indexed beside its file
@@ -10,7 +10,8 @@ BLAST: a gap of length k costs ``open + k * extend``. The database is indexed be
 The tabular columns are BLAST+'s: by default outfmt 6's qseqid sseqid pident length mismatch
 gapopen qstart qend sstart send evalue bitscore; ``--outfmt "6 qseqid sseqid evalue qseq
 sseq"`` chooses them (also std, score, qlen, slen, nident, positive, gaps, ppos, qcovhsp,
-scovhsp, qseq, sseq, btop, stitle), and ``--outfmt 7 ...`` adds BLAST+'s comment lines
+scovhsp, qseq, sseq, btop, stitle, sstrand, qcovs, qacc, sacc, qaccver, saccver, sallseqid,
+salltitles, qframe, sframe, frames), and ``--outfmt 7 ...`` adds BLAST+'s comment lines
 (query, database, fields, hit count). scikit-bio reads both back (formats ``blast+6`` and
 ``blast+7``).
 
