@@ -298,7 +298,9 @@ def spouge(matrix_name: str | None, gap_open: int, gap_extend: int) -> Spouge | 
 
 def spouge_evalues(scores, query_length, subject_length, db_residues: int,
                    params: Spouge) -> np.ndarray:
-    """E-values with Spouge's finite-size correction, as BLAST+ reports them by default.
+    """E-values with Spouge's finite-size correction, as BLAST+ computes them by default
+    from a score (blastp's own scores may differ: it adjusts the matrix to each pair's
+    composition unless ``-comp_based_stats 0``).
 
     The expected number of chance alignments of score ``y`` or more between a query of ``m``
     residues and a subject of ``n`` is ``K exp(-lambda y)`` times the area ``E[(m - L1)+
