@@ -24,11 +24,11 @@ Pipeline of :func:`search` (issue 16):
    query's and the subject's lengths, as blastp computes them by default
    (:func:`~bioplug.pairwise.karlin.spouge_evalues`; blastp's own scores differ where its
    default composition-based matrix adjustment or SEG masking changes them), and the hits
-   are then listed by E-value as BLAST+ lists them. ``old_fsc=True`` (``--old-fsc``;
-   blastp with ``OLD_FSC`` set in its environment) gives ``E = (m - l) * (n - N * l) * 2**-bits`` over BLAST+'s effective search
-   space instead (``m`` the query length, ``n`` the database residues, ``N`` its sequences,
-   ``l`` the length adjustment), and a user's own ``karlin=(lambda, K)`` gives ``m * n *
-   2**-bits``, as SSEARCH reports them.
+   are then listed by E-value as BLAST+ lists them. ``old_fsc=True`` (``--old-fsc``; blastp
+   with ``OLD_FSC`` set in its environment) gives ``E = (m - l) * (n - N * l) * 2**-bits``
+   over BLAST+'s effective search space instead (``m`` the query length, ``n`` the database
+   residues, ``N`` its sequences, ``l`` the length adjustment), and a user's own
+   ``karlin=(lambda, K)`` gives ``m * n * 2**-bits``, as SSEARCH reports them.
 
 Scores are Biopython's: ``PairwiseAligner(mode="local")`` with the same matrix and gap scores
 gives ``aligner.score(query, subject)`` equal to every hit's score. BLAST's gap costs
