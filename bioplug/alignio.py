@@ -527,12 +527,12 @@ def _msf(ids: list[str], arr: np.ndarray) -> Iterator[str]:
     (Clustal Omega and EMBOSS write end gaps as ``~``, which enters their checksums; readers
     take both. Biopython reads it; it has no MSF writer)."""
     _need_rows(arr)
-    from bioplug.alphabet import is_nucleotide
+    from bioplug.alphabet import rows_are_nucleotide
 
     if any(not name or any(c.isspace() for c in name) for name in ids):
         raise ValueError("MSF names are one word each: a row has an empty name or spaces")
     rows = np.where(arr == GAP, np.uint8(_DOT), arr)
-    nucleotide = is_nucleotide([rows.tobytes().decode("latin-1")])
+    nucleotide = rows_are_nucleotide(rows)
     checks = gcg_checksum(rows)
     length, width = rows.shape[1], max(len(i) for i in ids)
     head = [f"!!{'NA' if nucleotide else 'AA'}_MULTIPLE_ALIGNMENT 1.0\n\n",

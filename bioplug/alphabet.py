@@ -113,7 +113,29 @@ def is_nucleotide(texts) -> bool:
     The share rule keeps peptides made of letters that happen to be IUPAC codes (M, K, V, W,
     ...) on the protein side, as ClustalW's 85 % rule does.
     """
+    return _nucleotide_by(*_plain_share(texts))
+
+
+def rows_are_nucleotide(codes: np.ndarray) -> bool:
+    """:func:`is_nucleotide` of an alignment's rows given as ASCII codes (a ``(k, L)`` uint8
+    array), counted on the array itself instead of a copy of it as text."""
+    counts = np.bincount(np.asarray(codes, dtype=np.uint8).ravel(), minlength=256)
+    counts[ord("A"):ord("Z") + 1] += counts[ord("a"):ord("z") + 1]
+    counts[ord("a"):ord("z") + 1] = 0
+    return _nucleotide_by(*_share_of(counts))
+
+
+def nucleotide_checked(texts, names=None) -> bool:
+    """:func:`is_nucleotide`, with input that reads as nucleotides but for a stray letter
+    refused (:func:`check_no_stray_letters`), in one pass over the letters."""
     share, all_codes = _plain_share(texts)
+    if _nucleotide_by(share, all_codes):
+        return True
+    _refuse_stray_letter(texts, names, share, all_codes)
+    return False
+
+
+def _nucleotide_by(share: float, all_codes: bool) -> bool:
     return all_codes and share >= 0.9
 
 
@@ -123,7 +145,11 @@ def _plain_share(texts) -> tuple[float, bool]:
     # One pass over all bytes (a letter count per sequence and letter was a tenth of a
     # 4,000-sequence family's alignment time); non-Latin-1 letters become "?", no code.
     data = np.frombuffer("".join(texts).upper().encode("latin-1", "replace"), np.uint8)
-    counts = np.bincount(data, minlength=256)
+    return _share_of(np.bincount(data, minlength=256))
+
+
+def _share_of(counts: np.ndarray) -> tuple[float, bool]:
+    """:func:`_plain_share` from the count of each upper-case byte."""
     counts[[ord("-"), ord(".")]] = 0
     total = int(counts.sum())
     if not total:
@@ -146,7 +172,10 @@ def check_no_stray_letters(texts, names=None) -> None:
         Where at least 90 % of the letters are A, C, G, T, U or N and some letter is no IUPAC
         nucleotide code: naming the first such letter's sequence, position and letter.
     """
-    share, all_codes = _plain_share(texts)
+    _refuse_stray_letter(texts, names, *_plain_share(texts))
+
+
+def _refuse_stray_letter(texts, names, share: float, all_codes: bool) -> None:
     if all_codes or share < 0.9:
         return
     allowed = NUCLEOTIDE_CODES | {c.lower() for c in NUCLEOTIDE_CODES} | {"-", "."}

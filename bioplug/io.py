@@ -755,11 +755,11 @@ def write_checked(alignment, output, source, fmt: str) -> None:
         alignment.column_annotations["state"] = "D" * alignment.length
     if fmt == "clustal" and "clustal_consensus" not in alignment.column_annotations:
         # the line under each block that ClustalW and MAFFT print (alignio.clustal_conservation)
-        from bioplug.alphabet import is_nucleotide
+        from bioplug.alphabet import rows_are_nucleotide
 
         rows = alignment_rows(alignment)
         alignment.column_annotations["clustal_consensus"] = clustal_conservation(
-            rows, protein=not is_nucleotide([rows.tobytes().decode("latin-1")]))
+            rows, protein=not rows_are_nucleotide(rows))
     try:
         write_alignment(alignment, output, fmt, inputs=[source])
     except InputError:   # the output path's own message (an input, a folder, ...)

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bioplug.alphabet import NUCLEOTIDE_CODES, check_no_stray_letters, is_nucleotide
+from bioplug.alphabet import (
+    NUCLEOTIDE_CODES,
+    check_no_stray_letters,
+    is_nucleotide,
+    nucleotide_checked,
+    rows_are_nucleotide,
+)
 from bioplug.errors import InputError
 
 
@@ -24,6 +31,30 @@ def by_definition(texts: list[str]) -> bool:
 @given(st.lists(st.text("ACGTUNacgtunRYKMSWBDHV-.MKVLEQÄ*", max_size=40), max_size=6))
 def test_is_nucleotide_equals_definition(texts) -> None:
     assert is_nucleotide(texts) == by_definition(texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda k: st.integers(0, 12).flatmap(lambda n: st.lists(
+    st.text("ACGTUNacgtunRYKMSWBDHV-.MKVLEQ*", min_size=n, max_size=n), min_size=k,
+    max_size=k))))
+def test_rows_are_nucleotide_equals_definition(rows) -> None:
+    """The count on an alignment's uint8 rows (no text copy) decides as the definition."""
+    codes = np.frombuffer("".join(rows).encode("latin-1"), np.uint8).reshape(len(rows), -1)
+    assert rows_are_nucleotide(codes) == by_definition(rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ACGTUNacgtunRYKMSWBDHV-.MKVLEQ*", max_size=40), max_size=6))
+def test_nucleotide_checked_is_both_in_one_pass(texts) -> None:
+    """nucleotide_checked answers as is_nucleotide and refuses as check_no_stray_letters."""
+    try:
+        check_no_stray_letters(texts)
+    except InputError as exc:
+        with pytest.raises(InputError) as again:
+            nucleotide_checked(texts)
+        assert str(again.value) == str(exc)
+        return
+    assert nucleotide_checked(texts) == is_nucleotide(texts)
 
 
 def test_examples() -> None:

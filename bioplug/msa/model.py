@@ -28,7 +28,7 @@ from importlib import resources
 
 import numpy as np
 
-from bioplug.alphabet import check_codes, check_no_stray_letters, is_nucleotide
+from bioplug.alphabet import check_codes, nucleotide_checked
 from bioplug.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -229,14 +229,13 @@ def resolve_seqtype(texts: list[str], seqtype: str = "auto",
                     names: list[str] | None = None) -> str:
     """"protein", "dna" or "rna" for ``seqtype`` ("auto": :func:`bioplug.alphabet.is_nucleotide`
     decides, and RNA is nucleotide input with more U than T; nucleotides with a stray letter
-    are refused by :func:`bioplug.alphabet.check_no_stray_letters`, naming it in
+    are refused (:func:`bioplug.alphabet.nucleotide_checked`, one pass), naming it in
     ``names``' terms)."""
     if seqtype not in SEQTYPES:
         raise InputError(f"seqtype must be one of {', '.join(SEQTYPES)}, not {seqtype!r}")
     if seqtype != "auto":
         return seqtype
-    if not is_nucleotide(texts):
-        check_no_stray_letters(texts, names)
+    if not nucleotide_checked(texts, names):
         return "protein"
     u = sum(t.count("U") + t.count("u") for t in texts)
     t_ = sum(t.count("T") + t.count("t") for t in texts)

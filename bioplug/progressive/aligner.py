@@ -28,9 +28,9 @@ from Bio.SeqRecord import SeqRecord
 
 from bioplug.alphabet import (
     NUCLEOTIDE_CODES,
-    check_no_stray_letters,
     is_nucleotide,
     load_matrix,
+    nucleotide_checked,
 )
 from bioplug.errors import InputError
 from bioplug.faults import device_guard
@@ -287,9 +287,7 @@ class ProgressiveAligner:
         the family's size, or the defaults for adding ``fragments``; ``names`` name the
         sequences in errors."""
         if self.seqtype == "auto":
-            nucleotide = is_nucleotide(texts)
-            if not nucleotide:
-                check_no_stray_letters(texts, names)
+            nucleotide = nucleotide_checked(texts, names)
         else:
             nucleotide = self.seqtype in ("dna", "rna")
         size = "large" if len(texts) >= LARGE_FAMILY else "small"
