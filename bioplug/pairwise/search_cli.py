@@ -27,10 +27,10 @@ E-value with fitted E-values; both kinds weigh the subject's length.
 
 Selenocysteine (U) and pyrrolysine (O), which BLOSUM62 lacks, score as blastp scores them: U
 as C, O as X (the hits print them as given). Hits are named by id: two queries, or two
-database sequences, with one id are refused. SAM
-follows the v1.6 spec: ``@HD``, one ``@SQ`` per database sequence with a hit, ``@PG``; each
-query's best hit is its primary line, the others are secondary (FLAG 256, SEQ ``*``); a query
-without hits has one unmapped line (FLAG 4, RNAME ``*``, POS 0), as read mappers write them.
+database sequences, with one id are refused. SAM follows the v1.6 spec: ``@HD``, one ``@SQ``
+per database sequence with a hit, ``@PG``; each query's best hit is its primary line, the
+others are secondary (FLAG 256, SEQ ``*``); a query without hits has one unmapped line (FLAG
+4, RNAME ``*``, POS 0), as read mappers write them.
 """
 
 from __future__ import annotations
