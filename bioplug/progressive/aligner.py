@@ -453,6 +453,9 @@ class ProgressiveAligner:
         """
         a = aligned_records(first)
         b = aligned_records(second, len(a))
+        self._check_distinct_ids(a, b, PROFILE_SIDES)
+        self._check_one_alphabet(*([str(r.seq) for r in ungapped(side, empty_ok=True)]
+                                   for side in (a, b)), PROFILE_SIDES, None)
         plain, out, _, nucleotide = self._profile_pair(a, b, PROFILE_SIDES)
         return alignment_from_rows(plain, out, molecule_type=molecule(nucleotide))
 
@@ -585,13 +588,11 @@ class ProgressiveAligner:
                       ) -> tuple[list[SeqRecord], np.ndarray, np.ndarray, bool]:
         """Two groups of gapped records aligned as profiles: their ungapped records, the
         merged rows, the moves (0 both, 1 ``a`` only, 2 ``b`` only) and the alphabet;
-        ``sides`` names the groups in errors."""
-        self._check_distinct_ids(a, b, sides)
+        ``sides`` names the groups in errors. The callers have checked that the two share
+        one alphabet and no id."""
         rows_a, rows_b = gapped_matrix(a), gapped_matrix(b)
         plain = ungapped(a + b, empty_ok=True)   # an alignment may hold an all-gap row
         texts = [str(r.seq) for r in plain]
-        self._check_one_alphabet(texts[:len(a)], texts[len(a):], sides,
-                                 [r.id for r in b] if sides == ADD_SIDES else None)
         matrix, gaps, nucleotide = self.scoring(texts, names=[r.id for r in plain])
         engine = self._engine(matrix, gaps)
         x, y = engine.add_profiles(
@@ -700,7 +701,8 @@ class ProgressiveAligner:
             new, flip = direction.adjusted_to(ungapped(existing, empty_ok=True), new,
                                               self.device, self.seqtype, fragments)
         added = new      # ungapped, as turned: what the map of each residue lists
-        # the two sides' alphabets, said before the new ones are aligned among themselves
+        # ids and the two sides' alphabets, said before the new ones are aligned at all
+        self._check_distinct_ids(existing, new, ADD_SIDES)
         self._check_one_alphabet([str(r.seq) for r in ungapped(existing, empty_ok=True)],
                                  [str(r.seq) for r in new], ADD_SIDES, [r.id for r in new])
         columns = None   # each added residue's column, where the layout gives them
@@ -745,7 +747,6 @@ class ProgressiveAligner:
         """Each new sequence aligned to the alignment on its own (end gaps free): the ungapped
         records, all rows laid out, the inserted columns, each added residue's column and the
         alphabet."""
-        self._check_distinct_ids(existing, new, ADD_SIDES)
         plain = ungapped(existing, empty_ok=True) + new
         texts = [str(r.seq) for r in plain]
         matrix, gaps, nucleotide = self.scoring(texts, fragments=True,
