@@ -431,8 +431,9 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin, old_fsc: bool = False
         op, ex = -float(aligner.open_gap_score), -float(aligner.extend_gap_score)
         costs = (round(op - ex), round(ex)) if op.is_integer() else None
     else:
-        scoring = search_scoring(matrix, gap_open, gap_extend)
-        name, costs = table_matrix(load_matrix(matrix)), (gap_open, gap_extend)
+        loaded = load_matrix(matrix)   # once, for the scoring and the table's row
+        scoring = search_scoring(loaded, gap_open, gap_extend)
+        name, costs = table_matrix(loaded), (gap_open, gap_extend)
     if karlin is not None:
         return scoring, karlin
     table = karlin_altschul(name, *costs) if costs else None
@@ -449,19 +450,21 @@ def _database_name(database) -> str:
     return "" if not source or source.startswith("<") else str(source)
 
 
-def search_scoring(matrix: str | None = DEFAULT_MATRIX, gap_open: int = 11,
-                   gap_extend: int = 1) -> Scoring:
-    """The device scoring of a named matrix (None: :data:`DEFAULT_MATRIX`) with BLAST's gap
-    costs (a gap of length k costs ``gap_open + k * gap_extend``): what indexes a database
-    and scans it."""
-    matrix = matrix or DEFAULT_MATRIX
+def search_scoring(matrix=DEFAULT_MATRIX, gap_open: int = 11, gap_extend: int = 1
+                   ) -> Scoring:
+    """The device scoring of a matrix (a name, None: :data:`DEFAULT_MATRIX`, or one
+    :func:`~bioplug.alphabet.load_matrix` loaded) with BLAST's gap costs (a gap of length k
+    costs ``gap_open + k * gap_extend``): what indexes a database and scans it."""
+    if matrix is None or isinstance(matrix, str) and not matrix:
+        matrix = DEFAULT_MATRIX
     if gap_open < 0 or gap_extend < 0:
         raise InputError("gap_open and gap_extend are costs (BLAST's convention): >= 0")
     gaps = [-(gap_open + gap_extend), -gap_extend] * 6
-    scoring = make_scoring(matrix=with_rare_amino_acids(load_matrix(matrix)), gaps=gaps,
-                           local=True)
+    loaded = load_matrix(matrix) if isinstance(matrix, str) else matrix
+    scoring = make_scoring(matrix=with_rare_amino_acids(loaded), gaps=gaps, local=True)
     if scoring is None:
-        raise InputError(f"matrix {matrix} with these gap costs cannot run exactly")
+        raise InputError(f"matrix {getattr(loaded, 'name', None) or matrix} with these gap "
+                         "costs cannot run exactly")
     return scoring
 
 
