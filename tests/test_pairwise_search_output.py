@@ -451,16 +451,31 @@ def test_blast_option_names(tmp_path, capsys):
     assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 4
 
 
-@pytest.mark.skipif(__import__("shutil").which("blastp") is None
-                    or __import__("shutil").which("makeblastdb") is None,
-                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+needs_blastp = pytest.mark.skipif(
+    __import__("shutil").which("blastp") is None or __import__("shutil").which("makeblastdb")
+    is None, reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+
+
+def blastp_lines(tmp_path, queries, database, cols, *options) -> str:
+    """blastp's outfmt 6 lines in ``cols`` against a database makeblastdb builds from the
+    FASTA file ``database`` with its defaults, scored as near Smith-Waterman as blastp goes
+    (no composition-based adjustment, no SEG, one HSP a subject)."""
+    import subprocess
+
+    subprocess.run(["makeblastdb", "-in", str(database), "-dbtype", "prot", "-out",
+                    str(tmp_path / "blastdb")], check=True, capture_output=True)
+    return subprocess.run(["blastp", "-query", str(queries), "-db", str(tmp_path / "blastdb"),
+                           "-comp_based_stats", "0", "-seg", "no", "-max_hsps", "1", *options,
+                           "-outfmt", "6 " + " ".join(cols)], check=True, capture_output=True,
+                          text=True).stdout
+
+
+@needs_blastp
 def test_tabular_columns_equal_blastps_for_strong_hits(tmp_path):
     """blastp's outfmt 6 line, column for column (identity, coordinates, gaps, positives,
     coverage, BTOP, E-value and bit score as printed), for every significant hit (E < 1e-5)
     that both score alike: one best local alignment there, so both tools find the same one
     (chance hits often have several of one score, placed differently)."""
-    import subprocess
-
     rng = np.random.default_rng(11)
     make = lambda n: "".join(rng.choice(list(AMINO), n))  # noqa: E731
     queries = [make(n) for n in (40, 150, 400, 900)]
@@ -471,14 +486,9 @@ def test_tabular_columns_equal_blastps_for_strong_hits(tmp_path):
     qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
     qf.write_text("".join(f">q{k}\n{s}\n" for k, s in enumerate(queries)))
     dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
-    subprocess.run(["makeblastdb", "-in", str(dbf), "-dbtype", "prot", "-out",
-                    str(tmp_path / "db")], check=True, capture_output=True)
     cols = ("qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue "
             "bitscore score nident positive gaps ppos qcovhsp btop").split()
-    out = subprocess.run(["blastp", "-query", str(qf), "-db", str(tmp_path / "db"),
-                          "-comp_based_stats", "0", "-seg", "no", "-max_hsps", "1",
-                          "-evalue", "1e-5", "-outfmt", "6 " + " ".join(cols)],
-                         check=True, capture_output=True, text=True).stdout
+    out = blastp_lines(tmp_path, qf, dbf, cols, "-evalue", "1e-5")
     theirs = {tuple(line.split("\t")[:2]): line for line in out.splitlines()}
     ours = {tuple(line.split("\t")[:2]): line
             for line in search(str(qf), str(dbf), top=50, device=DEVICE).tabular(
@@ -520,13 +530,10 @@ def test_selenocysteine_and_pyrrolysine_score_as_blastp_scores_them():
         aligner.search([query], db)
 
 
-@pytest.mark.skipif(__import__("shutil").which("blastp") is None,
-                    reason="BLAST+ (blastp) is not on PATH: no oracle to compare with")
+@needs_blastp
 def test_rare_amino_acids_equal_blastp(tmp_path):
     """Against blastp: subjects with U and O score, E-value and print as blastp's lines
     (blastp warns that it scores O as X)."""
-    import subprocess
-
     rng = np.random.default_rng(6)
     query = "".join(rng.choice(list(AMINO), 120))
     db = []
@@ -538,11 +545,10 @@ def test_rare_amino_acids_equal_blastp(tmp_path):
     qf, dbf = tmp_path / "q.fa", tmp_path / "db.fa"
     qf.write_text(f">q\n{query}\n")
     dbf.write_text("".join(f">s{k}\n{s}\n" for k, s in enumerate(db)))
-    cols = "qseqid sseqid pident length qstart qend sstart send evalue bitscore score qseq sseq"
-    theirs = subprocess.run(["blastp", "-query", str(qf), "-subject", str(dbf), "-seg", "no",
-                             "-comp_based_stats", "0", "-max_hsps", "1", "-outfmt",
-                             "6 " + cols], check=True, capture_output=True, text=True).stdout
-    ours = search(str(qf), str(dbf), top=6, device=DEVICE).tabular(cols.split())
+    cols = ("qseqid sseqid pident length qstart qend sstart send evalue bitscore score qseq "
+            "sseq").split()
+    theirs = blastp_lines(tmp_path, qf, dbf, cols)
+    ours = search(str(qf), str(dbf), top=6, device=DEVICE).tabular(cols)
     assert sorted(ours.splitlines()) == sorted(theirs.splitlines())
     assert "U" in ours and "O" in ours
 
@@ -562,15 +568,11 @@ def test_accession_frame_and_per_subject_columns_read_by_scikit_bio(tmp_path):
     assert (table["salltitles"] == table["stitle"]).all() and (table["frames"] == "1/1").all()
 
 
-@pytest.mark.skipif(__import__("shutil").which("blastp") is None
-                    or __import__("shutil").which("makeblastdb") is None,
-                    reason="BLAST+ (blastp, makeblastdb) is not on PATH: no oracle to compare with")
+@needs_blastp
 def test_accession_frame_and_per_subject_columns_equal_blastps(tmp_path):
     """The same columns as blastp prints them for a database made by makeblastdb's defaults,
     UniProt- and RefSeq-style ids included (the lines compared as sets: blastp lists exact
     ties last database sequence first)."""
-    import subprocess
-
     seq = "MKVLAAGIVGSTNQWERTYHHKLMNPQRSTV"
     dbf = tmp_path / "db.fa"
     dbf.write_text(f">sp|P12345|NAME_HUMAN Some protein OS=Homo sapiens\n{seq}\n"
@@ -578,12 +580,8 @@ def test_accession_frame_and_per_subject_columns_equal_blastps(tmp_path):
                    f">ref|NP_000001.2| ref seq\n{seq[:20]}\n")
     qf = tmp_path / "q.fa"
     qf.write_text(f">query1 a query\n{seq}\n")
-    subprocess.run(["makeblastdb", "-in", str(dbf), "-dbtype", "prot", "-out",
-                    str(tmp_path / "db")], check=True, capture_output=True)
     cols = ("qseqid qacc qaccver sseqid sacc saccver sallseqid salltitles qcovs qframe "
             "sframe frames").split()
-    theirs = subprocess.run(["blastp", "-query", str(qf), "-db", str(tmp_path / "db"), "-seg",
-                             "no", "-outfmt", "6 " + " ".join(cols)], check=True,
-                            capture_output=True, text=True).stdout
+    theirs = blastp_lines(tmp_path, qf, dbf, cols)
     ours = search(str(qf), str(dbf), top=4, device=DEVICE).tabular(cols)
     assert sorted(ours.splitlines()) == sorted(theirs.splitlines())
