@@ -208,6 +208,12 @@ def test_programs_load_from_the_binary_cache(caplog, monkeypatch):
     from bioplug.runtime.runtime import Runtime
 
     info = get_runtime("cpu").info
+    if "Portable Computing Language" in info.platform:
+        # PoCL keeps source builds (test_pocl_keeps_source_builds); the binary path itself
+        # must still work where a device keeps binaries
+        from bioplug.runtime import runtime
+        monkeypatch.setattr(runtime, "keeps_binaries",
+                            lambda info: runtime._binary_cache_enabled())
     source = "msa_profile.cl"
     Runtime(info).program(source)  # built, or already cached by an earlier run
     with caplog.at_level(logging.DEBUG, logger="bioplug.runtime.runtime"):
@@ -220,6 +226,30 @@ def test_programs_load_from_the_binary_cache(caplog, monkeypatch):
     with caplog.at_level(logging.DEBUG, logger="bioplug.runtime.runtime"):
         Runtime(info).program(source)
     assert "binary cache" not in caplog.text
+
+
+def test_pocl_keeps_source_builds(caplog, monkeypatch):
+    # a binary from PoCL compiles every kernel of the program (~1 s each): a fresh machine's
+    # first runs would spend most of their time there
+    from bioplug.runtime import get_runtime
+    from bioplug.runtime.devices import list_devices
+    from bioplug.runtime.runtime import Runtime, keeps_binaries
+
+    pocl = [d for d in list_devices() if "Portable Computing Language" in d.platform]
+    others = [d for d in list_devices() if d not in pocl]
+    assert not any(keeps_binaries(d) for d in pocl)
+    assert all(keeps_binaries(d) for d in others)
+    monkeypatch.setenv("PYOPENCL_NO_CACHE", "1")
+    assert not any(keeps_binaries(d) for d in others)   # the user's switch still rules
+    monkeypatch.delenv("PYOPENCL_NO_CACHE")
+    info = get_runtime("cpu").info
+    if info not in pocl:
+        pytest.skip(f"the CPU device is not PoCL's ({info.platform})")
+    with caplog.at_level(logging.DEBUG, logger="bioplug.runtime.runtime"):
+        fresh = Runtime(info)
+        fresh.program("msa_profile.cl")
+    assert "binary cache" not in caplog.text
+    assert fresh.kernel("msa_profile.cl", "align_nodes") is not None
 
 
 def test_msa_command_imports_stay_small():

@@ -2,7 +2,8 @@
 
 Programs are built once per (device, source, options) in a process, and their binaries are
 kept on disk (pyopencl's binary cache, ``pyopencl.cache``): a later process loads a binary
-instead of compiling the source again. ``PYOPENCL_NO_CACHE=1`` turns the disk cache off.
+instead of compiling the source again. PoCL keeps its own cache of source builds instead (see
+:func:`keeps_binaries`). ``PYOPENCL_NO_CACHE=1`` turns the disk cache off.
 """
 
 from __future__ import annotations
@@ -43,6 +44,20 @@ def _binary_cache_enabled() -> bool:
     """False when the user turned pyopencl's cache off (``PYOPENCL_NO_CACHE``)."""
     return os.environ.get("PYOPENCL_NO_CACHE", "").strip().lower() not in (
         "1", "y", "yes", "t", "true", "on")
+
+
+def keeps_binaries(info: DeviceInfo) -> bool:
+    """Whether programs built for this device go through pyopencl's binary cache.
+
+    Not on PoCL: to hand out a binary it compiles every kernel of the program for any
+    work-group size, about a second a kernel on one core (23 of the 27 s that a first
+    ``bioplug msa`` of 4 proteins took on a fresh two-core machine), where its own cache of
+    source builds (``~/.cache/pocl``, pyopencl's default there) compiles a kernel when it is
+    first launched, and only the kernels a run launches (6 s). A later call then finds each
+    program in about 25 ms instead of 1-3 ms, the smaller cost. Elsewhere (NVIDIA hands out
+    PTX) a binary costs nothing to make.
+    """
+    return _binary_cache_enabled() and "Portable Computing Language" not in info.platform
 
 
 @cache
@@ -219,16 +234,16 @@ class Runtime:
         return prog
 
     def _build(self, name: str, src: str, options: str) -> cl.Program:
-        """A built program, from the on-disk binary cache when it holds one.
+        """A built program, from the on-disk binary cache when the device keeps binaries.
 
         ``cl.Program.build`` skips pyopencl's binary cache on PoCL and NVIDIA, trusting the
-        driver's own cache of source builds; a binary still loads faster than a cached
-        source build (about 1 ms instead of 20-25 ms per program on PoCL, where the driver
-        preprocesses and hashes the source every time), and per-call start-up matters when
-        users run ``bioplug msa`` once per file. Any failure here falls back to the plain
-        source build, which also carries the compiler's log when the source is at fault.
+        driver's own cache of source builds; on NVIDIA a binary still loads faster than a
+        cached source build, and per-call start-up matters when users run ``bioplug msa``
+        once per file. PoCL keeps the plain source build (:func:`keeps_binaries`). Any
+        failure here falls back to the plain source build, which also carries the
+        compiler's log when the source is at fault.
         """
-        if _binary_cache_enabled():
+        if keeps_binaries(self.info):
             try:
                 built, hit = pyopencl.cache.create_built_program_from_source_cached(
                     self.context, src, options.encode(), [self.device])
