@@ -46,6 +46,11 @@ if not (_source / "kernels").is_dir() and (_source.parent / "kernels" / "__init_
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
+# Before pyopencl or PoCL can start: an unwritable cache folder fails both from inside.
+from bioplug.runtime.cache_dirs import ensure_writable  # noqa: E402
+
+ensure_writable()
+
 
 _SUBMODULES = {"runtime", "pairwise", "msa", "progressive", "tree", "skbio", "alphabet", "io",
                "progress",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import pyopencl as cl
 
 from bioplug.errors import NoOpenCLError
+from bioplug.runtime import cache_dirs
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,7 @@ def list_devices() -> list[DeviceInfo]:
     NoOpenCLError
         When no OpenCL platform is installed, with instructions to get one.
     """
+    cache_dirs.report()   # a cache folder replaced at import: say so where logging shows it
     try:
         platforms = cl.get_platforms()
     except cl.LogicError:  # the ICD loader reports "no platforms" as an error
