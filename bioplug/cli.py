@@ -34,8 +34,8 @@ COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 
 def add_device_option(parser: argparse.ArgumentParser, several: bool = False) -> None:
-    """The ``--device`` option every sub-command takes (``several``: "all" shares the work
-    between every GPU)."""
+    """The ``--device`` and ``--threads`` options every device sub-command takes
+    (``several``: "all" shares the work between every GPU)."""
     parser.add_argument(
         "--device",
         default=None,
@@ -43,6 +43,56 @@ def add_device_option(parser: argparse.ArgumentParser, several: bool = False) ->
         + (", or all (every GPU shares the work)" if several else "")
         + " (default: BIOPLUG_DEVICE, else the fastest GPU, else the CPU); see `bioplug devices`",
     )
+    parser.add_argument(
+        "--threads", type=_positive_int, default=None, metavar="N",
+        help="threads of the CPU device (PoCL), as MAFFT's --thread or BLAST's -num_threads "
+             "(default: every core); sets PoCL's POCL_MAX_PTHREAD_COUNT and "
+             "POCL_CPU_MAX_CU_COUNT, read when its driver starts",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, not {text!r}")
+    return value
+
+
+#: PoCL's variables for its CPU driver's thread count (PoCL 3: pthread driver; 4 on: cpu).
+POCL_THREAD_VARIABLES = ("POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT")
+
+
+def _threads_in_process(threads: int) -> None:
+    """``--threads`` of a call in a running process (tests, scripts, the server's jobs): it
+    acts only if PoCL's driver has not started yet."""
+    if any(os.environ.get(name) != str(threads) for name in POCL_THREAD_VARIABLES):
+        started = "pyopencl" in sys.modules
+        for name in POCL_THREAD_VARIABLES:
+            os.environ[name] = str(threads)
+        if started:
+            log.warning("--threads %d: the CPU device of this process may have started with "
+                        "another number of threads already (it applies when it starts)",
+                        threads)
+
+
+def _thread_limit(argv: list[str]) -> None:
+    """Set PoCL's thread-count variables from ``--threads N`` in argv, before its driver
+    starts (and before a running server is asked: its PoCL started with its own count, so
+    differing variables make the call run in its own process)."""
+    if _command_word(argv) not in DEVICE_COMMANDS:
+        return
+    value = None
+    for i, word in enumerate(argv):
+        if word == "--threads" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith("--threads="):
+            value = word.split("=", 1)[1]
+    if value is not None and value.strip().isdigit() and int(value) >= 1:
+        for name in POCL_THREAD_VARIABLES:
+            os.environ[name] = str(int(value))
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -114,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs), it runs here and returns the exit code.
     """
     if argv is None:
+        _thread_limit(sys.argv[1:])
         forwarded = _forward_to_server(sys.argv[1:])
         if forwarded is not None:
             _end_process(forwarded)
@@ -294,6 +345,8 @@ def _run(argv: list[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_INPUT
+    if getattr(args, "threads", None) and argv is not None:
+        _threads_in_process(args.threads)
     try:
         return int(args.func(args) or 0)
     except DeviceError as exc:  # the device failed (build, lost, resources), not the input

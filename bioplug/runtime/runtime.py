@@ -383,7 +383,8 @@ def get_runtime(device=None) -> Runtime:
             _runtimes[info.spec] = rt
         if info.spec not in _logged:
             _logged.add(info.spec)
-            log.info("using OpenCL device %s [%s]", info.name, info.platform)
+            log.info("using OpenCL device %s [%s], %d compute units", info.name, info.platform,
+                     info.compute_units)
     remember(rt)
     return rt
 
