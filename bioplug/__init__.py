@@ -47,7 +47,7 @@ if not (_source / "kernels").is_dir() and (_source.parent / "kernels" / "__init_
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 # Before pyopencl or PoCL can start: an unwritable cache folder fails both from inside.
-from bioplug.runtime.cache_dirs import ensure_writable  # noqa: E402
+from bioplug.cache_dirs import ensure_writable  # noqa: E402
 
 ensure_writable()
 

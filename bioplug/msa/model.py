@@ -66,7 +66,8 @@ _TABLE = _protein_table()
 
 
 def _load(name: str) -> dict:
-    return json.loads(resources.files("bioplug.msa").joinpath("params", name).read_text())
+    return json.loads(resources.files("bioplug.msa").joinpath("params", name).read_text(
+        encoding="utf-8"))
 
 
 @dataclass(frozen=True)

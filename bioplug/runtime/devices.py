@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import pyopencl as cl
 
+from bioplug import cache_dirs
 from bioplug.errors import NoOpenCLError
-from bioplug.runtime import cache_dirs
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,25 @@ def list_devices() -> list[DeviceInfo]:
                 )
             )
     if not out:
-        raise NoOpenCLError(NO_PLATFORM_HELP)
+        raise NoOpenCLError(NO_PLATFORM_HELP + _driver_variables_note())
     return out
+
+
+#: Variables that choose which OpenCL drivers load, or which devices they show.
+DRIVER_VARIABLES = ("OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES",
+                    "CUDA_VISIBLE_DEVICES")
+
+
+def _driver_variables_note() -> str:
+    """What in the environment may hide the drivers that are installed."""
+    from bioplug.runtime import driver_start
+
+    found = [f"{name}={os.environ[name]!r}" for name in DRIVER_VARIABLES
+             if name in os.environ and name not in driver_start.narrowed]
+    if not found:
+        return ""
+    return (f" These variables choose which drivers load or what they show, and may hide the "
+            f"installed ones: {', '.join(found)}.")
 
 
 _PROBE = "__kernel void probe(__global int *x) { x[get_global_id(0)] += 1; }"

@@ -67,7 +67,7 @@ def kernel_source(name: str) -> str:
     Inlining (rather than ``-I``) keeps builds independent of where the package is
     installed and lets pyopencl's cache key on the full text.
     """
-    text = resources.files("bioplug.kernels").joinpath(name).read_text()
+    text = resources.files("bioplug.kernels").joinpath(name).read_text(encoding="utf-8")
     return _INCLUDE.sub(lambda m: kernel_source(m.group(1)), text)
 
 

@@ -1,5 +1,5 @@
 """Unwritable cache folders: pyopencl's import and PoCL's start-up fail from inside without
-:mod:`bioplug.runtime.cache_dirs`; with it a private folder takes their place, said once."""
+:mod:`bioplug.cache_dirs`; with it a private folder takes their place, said once."""
 
 import logging
 import os
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bioplug.runtime import cache_dirs
+from bioplug import cache_dirs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the XDG folder rules are checked on Linux only")
@@ -54,20 +54,53 @@ def test_an_unusable_cache_folder_is_replaced_and_reported_once(fresh, monkeypat
     assert str(fresh / "file" / "cache") in note and "POCL_CACHE_DIR" in note
     assert f"{fresh / 'file'} is not a folder" in note
     assert cache_dirs.ensure_writable() == note   # once
-    with caplog.at_level(logging.WARNING, logger="bioplug.runtime.cache_dirs"):
+    with caplog.at_level(logging.WARNING, logger="bioplug.cache_dirs"):
         cache_dirs.report()
         cache_dirs.report()
     assert caplog.text.count("cannot be used") == 1
 
 
-def test_another_users_private_folder_is_not_used(fresh, monkeypatch):
+@pytest.mark.parametrize("squatter", ["folder", "file"])
+def test_a_private_name_taken_by_another_user_gets_a_folder_of_its_own(fresh, monkeypatch,
+                                                                       squatter):
     (fresh / "file").write_text("x")
     monkeypatch.setenv("XDG_CACHE_HOME", str(fresh / "file" / "cache"))
-    uid = os.getuid() + 1   # the folder the test makes is not this "user's"
-    (fresh / "tmp" / f"bioplug-cache-{uid}").mkdir()
+    uid = os.getuid() + 1   # what the test makes is not this "user's"
+    taken = fresh / "tmp" / f"bioplug-cache-{uid}"
+    taken.mkdir() if squatter == "folder" else taken.write_text("x")
     monkeypatch.setattr(os, "getuid", lambda: uid)
-    assert cache_dirs.ensure_writable() is None
-    assert os.environ["XDG_CACHE_HOME"] == str(fresh / "file" / "cache")
+    note = cache_dirs.ensure_writable()
+    private = os.environ["XDG_CACHE_HOME"]
+    assert private != str(taken) and os.path.dirname(private) == str(fresh / "tmp")
+    assert os.path.basename(private).startswith("bioplug-cache-") and private in note
+    assert (os.stat(private).st_mode & 0o777) == 0o700
+
+
+def test_a_full_cache_disk_is_replaced(fresh, monkeypatch):
+    # a full disk or quota: sqlite (pytools) and PoCL's builds fail inside pyopencl
+    monkeypatch.setenv("XDG_CACHE_HOME", str(fresh / "cache"))
+    real = os.statvfs
+
+    def statvfs(path):
+        info = real(path)
+        if str(path).startswith(str(fresh / "cache")) or str(path) == str(fresh):
+            return os.statvfs_result((info.f_bsize, info.f_frsize, info.f_blocks, 0, 0,
+                                      *tuple(info)[5:]))
+        return info
+
+    monkeypatch.setattr(os, "statvfs", statvfs)
+    note = cache_dirs.ensure_writable()
+    assert note is not None and "0 MB free" in note
+    assert os.environ["XDG_CACHE_HOME"].startswith(str(fresh / "tmp"))
+
+
+def test_no_home_folder(fresh, monkeypatch):
+    # no HOME and no passwd entry: expanduser leaves "~", which platformdirs refuses
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)
+    note = cache_dirs.ensure_writable()
+    assert "no home folder is known" in note
+    assert os.environ["XDG_CACHE_HOME"].startswith(str(fresh / "tmp"))
 
 
 def test_pyopencl_and_pocl_start_under_an_unusable_cache_folder(tmp_path):
