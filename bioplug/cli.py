@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import logging
 import os
 import sys
@@ -102,7 +104,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     message look-ups (``gettext`` searching the locale folders, three per parser) cost about
     10 ms of every call's start-up, beside the OpenCL driver start-up that bounds it.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bioplug", description="GPU-accelerated sequence alignment on OpenCL devices."
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
@@ -118,7 +120,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-class _Intermixed(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose help, usage and version text fail the call when they cannot
+    be written (``--help >/dev/full``: exit 1, as ``cat`` fails), where argparse drops the
+    error and exits 0; a reader that closed its pipe (``| head``) took what it wanted."""
+
+    def _print_message(self, message, file=None):
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+        except BrokenPipeError:
+            pass
+        except (AttributeError, OSError):
+            if file is sys.stdout:   # standard error's failures have nowhere to be told
+                raise
+
+
+class _Intermixed(_Parser):
     """A command's parser that takes its positionals between options too (``bioplug profile
     A.fa -o OUT B.fa``), as ``parse_intermixed_args`` does; plain argparse leaves a later
     positional unrecognized once the first run of positionals is consumed. Commands argparse
@@ -164,10 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     jobs), it runs here and returns the exit code.
     """
     if argv is None:
+        _standard_streams()
         _thread_limit(sys.argv[1:])
         forwarded = _forward_to_server(sys.argv[1:])
         if forwarded is not None:
             _end_process(forwarded)
+        _narrow_drivers(sys.argv[1:])
         _quiet_blas_threads()
         _defer_codon_tables()
         from bioplug.interrupts import end_at_once
@@ -241,16 +263,72 @@ def _end_process(code: int) -> None:
     it costs about 0.1 s per call, which users running one call per file pay every time.
     """
     logging.shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # closed pipe: nothing left to deliver
-            pass
+    code = _flushed(code)
     # device commands only: a resident server holds its lock file, which a child would keep
     # held for a moment after the server's exit (a quick "stop, start" would find it taken)
     if _gpu_started() and _device_hint(sys.argv[1:])[0]:
         _hand_off_gpu_teardown()
     os._exit(code)
+
+
+def _flushed(code: int) -> int:
+    """Flush standard output and error; the exit code, 1 where output could not be written
+    (a full disk, ``>/dev/full``), as ``cp`` and ``cat`` fail. A pipe its reader closed
+    (``| head``) took what it wanted: not a failure."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    except OSError as exc:
+        print(f"bioplug: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        code = code or EXIT_FAILURE
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return code
+
+
+class _ClosedStream(io.TextIOBase):
+    """Standard output the caller closed (``>&-``), where Python puts None: writing fails
+    as on a closed descriptor, where None made ``print`` write elsewhere or raise
+    AttributeError from inside the command."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+class _ClosedInput(io.TextIOBase):
+    """Standard input the caller closed (``<&-``): reading ``-`` fails as on a closed
+    descriptor (None gave AttributeError from inside the reader)."""
+
+    def readable(self) -> bool:
+        return True
+
+    @property
+    def buffer(self) -> _ClosedInput:   # readers of bytes take sys.stdin.buffer
+        return self
+
+    def read(self, size: int | None = -1):
+        raise OSError(errno.EBADF, "standard input is closed")
+
+    readline = read
+    readinto = read
+
+
+def _standard_streams() -> None:
+    """Streams for the executable's process when the caller closed them: errors have nowhere
+    to go without standard error (``2>&-``), so they go to the null device; output and input
+    fail where they are used (:class:`_ClosedStream`, :class:`_ClosedInput`)."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the process's
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stdin is None:
+        sys.stdin = _ClosedInput()
 
 
 def _gpu_started() -> bool:
@@ -319,6 +397,19 @@ def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
     return True, spec
 
 
+def _narrow_drivers(argv: list[str]) -> None:
+    """Show NVIDIA's driver only the GPU a one-device command uses
+    (:func:`bioplug.runtime.driver_start.narrow`): the executable's own process, after a
+    server declined the call (the variable would make its driver environment differ), and
+    not for ``--cluster``, whose workers inherit the environment and use every GPU."""
+    uses_device, spec = _device_hint(argv)
+    if uses_device and "--cluster" not in argv and not any(
+            w.startswith("--cluster=") for w in argv):
+        from bioplug.runtime import driver_start
+
+        driver_start.narrow(spec)
+
+
 def _run(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     warm, spec = _device_hint(words)
@@ -331,6 +422,12 @@ def _run(argv: list[str] | None) -> int:
     parser = build_parser(None if full else _command_word(words))
     try:
         args = parser.parse_args(argv)
+    except (AttributeError, OSError) as exc:   # --help or --version could not be written
+        if argv is not None:
+            raise
+        print(f"bioplug: cannot write standard output: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return EXIT_FAILURE
     except SystemExit as exc:
         if argv is not None:   # tests, scripts and the server's jobs see argparse's exit
             raise

@@ -47,7 +47,9 @@ class TerminalBar:
 
     def __init__(self, stream=None, enabled: bool | None = None):
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+        # None: standard error closed (2>&-) in a process that did not replace it
+        self.enabled = (self.stream is not None and self.stream.isatty()) if enabled is None \
+            else bool(enabled and self.stream is not None)
         self.stage: str | None = None
         self.start = time.perf_counter()
         self.last = 0.0

@@ -322,3 +322,82 @@ def test_only_device_commands_hand_off_the_teardown(monkeypatch, argv, hands_off
     with pytest.raises(SystemExit):
         cli._end_process(0)
     assert bool(calls) == hands_off
+
+
+@pytest.fixture
+def nvidia(tmp_path, monkeypatch):
+    """A fake /proc/driver/nvidia/gpus; returns a function adding a GPU of a model."""
+    monkeypatch.setattr(driver_start, "NVIDIA_GPUS", str(tmp_path))
+    monkeypatch.setattr(driver_start, "narrowed", set())
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    monkeypatch.delenv("BIOPLUG_DEVICE", raising=False)
+
+    def add(model: str) -> None:
+        folder = tmp_path / f"0000:00:{len(list(tmp_path.iterdir())):02x}.0"
+        folder.mkdir()
+        (folder / "information").write_text(f"Model: \t\t {model}\nIRQ:   \t\t 42\n")
+    return add
+
+
+@pytest.mark.parametrize("gpus, spec, expected", [
+    (["NVIDIA H200", "NVIDIA H200"], None, "0"),        # the first of equals, as chosen
+    (["NVIDIA H200", "NVIDIA H200"], "gpu", "0"),
+    (["NVIDIA H200"] * 8, "GPU", "0"),
+    (["NVIDIA H200", "NVIDIA H200"], "cpu", ""),         # no GPU for a CPU run
+    (["NVIDIA H200"], "cpu", ""),
+    (["NVIDIA H200"], None, None),                        # one GPU: nothing to hide
+    (["NVIDIA H200", "NVIDIA RTX A4000"], None, None),    # mixed: select_device ranks them
+    (["NVIDIA H200", "NVIDIA H200"], "all", None),
+    (["NVIDIA H200", "NVIDIA H200"], "1:1", None),
+    (["NVIDIA H200", "NVIDIA H200"], "1", None),
+    (["NVIDIA H200", "NVIDIA H200"], "H200", None),
+    ([], "cpu", None),                                    # no NVIDIA driver
+])
+def test_narrow_hides_the_gpus_a_one_device_call_does_not_use(nvidia, gpus, spec, expected):
+    for model in gpus:
+        nvidia(model)
+    assert driver_start.narrow(spec) == expected
+    assert os.environ.get("CUDA_VISIBLE_DEVICES") == expected
+    assert ("CUDA_VISIBLE_DEVICES" in driver_start.narrowed) == (expected is not None)
+
+
+def test_narrow_reads_bioplug_device_and_keeps_the_users_choice(nvidia, monkeypatch):
+    nvidia("NVIDIA H200")
+    nvidia("NVIDIA H200")
+    monkeypatch.setenv("BIOPLUG_DEVICE", "cpu")
+    assert driver_start.narrow(None) == ""
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+    assert driver_start.narrow("cpu") is None
+    assert os.environ["CUDA_VISIBLE_DEVICES"] == "1"
+
+
+def test_the_executable_narrows_one_device_commands_only(nvidia, monkeypatch):
+    from bioplug import cli
+
+    calls = []
+    monkeypatch.setattr(driver_start, "narrow", calls.append)
+    cli._narrow_drivers(["msa", "a.fa", "-o", "b.fa", "--device", "gpu"])
+    cli._narrow_drivers(["-v", "search", "q.fa", "db.fa", "-o", "h", "--device=cpu"])
+    cli._narrow_drivers(["msa", "a.fa", "--outdir", "o", "--cluster"])   # workers: every GPU
+    cli._narrow_drivers(["devices"])
+    cli._narrow_drivers(["server", "start"])
+    assert calls == ["gpu", "cpu"]
+
+
+def test_no_platform_names_the_variables_that_may_hide_the_drivers(monkeypatch):
+    import pyopencl as cl
+
+    from bioplug.runtime import devices
+
+    monkeypatch.setattr(cl, "get_platforms", lambda: [])
+    monkeypatch.setenv("OCL_ICD_VENDORS", "/nonexistent")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    monkeypatch.setattr(driver_start, "narrowed", {"CUDA_VISIBLE_DEVICES"})  # set by bioplug
+    with pytest.raises(NoOpenCLError) as exc:
+        devices.list_devices()
+    assert "OCL_ICD_VENDORS='/nonexistent'" in str(exc.value)
+    assert "CUDA_VISIBLE_DEVICES" not in str(exc.value)
+    monkeypatch.delenv("OCL_ICD_VENDORS")
+    with pytest.raises(NoOpenCLError) as exc:
+        devices.list_devices()
+    assert str(exc.value) == devices.NO_PLATFORM_HELP

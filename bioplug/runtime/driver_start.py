@@ -107,6 +107,61 @@ def _run(loader: str, drivers: list[str], spec: str | None) -> None:
         log.debug("OpenCL driver start-up on a thread failed: %s", exc)
 
 
+#: Where NVIDIA's kernel driver lists the host's GPUs, one folder each (Linux).
+NVIDIA_GPUS = "/proc/driver/nvidia/gpus"
+#: Variables :func:`narrow` set (not the user's: messages do not blame them).
+narrowed: set[str] = set()
+
+
+def narrow(spec: str | None) -> str | None:
+    """Hide the NVIDIA GPUs a one-device command will not use, before the drivers start.
+
+    NVIDIA's OpenCL driver starts every GPU it is shown: on a host with two H200s a
+    ``bioplug msa`` call of four proteins took 0.64 s with both against 0.49 s with one
+    (``CUDA_VISIBLE_DEVICES=0``), and ``--device cpu`` 0.96 s against 0.60 s with none.
+    So, where the user has not set ``CUDA_VISIBLE_DEVICES``: ``cpu`` shows the driver no
+    GPU, and the fastest GPU (no ``--device``, or ``gpu``) on a host of identical GPUs shows
+    it the first, the one :func:`bioplug.runtime.select_device` picks among equals. Other
+    specifications (``all``, ``P:D``, an index, a name) and hosts of mixed GPUs are left as
+    they are. For the executable's own process only: the variable reaches child processes.
+
+    Returns the value set, or None.
+    """
+    if "CUDA_VISIBLE_DEVICES" in os.environ:
+        return None
+    if spec is None or not spec.strip():
+        spec = os.environ.get("BIOPLUG_DEVICE") or ""
+    text = spec.strip().lower()
+    models = _nvidia_models()
+    if not models:
+        return None
+    if text == "cpu":
+        value = ""
+    elif text in ("", "gpu") and len(models) > 1 and len(set(models)) == 1:
+        value = "0"
+    else:
+        return None
+    os.environ["CUDA_VISIBLE_DEVICES"] = value
+    narrowed.add("CUDA_VISIBLE_DEVICES")
+    log.debug("CUDA_VISIBLE_DEVICES=%r for this call (%d NVIDIA GPUs, device %r)", value,
+              len(models), text or "fastest GPU")
+    return value
+
+
+def _nvidia_models() -> list[str]:
+    """The model line of every GPU NVIDIA's kernel driver lists (empty without one)."""
+    models = []
+    for folder in sorted(glob.glob(os.path.join(NVIDIA_GPUS, "*"))):
+        try:
+            with open(os.path.join(folder, "information")) as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            continue
+        models.append(next((line.split(":", 1)[1].strip() for line in lines
+                            if line.startswith("Model:")), "?"))
+    return models
+
+
 def _loader_paths() -> tuple[str, list[str]]:
     """The ICD loader pyopencl links, and the drivers its wheel bundles beside it.
 

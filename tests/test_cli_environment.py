@@ -1,0 +1,74 @@
+"""The executable in unusual but legitimate environments: closed or full standard streams,
+an ASCII locale (found by an audit of such environments; each failed on the old code)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bioplug.progress import TerminalBar
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "BB11001.fasta"
+BIOPLUG = f"{shlex.quote(sys.executable)} -m bioplug --no-server"
+
+
+def shell(command: str, **env) -> subprocess.CompletedProcess:
+    """``command`` through sh (for redirections such as ``>&-``), from a scratch folder."""
+    return subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **env})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("words", ["--version", "msa --help"])
+def test_help_and_version_that_cannot_be_written_fail(words):
+    # argparse drops the write error and exits 0; cat and cp exit 1
+    for redirect in (">/dev/full", ">&-"):
+        run = shell(f"{BIOPLUG} {words} {redirect}")
+        assert run.returncode == 1, run.stderr
+        assert "bioplug: cannot write standard output:" in run.stderr
+
+
+def test_a_closed_standard_error_leaves_the_output_and_the_exit_code_alone(tmp_path):
+    # None for sys.stderr: the progress bar's isatty() failed and the command exited 1
+    out = tmp_path / "out.fa"
+    run = shell(f"{BIOPLUG} msa {shlex.quote(str(EXAMPLE))} -o {shlex.quote(str(out))} "
+                "--device cpu 2>&-")
+    assert run.returncode == 0 and run.stdout == ""
+    assert out.read_text().count(">") == 4
+
+
+def test_closed_standard_output_and_input_fail_where_they_are_used(tmp_path):
+    out = tmp_path / "out.fa"
+    written = shell(f"{BIOPLUG} msa {shlex.quote(str(EXAMPLE))} -o {shlex.quote(str(out))} "
+                    "--device cpu >&-")   # the output is a file: nothing is lost
+    assert written.returncode == 0, written.stderr
+    to_closed = shell(f"{BIOPLUG} msa {shlex.quote(str(EXAMPLE))} -o - --device cpu >&-")
+    assert to_closed.returncode == 1 and "standard output is closed" in to_closed.stderr
+    assert "Traceback" not in to_closed.stderr
+    closed_in = shell(f"{BIOPLUG} msa - -o {shlex.quote(str(tmp_path / 'in.fa'))} "
+                      "--device cpu <&-")
+    assert closed_in.returncode != 0 and "standard input is closed" in closed_in.stderr
+    assert not (tmp_path / "in.fa").exists()
+
+
+def test_an_ascii_locale_reads_the_kernel_sources(tmp_path):
+    # the kernels' comments hold UTF-8 (section signs); LC_ALL=C without UTF-8 mode read
+    # them as ASCII and every device command failed
+    out = tmp_path / "out.fa"
+    run = shell(f"{BIOPLUG} msa {shlex.quote(str(EXAMPLE))} -o {shlex.quote(str(out))} "
+                "--device cpu", LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONIOENCODING="")
+    assert run.returncode == 0, run.stderr
+    assert out.read_text().count(">") == 4
+
+
+def test_the_progress_bar_without_a_standard_error(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", None)
+    bar = TerminalBar()
+    assert not bar.enabled
+    bar("stage", 1, 2)   # draws nothing, raises nothing
+    assert not TerminalBar(enabled=True).enabled
