@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 
-from bioplug.errors import BioplugError, DeviceError
+from bioplug.errors import BioplugError, DeviceError, OutputWriteError
 from bioplug.progress import Cancelled
 
 log = logging.getLogger("bioplug")
@@ -147,7 +147,9 @@ class _Intermixed(_Parser):
     _inside = False
 
     def parse_known_args(self, args=None, namespace=None):
-        if self._inside:   # parse_known_intermixed_args calls this twice itself
+        # parse_known_intermixed_args calls this twice itself; and it loses "--", after
+        # which every word is a positional (`bioplug msa -o o.fa -- -x.fa`)
+        if self._inside or (args is not None and "--" in args):
             return super().parse_known_args(args, namespace)
         self._inside = True
         try:
@@ -446,7 +448,9 @@ def _run(argv: list[str] | None) -> int:
         _threads_in_process(args.threads)
     try:
         return int(args.func(args) or 0)
-    except DeviceError as exc:  # the device failed (build, lost, resources), not the input
+    except (DeviceError, OutputWriteError) as exc:
+        # the device failed (build, lost, resources), or the system an output's write (a
+        # full disk, /dev/full: one line naming it, as cp tells it), not the input
         print(f"bioplug {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except BioplugError as exc:

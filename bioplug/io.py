@@ -13,6 +13,7 @@ Alignments are written by :mod:`bioplug.alignio` (re-exported here): :func:`alig
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import logging
 import os
@@ -36,16 +37,16 @@ from bioplug.alignio import (
     write_alignment,
     write_rows,
 )
-from bioplug.errors import InputError
+from bioplug.errors import InputError, OutputWriteError
 from bioplug.interrupts import cleaning_up
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "EXTENSION_FORMATS", "AlignedRows", "alignment_from_rows", "alignment_rows", "as_record",
-    "atomic_output", "check_ascii", "check_unique_ids", "guess_format", "input_format",
-    "parse_records", "read_records", "sequence_name", "sequence_text", "sniff_format",
-    "write_alignment", "write_rows",
+    "EXTENSION_FORMATS", "AlignedRows", "OutputWriteError", "alignment_from_rows",
+    "alignment_rows", "as_record", "atomic_output", "check_ascii", "check_unique_ids",
+    "guess_format", "input_format", "is_stream", "parse_records", "read_records",
+    "sequence_name", "sequence_text", "sniff_format", "write_alignment", "write_rows",
 ]
 
 #: The path that means standard input (reading) or standard output (writing).
@@ -194,6 +195,9 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
+    if is_stream(path):   # its size says nothing, and it can be read once
+        return _records_of_bytes(_stream_bytes(path), fmt or guess_format(path, None),
+                                 str(path))
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
     fmt = fmt or input_format(path)
@@ -319,27 +323,97 @@ def parse_fasta(handle: Iterable[str]) -> list[SeqRecord]:
     return records
 
 
+def is_stream(path: str | os.PathLike) -> bool:
+    """Whether ``path`` can be read once only, and its size says nothing of its content: a
+    named pipe, a shell's ``<(zcat x.fa.gz)`` (``/dev/fd/63``), a character device.
+
+    Regular files, folders, missing paths and ``-`` are not streams (each has its own
+    handling and messages).
+    """
+    if str(path) == STDIO:
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _stream_bytes(path: Path) -> bytes:
+    """Everything a stream (:func:`is_stream`) gives, in one read: a pipe gives its data to
+    its first reader only, so it is not probed for gzip first as files are."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
 def _read_stdin(fmt: str | None) -> list[SeqRecord]:
     raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    return _records_of_bytes(raw, fmt, STDIO)
+
+
+def _records_of_bytes(raw: bytes | str, fmt: str | None, source: str) -> list[SeqRecord]:
+    """The records of a whole input read into memory (standard input, a pipe), as
+    :func:`read_records` reads a file: gzip data decompressed, UTF-8 else Latin-1, the
+    format sniffed when ``fmt`` is None.
+
+    Raises
+    ------
+    InputError
+        Naming ``source`` (``-`` as standard input): nothing in it, no record, not
+        readable in the format.
+    """
+    name = input_name(source)
     if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            _warn_latin1(raw, "standard input")
-            text = raw.decode("latin-1")
+        text = _decoded(_gunzipped(raw, name), name)
     else:   # a text stream without bytes beneath (a test's StringIO)
         text = raw.removeprefix("\ufeff")
     if not text.strip():
-        raise InputError("standard input is empty")
+        raise InputError(_empty_message(source))
     fmt = fmt or sniff_format(text)
     try:
         records = parse_records(io.StringIO(text), fmt)
     except (ValueError, AssertionError, TypeError) as exc:
-        raise InputError(f"standard input: not readable as {fmt}: {_one_line(exc)}") from exc
+        raise InputError(f"{name}: not readable as {fmt}: {_one_line(exc)}") from exc
     if not records:
-        raise InputError(f"standard input: no {fmt} records found (is it {fmt}?)")
-    check_ascii(records, "standard input")
+        what = fmt if source == STDIO else f"a {fmt} file"
+        raise InputError(f"{name}: no {fmt} records found (is it {what}?)")
+    check_ascii(records, name)
     return records
+
+
+def _empty_message(source) -> str:
+    """What an input with nothing in it is told as: a pipe's size is 0 whatever it
+    carries, so its emptiness is that of its content."""
+    if str(source) == STDIO:
+        return "standard input is empty"
+    return f"{source}: the input is empty (nothing was read from it)"
+
+
+def _gunzipped(raw: bytes, name: str) -> bytes:
+    """``raw``, decompressed when it is gzip data (its first bytes), as files are read."""
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    import gzip
+    import zlib
+
+    try:
+        return gzip.decompress(raw)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"{name}: not readable: {exc}") from exc
+
+
+def _decoded(raw: bytes, name: str) -> str:
+    """UTF-8 text (a BOM dropped), else Latin-1 with a warning (:func:`_warn_latin1`)."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        _warn_latin1(raw, name)
+        return raw.decode("latin-1")
 
 
 @contextlib.contextmanager
@@ -352,9 +426,28 @@ def spooled_stdin(prefix: str, suffix: str = ""):
     InputError
         When standard input is empty.
     """
-    data = sys.stdin.buffer.read()
+    with spooled_input(STDIO, prefix, suffix) as spooled:
+        yield spooled
+
+
+@contextlib.contextmanager
+def spooled_input(source, prefix: str, suffix: str = ""):
+    """Standard input (``-``) or a stream (:func:`is_stream`: a named pipe, ``<(...)``)
+    copied to a private temporary file (its path), removed afterwards: for commands that
+    read their input more than once or by path (sniffing, indexes); a pipe gives its data
+    to its first reader only.
+
+    Raises
+    ------
+    InputError
+        When there is nothing in it, or it cannot be read (naming it).
+    """
+    if str(source) == STDIO:
+        data = sys.stdin.buffer.read()
+    else:
+        data = _stream_bytes(Path(source))
     if not data.strip():
-        raise InputError("standard input is empty")
+        raise InputError(_empty_message(source))
     with cleaning_up():   # Ctrl-C removes the copy too
         fd, spooled = tempfile.mkstemp(prefix=prefix, suffix=suffix)
         try:
@@ -642,6 +735,23 @@ def _check_writable_place(target: Path) -> None:
     if folder.exists() and (not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK)):
         why = "is not a folder" if not folder.is_dir() else "is not writable"
         raise InputError(f"{target}: cannot be written ({folder} {why})")
+    _check_not_write_protected(target)
+
+
+def _check_not_write_protected(target: Path) -> None:
+    """Refuse an existing output file this process may not write (``chmod 444 out.fa``), as
+    ``cp`` and ``>`` refuse it: the rename that puts the new file in place asks the folder,
+    not the file, and would replace it silently.
+
+    The kernel's own answer (``access(2)``) is asked, the one ``cp`` and ``>`` get: a user's
+    file mode bits and groups, and for root the capability to override them (root writes a
+    read-only file, as ``cp`` does as root). Tests running as root check the refusal in a
+    process without that capability (``tests/test_io_environment.py``).
+    """
+    resolved = Path(os.path.realpath(target))   # a link's file is the one replaced
+    if resolved.is_file() and not os.access(resolved, os.W_OK):
+        raise InputError(f"{target}: cannot be written (Permission denied: the file is "
+                         "write-protected)")
 
 
 @contextlib.contextmanager
@@ -659,12 +769,15 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     Raises
     ------
     InputError
-        When ``path`` is one of ``inputs``, or a directory.
+        When ``path`` is one of ``inputs``, a directory, an existing file this process may
+        not write, or a place that takes no file.
+    OutputWriteError
+        When the system fails the write (a full disk or quota, ``/dev/full``): the message
+        names the output and the reason; the temporary file is removed and an existing
+        output kept as it was.
     """
     if str(path) == STDIO:
-        stream = sys.stdout.buffer if "b" in mode else sys.stdout
-        yield stream
-        stream.flush()
+        yield from _standard_output(mode)
         return
     check_output(path, inputs)
     target = _rename_target(Path(path))
@@ -672,30 +785,44 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
         try:
             handle = open(path, mode)
         except OSError as exc:
-            raise InputError(f"{path}: cannot be written ({exc.strerror or exc})") from exc
-        with handle:
+            raise _opening_error(path, exc) from exc
+        with _naming_write_errors(path), handle:
             yield handle
         return
     with cleaning_up():   # Ctrl-C while the file is written: the temporary file removed
-        yield from _atomic_file(target, mode)
+        yield from _atomic_file(target, mode, path)
 
 
-def _atomic_file(target: Path, mode: str):
-    """:func:`atomic_output`'s temporary file beside ``target``, renamed into place."""
+def _standard_output(mode: str):
+    """:func:`atomic_output`'s standard output, flushed (not closed) after the block."""
+    stream = sys.stdout.buffer if "b" in mode else sys.stdout
+    # a reader that left (`| head`) stays a BrokenPipeError: the command line ends quietly
+    with _naming_write_errors("standard output", BrokenPipeError):
+        yield stream
+        stream.flush()
+
+
+def _atomic_file(target: Path, mode: str, shown):
+    """:func:`atomic_output`'s temporary file beside ``target``, renamed into place;
+    ``shown`` is the output as the user named it, for messages."""
     made = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), dir=target.parent)
     except OSError as exc:   # a place the early check could not foresee (/proc, a full disk)
         _remove_folders(made)
-        raise InputError(f"{target}: cannot be written ({exc.strerror or exc})") from exc
+        raise _opening_error(shown, exc) from exc
     gzipped = target.name.lower().endswith(".gz")   # as inputs so named are read
     try:
-        with os.fdopen(fd, "wb" if gzipped else mode) as raw, \
-                _compressed(raw, mode) if gzipped else contextlib.nullcontext(raw) as handle:
-            yield handle
-        os.chmod(tmp, new_file_mode(target))
-        os.replace(tmp, target)
+        with _naming_write_errors(shown):
+            with os.fdopen(fd, "wb" if gzipped else mode) as raw, \
+                    _compressed(raw, mode) if gzipped else contextlib.nullcontext(raw) as handle:
+                yield handle
+        try:
+            os.chmod(tmp, new_file_mode(target))
+            os.replace(tmp, target)
+        except OSError as exc:   # it names the temporary file, which the user never saw
+            raise OutputWriteError(shown, exc) from exc
         if made:   # said, so that a mistyped folder does not pass unseen
             log.warning("%s: made the folder %s for it", target, made[-1])
     except BaseException:
@@ -703,6 +830,48 @@ def _atomic_file(target: Path, mode: str):
             os.unlink(tmp)
         _remove_folders(made)
         raise
+
+
+#: Bytes of an output's name kept in its temporary file's name: ``.NAME.XXXXXXXX`` of a
+#: name of 247 bytes or more would pass the 255 bytes a file name may have, refused as
+#: "File name too long" where the output's own name is legal.
+TEMPORARY_NAME_BYTES = 128
+
+
+def _temporary_prefix(name: str) -> str:
+    """``.NAME.`` for :func:`tempfile.mkstemp`, NAME cut to :data:`TEMPORARY_NAME_BYTES`
+    bytes (a letter cut in two is kept as its bytes, which a file name may hold)."""
+    return f".{os.fsdecode(os.fsencode(name)[:TEMPORARY_NAME_BYTES])}."
+
+
+#: Reasons an output cannot be made that are failures of the system, not of the name given
+#: (those are :class:`~bioplug.errors.InputError`: a folder that is a file, /proc).
+_SYSTEM_FAILURES = {getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EIO", "EFBIG")
+                    if hasattr(errno, name)}
+
+
+def _opening_error(target, exc: OSError) -> Exception:
+    """The error for an output that could not be opened or made: the system's failure
+    (:class:`OutputWriteError`), else a place that takes no file (InputError)."""
+    if exc.errno in _SYSTEM_FAILURES:
+        return OutputWriteError(target, exc)
+    return InputError(f"{target}: cannot be written ({exc.strerror or exc})")
+
+
+@contextlib.contextmanager
+def _naming_write_errors(target, *passed: type[BaseException]) -> Iterator[None]:
+    """An OSError of a write, flush or close in the block as an :class:`OutputWriteError`
+    naming ``target``: the system's own ("[Errno 28] No space left on device") names no file.
+
+    Errors that name a file (another file opened in the block), those already named and the
+    ``passed`` types go on as they are.
+    """
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, (OutputWriteError, *passed)) or exc.filename is not None:
+            raise
+        raise OutputWriteError(target, exc) from exc
 
 
 def _remove_folders(made: list[Path]) -> None:

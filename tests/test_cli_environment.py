@@ -72,3 +72,13 @@ def test_the_progress_bar_without_a_standard_error(monkeypatch):
     assert not bar.enabled
     bar("stage", 1, 2)   # draws nothing, raises nothing
     assert not TerminalBar(enabled=True).enabled
+
+
+def test_double_dash_ends_the_options(tmp_path, monkeypatch):
+    # argparse's intermixed parsing dropped "--": "the following arguments are required: IN"
+    from bioplug.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-x.fa").write_text(EXAMPLE.read_text())
+    assert main(["msa", "-o", "out.fa", "--device", "cpu", "--", "-x.fa"]) == 0
+    assert (tmp_path / "out.fa").read_text().count(">") == 4

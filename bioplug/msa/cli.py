@@ -29,7 +29,6 @@ import argparse
 import contextlib
 import logging
 import os
-import sys
 
 from bioplug.progress import TerminalBar
 
@@ -482,12 +481,13 @@ def in_output_order(alignment, order: str):
 
 
 def run_score(args) -> int:
-    from bioplug.io import check_one_stdin
+    from bioplug.io import STDIO, atomic_output, check_one_stdin
     from bioplug.msa.score import read_alignment, read_reference, sp_tc
 
     check_one_stdin(args.test, args.ref)
     ref = read_reference(args.ref)
     ids, rows = read_alignment(args.test)
     sp, tc = sp_tc(ids, rows, ref)
-    sys.stdout.write(f"SP {100 * sp:.2f}\nTC {100 * tc:.2f}\n")
+    with atomic_output(STDIO) as out:   # flushed here: a failed write is told, not lost
+        out.write(f"SP {100 * sp:.2f}\nTC {100 * tc:.2f}\n")
     return 0

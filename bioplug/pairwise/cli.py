@@ -280,7 +280,7 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
     left out, with a warning each."""
     import numpy as np
 
-    from bioplug.io import output_format, write_alignment
+    from bioplug.io import OutputWriteError, output_format, write_alignment
 
     fmt = args.format or ("emboss" if str(args.output).lower().endswith(EMBOSS_EXTENSIONS)
                           else output_format(args.output, args.format))
@@ -301,8 +301,8 @@ def _write_pairs(args, inputs: list, targets: list, queries: list, alignments) -
             _write_sam(args, inputs, targets, kept)
         else:
             write_alignment(kept, args.output, fmt, inputs=inputs)
-    except (InputError, BrokenPipeError):   # the path's own message; a reader gone (run)
-        raise
+    except (InputError, BrokenPipeError, OutputWriteError):
+        raise   # the path's own message; a reader gone (run); the system failed the write
     except Exception as exc:  # Biopython's writers raise many kinds
         raise InputError(f"cannot write these alignments as {fmt}: {exc}") from exc
     log.info("wrote %d alignments to %s (%s)", len(kept), args.output, fmt)

@@ -308,22 +308,40 @@ def _check_values(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read (``-``: standard input), compute distances, build the tree, write Newick
     atomically."""
+    from bioplug.io import check_output, input_name, is_stream, spooled_input
+
     _check_values(args)
     args.source = args.input
-    if args.input != "-":
+    given = args.input
+    if given != "-" and not is_stream(given):
         return _run(args)
-    from bioplug.io import spooled_stdin
-
     # the input is sniffed (distance matrix or sequences) before it is parsed: standard
-    # input is spooled to a private file so that it can be read twice
-    args.source = "standard input"
-    suffix = {None: ".txt"}.get(args.format, f".{args.format}")
-    with spooled_stdin("bioplug-tree-", suffix) as spooled:
-        args.input = spooled   # its ".txt" name leaves the format to its content
+    # input, or a pipe (`<(zcat x.fa.gz)`, a named pipe), is spooled to a private file so
+    # that it can be read twice
+    args.source = input_name(given)
+    inputs = [] if given == "-" else [given]
+    for output in (args.output, args.distances_out):   # before the input is read to its end
+        if output:
+            check_output(output, inputs)
+    with spooled_input(given, "bioplug-tree-", _spool_suffix(given, args.format)) as spooled:
+        args.input = spooled
         try:
-            return _run(args, inputs=[])
+            return _run(args, inputs=inputs)
         except InputError as exc:  # name the input the user gave, not the spooled copy
-            raise type(exc)(str(exc).replace(spooled, "standard input")) from exc
+            raise type(exc)(str(exc).replace(spooled, args.source)) from exc
+
+
+def _spool_suffix(given: str, fmt: str | None) -> str:
+    """The spooled copy's extension: the one ``--format`` names, else a pipe's own when it
+    names a format (``family.sto``), else ``.txt``, which leaves the format to the
+    content."""
+    from bioplug.io import guess_format
+
+    if fmt is not None:
+        return f".{fmt}"
+    if given != "-" and guess_format(given, None) is not None:
+        return "".join(Path(given).suffixes[-2:])   # ".fa.gz" too
+    return ".txt"
 
 
 def _run(args: argparse.Namespace, inputs: list[str] | None = None) -> int:
