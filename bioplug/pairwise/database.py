@@ -17,15 +17,25 @@ beside it (or, when that directory cannot be written, under the user cache direc
   differs, its hash decides whether the index is rebuilt; a second search therefore starts
   at once. Each search checks the other files against it (sizes, offsets, order, the count
   of ids; not the residues themselves) and rebuilds a damaged index with a warning.
+
+Several searches may index one database at once (array jobs on a cluster): each builds in a
+private folder beside the index and publishes it by renaming the folder onto the index's
+path, which fails while another index is there. A job that finds a current index there drops
+its own and opens that one; a stale or damaged one is renamed aside before it is removed,
+so that no process ever sees a half index. An opened index reads its files through memory
+maps, which outlive their removal.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,8 +67,9 @@ class Database:
         int64, ``codes[offsets[k]:offsets[k + 1]]`` is the k-th shortest sequence.
     order : numpy.ndarray
         int64, input number of the k-th shortest sequence.
-    titles : tuple of (path, numpy.ndarray) or None
-        An index's ``titles.txt`` and the offsets of its lines (see :meth:`title`).
+    titles : tuple of (numpy.ndarray, numpy.ndarray) or None
+        An index's ``titles.txt`` (uint8, a memmap) and the offsets of its lines (see
+        :meth:`title`).
     """
 
     def __init__(self, ids: list[str], codes: np.ndarray, offsets: np.ndarray,
@@ -94,13 +105,11 @@ class Database:
         the index's titles file, the id where the database has none."""
         if self.titles is None:
             return {k: self.ids[k] for k in numbers}
-        path, starts = self.titles
+        text, starts = self.titles
         out = {}
-        with open(path, "rb") as handle:
-            for k in sorted(numbers):
-                handle.seek(int(starts[k]))
-                line = handle.read(int(starts[k + 1] - starts[k]))
-                out[k] = line.rstrip(b"\n").decode("utf-8", "replace")
+        for k in sorted(numbers):
+            line = bytes(text[int(starts[k]):int(starts[k + 1])])
+            out[k] = line.rstrip(b"\n").decode("utf-8", "replace")
         return out
 
     @classmethod
@@ -119,8 +128,7 @@ class Database:
 def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
     """The database of a FASTA file, from its index (built or rebuilt when needed)."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such database file")
+    check_database_file(path)
     letters = "".join(map(str, scoring.letters))
     for where in index_dirs(path):
         db = _load(where, path, letters)
@@ -129,17 +137,36 @@ def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
             return db
     for where in index_dirs(path):
         try:
-            _build(where, path, scoring)
+            return _build(where, path, scoring)
         except OSError as err:
             log.info("cannot write the index at %s (%s)", where, err)
-            continue
-        db = _load(where, path, letters)
-        if db is None:   # changed while it was indexed, or written over at once
-            raise InputError(f"{path}: its index at {where} could not be read back after "
-                             "it was built; if the file was being written, search again")
-        return db
     raise InputError(f"{path}: cannot write a database index anywhere (beside it, "
                      f"{index_dir(path)}, or in the user cache)")
+
+
+def check_database_file(path: str | os.PathLike) -> None:
+    """Refuse a database that is not a regular file: its index is kept beside it and
+    checked against its size, time and contents, which a pipe or a device does not have.
+
+    Raises
+    ------
+    InputError
+        Naming the path and what it is instead (missing, a folder, a pipe, ...).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such database file") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read the database file ({err.strerror or err})"
+                         ) from None
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a folder, not a database file: give its FASTA file")
+    what = "a pipe" if stat.S_ISFIFO(mode) else "not a regular file"
+    raise InputError(f"{path}: is {what}, not a file: the database is indexed beside its "
+                     "FASTA; write it to a file first")
 
 
 def index_dir(path: str | os.PathLike) -> Path:
@@ -153,7 +180,8 @@ def index_dirs(path: Path) -> list[Path]:
     cache (for a folder that cannot be written)."""
     import platformdirs
 
-    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    # fsencode: the name's own bytes, which need not be UTF-8 (an old archive's Latin-1)
+    key = hashlib.sha256(os.fsencode(path.resolve())).hexdigest()[:16]
     cache = Path(platformdirs.user_cache_dir("bioplug")) / "search-index" / key
     return [index_dir(path), cache]
 
@@ -179,7 +207,7 @@ def _load(where: Path, fasta: Path, letters: str) -> Database | None:
     is rebuilt rather than failing every later search.
     """
     try:
-        header = json.loads((where / "header.json").read_text())
+        header = json.loads((where / "header.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if (not isinstance(header, dict) or header.get("version") != INDEX_VERSION
@@ -231,33 +259,52 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
     if n and (order.min() < 0 or order.max() >= n
               or (np.bincount(order, minlength=n) != 1).any()):
         raise ValueError("order.i64 is not an order of the sequences")
-    ids = (where / "ids.txt").read_text().split("\n")[:-1] if n else []
+    # UTF-8 whatever the locale: ids are decoded from the FASTA as UTF-8
+    ids = (where / "ids.txt").read_text(encoding="utf-8").split("\n")[:-1] if n else []
     if len(ids) != n:
         raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
              if total else np.zeros(0, dtype=np.uint8))
-    return Database(ids, codes, offsets, order, source=str(fasta),
-                    titles=(where / "titles.txt", starts))
+    # mapped, not read by path later: the folder may be renamed aside once it is stale
+    text = (np.memmap(where / "titles.txt", dtype=np.uint8, mode="r", shape=(titles_size,))
+            if titles_size else np.zeros(0, dtype=np.uint8))
+    return Database(ids, codes, offsets, order, source=str(fasta), titles=(text, starts))
 
 
 def _write_json(target: Path, data: dict) -> None:
-    tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    os.replace(tmp, target)
+    """``data`` written to ``target`` through a temporary file of this process's own:
+    searches that find one index touched rewrite its header at once."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "x", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, indent=1))
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
-def _build(where: Path, fasta: Path, scoring: Scoring) -> None:
+def _build(where: Path, fasta: Path, scoring: Scoring) -> Database:
     """Encode ``fasta`` a block of records at a time into a new index directory, then sort
-    by length."""
+    by length; the database it holds (or the index another search published first).
+
+    Raises
+    ------
+    InputError
+        For a FASTA file that is not a database, or one that changed while it was read.
+    OSError
+        When ``where``'s folder cannot be written.
+    """
     log.info("building the database index of %s at %s", fasta, where)
     where.parent.mkdir(parents=True, exist_ok=True)
     before = _fingerprint(fasta)
     with cleaning_up():   # Ctrl-C while building: the temporary folder removed
-        _build_in(where, fasta, scoring, before)
+        return _build_in(where, fasta, scoring, before)
 
 
-def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> None:
-    """The index built in a temporary folder beside ``where``, then renamed to it."""
+def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> Database:
+    """The index built in a private folder beside ``where``, opened, then published there
+    (:func:`_publish`)."""
     tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
     try:
         # mkdtemp's folder is 0700: an index beside a shared database serves every user
@@ -279,18 +326,63 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> None:
         check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search
         lengths = np.concatenate(sizes)
         _sort_codes(tmp, lengths)
-        (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids))
+        (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids),
+                                     encoding="utf-8")
         np.concatenate([[0], np.cumsum(title_sizes, dtype=np.int64)]).tofile(tmp / "titles.i64")
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
                   "fasta": before, "sha256": _sha256(fasta), "sequences": len(ids),
                   "residues": int(lengths.sum())}
         _write_json(tmp / "header.json", header)
-        if where.exists():
-            shutil.rmtree(where)
-        os.replace(tmp, where)
+        if _fingerprint(fasta) != before:
+            raise InputError(f"{fasta}: changed while its index was built; if the file was "
+                             "being written, search again once it is complete")
+        db = _read_index(tmp, fasta, header)   # mapped: valid wherever the folder goes
+        theirs = _publish(tmp, where, fasta, header["letters"])
+        return db if theirs is None else theirs
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _publish(tmp: Path, where: Path, fasta: Path, letters: str,
+             attempts: int = 5) -> Database | None:
+    """Rename the finished index ``tmp`` to ``where``: None once it is there, or the index
+    another search published there first when that one is current (``tmp`` is then left
+    for the caller to remove).
+
+    A directory is renamed only onto a path that is free (or an empty folder), so a
+    complete index is never replaced under a search reading it; a stale or damaged one is
+    renamed aside, then removed. After ``attempts`` rounds lost to other searches this
+    one's index is used unpublished (None, ``tmp`` left).
+    """
+    for _ in range(attempts):
+        try:
+            os.rename(tmp, where)
+            return None
+        except OSError as err:
+            if err.errno not in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR):
+                raise
+        theirs = _load(where, fasta, letters)
+        if theirs is not None:
+            log.info("another search published the index %s first: using it", where)
+            return theirs
+        _remove_aside(where)
+    log.info("the index %s kept changing under this search: using its own copy", where)
+    return None
+
+
+def _remove_aside(where: Path) -> None:
+    """Rename a stale or damaged index out of ``where``, then remove it: a search that
+    opened it keeps its mapped files, and no search finds a half-removed folder."""
+    aside = where.with_name(f"{where.name}.old-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        os.rename(where, aside)
+    except FileNotFoundError:   # another search moved it first
+        return
+    if aside.is_dir() and not aside.is_symlink():
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        aside.unlink(missing_ok=True)
 
 
 def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 24) -> None:

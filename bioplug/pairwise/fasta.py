@@ -12,9 +12,14 @@ goes through the line reader, so the results and the messages are the same.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
+import os
 import re
+import shutil
+import stat
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -91,6 +96,67 @@ def _code_table(letters: tuple) -> np.ndarray:
 def record_label(path, number: int, name: str, line: int) -> str:
     """How an error names a database record."""
     return f"{path}: record {number} ({name!r}, line {line})"
+
+
+# -- pipes -----------------------------------------------------------------------------------
+class PipeCopy(os.PathLike):
+    """A pipe's contents copied to a private temporary file: opened by the copy's path
+    (``os.fspath``), named as the pipe (``str``) in every message about its records."""
+
+    def __init__(self, copy: str, name: str):
+        self.copy, self.name = copy, name
+
+    def __fspath__(self) -> str:
+        return self.copy
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"PipeCopy({self.copy!r}, {self.name!r})"
+
+
+def is_pipe(path) -> bool:
+    """Whether ``path`` names something readable once only: a named pipe, a shell's
+    ``<(...)`` (``/dev/fd/63``), a character device. Files, folders and missing paths are
+    not (reading them reports their own errors)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+@contextlib.contextmanager
+def readable_again(path, prefix: str = "bioplug-queries-"):
+    """``path`` itself, or for a pipe (:func:`is_pipe`) a :class:`PipeCopy` of it, removed
+    afterwards: queries are read more than once (records, titles, SAM lines), and a pipe
+    gives its data to the first reader only. Anything else is given back as it is."""
+    if not isinstance(path, (str, os.PathLike)) or not is_pipe(path):
+        yield path
+        return
+    from bioplug.interrupts import cleaning_up
+
+    with cleaning_up():   # Ctrl-C removes the copy too
+        fd, copy = tempfile.mkstemp(prefix=prefix, suffix=".fa")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                _copy_pipe(path, out)
+            yield PipeCopy(copy, str(path))
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(copy)
+
+
+def _copy_pipe(path, out) -> None:
+    """Everything ``path`` gives, written to ``out``: the one read a pipe allows."""
+    try:
+        with open(path, "rb") as pipe:
+            shutil.copyfileobj(pipe, out, 1 << 20)
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror or err})") from None
 
 
 # -- a block of records at once --------------------------------------------------------------

@@ -53,7 +53,7 @@ from bioplug.pairwise import blast_tab, strands
 from bioplug.pairwise.blast_tab import COLUMNS, STD, check_columns
 from bioplug.pairwise.database import Database, check_distinct_ids, open_database
 from bioplug.pairwise.engine import PairwiseEngine, segment_sums
-from bioplug.pairwise.fasta import encode_bytes, fasta_records
+from bioplug.pairwise.fasta import encode_bytes, fasta_records, readable_again
 from bioplug.pairwise.karlin import (
     KARLIN_ALTSCHUL,
     NCBI_MATRICES,
@@ -218,7 +218,8 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     Parameters
     ----------
     queries : path-like or sequence of str / Seq / SeqRecord
-        A FASTA file or the query sequences.
+        A FASTA file (a named pipe or a shell's ``<(...)`` too: copied to a temporary file
+        as it is read) or the query sequences.
     database : path-like, Database or sequence of str / Seq / SeqRecord
         A FASTA file (indexed beside itself on first use), an opened
         :class:`~bioplug.pairwise.database.Database`, or sequences.
@@ -300,7 +301,9 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     runtimes = get_runtimes(device)
     start = time.perf_counter()
     clock = {}
-    qids, qcodes = _as_queries(queries, scoring)
+    with readable_again(queries) as readable:   # a pipe is copied: read twice here
+        qids, qcodes = _as_queries(readable, scoring)
+        query_titles = _query_titles(readable, qids)
     # tabular and SAM lines name hits by id: a repeated id would make two records one
     check_distinct_ids(qids, "query", _source(queries, "the queries"))
     db = _as_database(database, scoring)
@@ -335,7 +338,7 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     log.info("E-values: %s", source)
     return SearchResults(qids, hits, cells, clock, titles_from=_titles(database, db),
                          statistics=source, fits=stats if source == "fit" else None,
-                         query_titles=_query_titles(queries, qids),
+                         query_titles=query_titles,
                          database_name=_database_name(database),
                          program="BLASTN" if strands.nucleotide(scoring) else "BLASTP",
                          finite_size_correction=isinstance(stats, Spouge))
@@ -443,11 +446,20 @@ def _scheme(aligner, matrix, gap_open, gap_extend, karlin, old_fsc: bool = False
 
 
 def _database_name(database) -> str:
-    """The database's FASTA path, as the CLI names it in reports; empty for sequences."""
+    """The database's FASTA path, as the CLI names it in reports; empty for sequences.
+
+    A name whose bytes are not UTF-8 (an old archive's Latin-1) shows them escaped
+    (``prot\\xe9ines.fa``): the reports are UTF-8 text.
+    """
     if isinstance(database, (str, os.PathLike)):
-        return str(database)
+        return printable_path(database)
     source = getattr(database, "source", "")   # an opened Database: its FASTA file
-    return "" if not source or source.startswith("<") else str(source)
+    return "" if not source or source.startswith("<") else printable_path(source)
+
+
+def printable_path(path) -> str:
+    """``path`` as UTF-8 text can hold it: bytes that are not UTF-8 escaped (``\\xe9``)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def search_scoring(matrix=DEFAULT_MATRIX, gap_open: int = 11, gap_extend: int = 1

@@ -36,6 +36,8 @@ others are secondary (FLAG 256, SEQ ``*``); a query without hits has one unmappe
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import logging
 
 from bioplug.errors import InputError
@@ -56,8 +58,11 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("queries", metavar="QUERIES.fa",
-                   help="query sequences (FASTA; - for standard input)")
-    p.add_argument("database", metavar="DATABASE.fa", help="database sequences (FASTA)")
+                   help="query sequences (FASTA, also a pipe such as <(zcat q.fa.gz); - for "
+                        "standard input)")
+    p.add_argument("database", metavar="DATABASE.fa",
+                   help="database sequences (a FASTA file, not a pipe: its index is kept "
+                        "beside it)")
     p.add_argument("-o", "--output", required=True, help="output file (- for standard output)")
     p.add_argument("--top", "--max-target-seqs", type=int, default=10, dest="top",
                    help="hits per query (default 10; --max-target-seqs as BLAST+ and DIAMOND "
@@ -106,22 +111,31 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from bioplug.io import STDIO, spooled_stdin
+    from bioplug.pairwise.database import check_database_file
+    from bioplug.pairwise.fasta import is_pipe, readable_again
 
     if args.database == STDIO:
         raise InputError("the database must be a file (it is indexed beside itself on first "
                          "use); the queries may come from standard input (-)")
-    if args.queries != STDIO:
+    check_database_file(args.database)   # before a pipe of queries is read to its end
+    piped = args.queries == STDIO or is_pipe(args.queries)
+    if not piped:
         return _run(args)
     if getattr(args, "cluster", None) is not None:
-        raise InputError("--cluster reads the queries from a file its workers can read: "
-                         "give QUERIES.fa, not standard input (-)")
-    with spooled_stdin("bioplug-queries-", ".fa") as spooled:   # read twice for SAM
-        args.queries = spooled
+        given = "standard input (-)" if args.queries == STDIO else f"the pipe {args.queries}"
+        raise InputError(f"--cluster reads the queries from a file its workers can read: "
+                         f"give QUERIES.fa, not {given}")
+    if args.queries == STDIO:
+        with spooled_stdin("bioplug-queries-", ".fa") as spooled:   # read twice for SAM
+            args.queries = spooled
+            return _run(args)
+    with readable_again(args.queries) as copy:   # read twice for SAM, named as given
+        args.queries = copy
         return _run(args)
 
 
 def _run(args) -> int:
-    from bioplug.io import atomic_output, check_output
+    from bioplug.io import check_output
     from bioplug.pairwise.blast_tab import parse_outfmt
     from bioplug.pairwise.search import search
 
@@ -151,17 +165,34 @@ def _run(args) -> int:
                          strand=args.strand, old_fsc=args.old_fsc)
     finally:
         bar.close()
-    with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
+    with utf8_output(args.output, [args.queries, args.database]) as out:
         if fmt == "tsv":
-            out.write(results.tabular(columns, comments=style == 7,
-                                      database=str(args.database)))
+            # the database as results name it: a path's bytes that are not UTF-8 escaped
+            out.write(results.tabular(columns, comments=style == 7))
         elif fmt == "pair":
-            out.write(results.report(database=str(args.database)))
+            out.write(results.report())
         else:
             _write_sam(results, args, out)
     hits = sum(len(h) for h in results.hits)
     log.info("%d hits for %d queries", hits, len(results.hits))
     return 0
+
+
+@contextlib.contextmanager
+def utf8_output(path, inputs):
+    """:func:`bioplug.io.atomic_output`'s file (or standard output) as UTF-8 text, whatever
+    the locale: ids and titles come from the FASTA files as UTF-8, and an ASCII locale
+    (``LC_ALL=C`` with ``PYTHONUTF8=0``) cannot write the first one that is not ASCII."""
+    from bioplug.io import atomic_output
+
+    with atomic_output(path, inputs=inputs, mode="wb") as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8")
+        try:
+            yield text
+            text.flush()
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                text.detach()   # atomic_output closes (or, for standard output, keeps) it
 
 
 def check_outside_index(output: str, database: str) -> None:
