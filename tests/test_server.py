@@ -387,3 +387,19 @@ def test_a_cluster_run_never_goes_to_the_server(argv, wanted, monkeypatch):
 
     monkeypatch.delenv("BIOPLUG_NO_SERVER", raising=False)
     assert may_forward(argv) is wanted
+
+
+@pytest.mark.parametrize("argv, wanted", [
+    (["msa", "/dev/fd/63", "-o", "o.fa"], False),                   # <(zcat x.fa.gz)
+    (["search", "q.fa", "db.fa", "-o", "/proc/self/fd/1"], False),
+    (["msa", "a.fa", "-o", "o.fa", "--guide-tree=/dev/fd/5"], False),
+    (["tree", "/dev/stdin", "-o", "t.nwk"], False),
+    (["msa", "a.fa", "-o", "-"], True),                               # "-": the client's streams go
+    (["msa", "/data/dev/fd/a.fa", "-o", "o.fa"], True),
+])
+def test_a_call_naming_its_own_descriptors_stays_in_its_process(argv, wanted, monkeypatch):
+    """The server would open /dev/fd/N as its own descriptor N, not the caller's."""
+    from bioplug.server.client import wanted as may_forward
+
+    monkeypatch.delenv("BIOPLUG_NO_SERVER", raising=False)
+    assert may_forward(argv) is wanted

@@ -26,14 +26,27 @@ def wanted(argv: list[str]) -> bool:
     """Whether this call may go to a server (before looking for one).
 
     Not for: ``--no-server`` or ``BIOPLUG_NO_SERVER``; no command (help); ``bioplug server``;
-    ``--cluster`` (a Dask run is long and starts its own workers: nothing to gain).
+    ``--cluster`` (a Dask run is long and starts its own workers: nothing to gain); paths to
+    this process's own descriptors (``<(zcat x.fa.gz)`` is ``/dev/fd/63``), which the server
+    would open as its own.
     """
     if os.environ.get(NO_SERVER_ENV, "").strip() not in ("", "0"):
         return False
     words = [w for w in argv if not w.startswith("-")]
     if not words or words[0] in LOCAL_COMMANDS:
         return False
-    return not any(w == "--no-server" or _is_cluster_option(w) for w in argv)
+    return not any(w == "--no-server" or _is_cluster_option(w) or _own_descriptor(w)
+                   for w in argv)
+
+
+#: Paths that name the calling process's own open files.
+OWN_DESCRIPTORS = ("/dev/fd/", "/proc/self/fd/", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
+def _own_descriptor(word: str) -> bool:
+    """``word`` (or an option's ``=VALUE``) names one of this process's descriptors."""
+    value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+    return value.startswith(OWN_DESCRIPTORS)
 
 
 def _is_cluster_option(word: str) -> bool:
