@@ -390,6 +390,8 @@ def test_no_platform_names_the_variables_that_may_hide_the_drivers(monkeypatch):
     from bioplug.runtime import devices
 
     monkeypatch.setattr(cl, "get_platforms", lambda: [])
+    for name in devices.DRIVER_VARIABLES:   # a host's own (a GPU image sets some)
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OCL_ICD_VENDORS", "/nonexistent")
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
     monkeypatch.setattr(driver_start, "narrowed", {"CUDA_VISIBLE_DEVICES"})  # set by bioplug
