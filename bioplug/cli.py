@@ -86,12 +86,7 @@ def _thread_limit(argv: list[str]) -> None:
     differing variables make the call run in its own process)."""
     if _command_word(argv) not in DEVICE_COMMANDS:
         return
-    value = None
-    for i, word in enumerate(argv):
-        if word == "--threads" and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif word.startswith("--threads="):
-            value = word.split("=", 1)[1]
+    value = _option_value(argv, "--threads")
     if value is not None and value.strip().isdigit() and int(value) >= 1:
         for name in POCL_THREAD_VARIABLES:
             os.environ[name] = str(int(value))
@@ -390,13 +385,19 @@ def _device_hint(argv: list[str]) -> tuple[bool, str | None]:
     """
     if _command_word(argv) not in DEVICE_COMMANDS:
         return False, None
-    spec = None
+    return True, _option_value(argv, "--device")
+
+
+def _option_value(argv: list[str], option: str) -> str | None:
+    """The last value argv gives ``option`` (``--device gpu`` or ``--device=gpu``), read
+    before the parser exists."""
+    value = None
     for i, word in enumerate(argv):
-        if word == "--device" and i + 1 < len(argv):
-            spec = argv[i + 1]
-        elif word.startswith("--device="):
-            spec = word.split("=", 1)[1]
-    return True, spec
+        if word == option and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith(option + "="):
+            value = word.split("=", 1)[1]
+    return value
 
 
 def _narrow_drivers(argv: list[str]) -> None:

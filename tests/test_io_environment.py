@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from shell_pipes import shell_pipe
 
 import bioplug.io as bio
 from bioplug.cli import main
@@ -236,25 +237,6 @@ def _fifo(folder: Path, data: bytes, name: str = "in.fa"):
         writer.join(10)
 
 
-@contextlib.contextmanager
-def _process_substitution(data: bytes):
-    """``/dev/fd/N`` of a pipe a thread fills with ``data``, as bash's ``<(zcat x.fa.gz)``
-    gives a command."""
-    read_end, write_end = os.pipe()
-
-    def write() -> None:
-        with contextlib.suppress(BrokenPipeError), os.fdopen(write_end, "wb") as out:
-            out.write(data)
-
-    writer = threading.Thread(target=write, daemon=True)
-    writer.start()
-    try:
-        yield f"/dev/fd/{read_end}"
-    finally:
-        os.close(read_end)
-        writer.join(10)
-
-
 needs_fifos = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/fd").exists(),
                                  reason="needs named pipes and /dev/fd")
 
@@ -280,7 +262,7 @@ def test_process_substitution_of_gzip_data_reads_as_the_file(files, capsys, comm
     """``bioplug msa <(cat x.fa.gz)``: /dev/fd/N, gzip data, no extension to name a format
     (sniffed from the content, as for standard input)."""
     assert main(["-q", command, "p.fa", "-o", "from_file.txt", "--device", "cpu"]) == 0
-    with _process_substitution(gzip.compress(PROTEINS.encode())) as path:
+    with shell_pipe(gzip.compress(PROTEINS.encode())) as path:
         rc = main(["-q", command, path, "-o", "from_pipe.txt", "--device", "cpu"])
     assert rc == 0, capsys.readouterr().err
     assert (files / "from_pipe.txt").read_bytes() == (files / "from_file.txt").read_bytes()

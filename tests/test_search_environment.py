@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shell_pipes import shell_pipe
 
 from bioplug.cli import main
 from bioplug.pairwise.database import index_dir, index_dirs, open_database
@@ -175,24 +176,6 @@ def named_pipe(path: Path, data: bytes):
                 os.read(reader, 1 << 16)
             writer.join(0.01)
         os.close(reader)
-
-
-@contextlib.contextmanager
-def shell_pipe(data: bytes):
-    """``/dev/fd/N`` of a pipe that a thread fills: what a shell's ``<(...)`` gives."""
-    read_end, write_end = os.pipe()
-
-    def feed():
-        with contextlib.suppress(BrokenPipeError), os.fdopen(write_end, "wb") as pipe:
-            pipe.write(data)
-
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-    try:
-        yield f"/dev/fd/{read_end}"
-    finally:
-        os.close(read_end)
-        writer.join(10)
 
 
 @pytest.mark.parametrize("kind", ["named pipe", "shell <(...)"])
