@@ -39,6 +39,7 @@ from bioplug.alignio import (
 )
 from bioplug.errors import InputError, OutputWriteError
 from bioplug.interrupts import cleaning_up
+from bioplug.streams import STDIO, is_stream, stream_bytes
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,6 @@ __all__ = [
     "sequence_name", "sequence_text", "sniff_format", "write_alignment", "write_rows",
 ]
 
-#: The path that means standard input (reading) or standard output (writing).
-STDIO = "-"
 
 #: The extensions of the alignment formats bioplug both reads and writes.
 _ALIGNMENT_EXTENSIONS = {
@@ -196,7 +195,7 @@ def read_records(path: str | os.PathLike, fmt: str | None = None) -> list[SeqRec
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if is_stream(path):   # its size says nothing, and it can be read once
-        return _records_of_bytes(_stream_bytes(path), fmt or guess_format(path, None),
+        return _records_of_bytes(stream_bytes(path), fmt or guess_format(path, None),
                                  str(path))
     if path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty")
@@ -323,34 +322,6 @@ def parse_fasta(handle: Iterable[str]) -> list[SeqRecord]:
     return records
 
 
-def is_stream(path: str | os.PathLike) -> bool:
-    """Whether ``path`` can be read once only, and its size says nothing of its content: a
-    named pipe, a shell's ``<(zcat x.fa.gz)`` (``/dev/fd/63``), a character device.
-
-    Regular files, folders, missing paths and ``-`` are not streams (each has its own
-    handling and messages).
-    """
-    if str(path) == STDIO:
-        return False
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-
-
-def _stream_bytes(path: Path) -> bytes:
-    """Everything a stream (:func:`is_stream`) gives, in one read: a pipe gives its data to
-    its first reader only, so it is not probed for gzip first as files are."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-
-
 def _read_stdin(fmt: str | None) -> list[SeqRecord]:
     raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
     return _records_of_bytes(raw, fmt, STDIO)
@@ -445,7 +416,7 @@ def spooled_input(source, prefix: str, suffix: str = ""):
     if str(source) == STDIO:
         data = sys.stdin.buffer.read()
     else:
-        data = _stream_bytes(Path(source))
+        data = stream_bytes(Path(source))
     if not data.strip():
         raise InputError(_empty_message(source))
     with cleaning_up():   # Ctrl-C removes the copy too

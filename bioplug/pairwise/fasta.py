@@ -17,8 +17,6 @@ import functools
 import io
 import os
 import re
-import shutil
-import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -27,6 +25,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring
 from bioplug.errors import InputError
+from bioplug.streams import is_stream, stream_bytes
 
 #: Bytes of FASTA read and encoded at a time by :func:`encode_fasta`.
 BLOCK = 1 << 26
@@ -116,23 +115,13 @@ class PipeCopy(os.PathLike):
         return f"PipeCopy({self.copy!r}, {self.name!r})"
 
 
-def is_pipe(path) -> bool:
-    """Whether ``path`` names something readable once only: a named pipe, a shell's
-    ``<(...)`` (``/dev/fd/63``), a character device. Files, folders and missing paths are
-    not (reading them reports their own errors)."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-
-
 @contextlib.contextmanager
 def readable_again(path, prefix: str = "bioplug-queries-"):
-    """``path`` itself, or for a pipe (:func:`is_pipe`) a :class:`PipeCopy` of it, removed
-    afterwards: queries are read more than once (records, titles, SAM lines), and a pipe
-    gives its data to the first reader only. Anything else is given back as it is."""
-    if not isinstance(path, (str, os.PathLike)) or not is_pipe(path):
+    """``path`` itself, or for a pipe (:func:`~bioplug.streams.is_stream`) a
+    :class:`PipeCopy` of it, removed afterwards: queries are read more than once (records,
+    titles, SAM lines), and a pipe gives its data to the first reader only. Anything else is
+    given back as it is."""
+    if not isinstance(path, (str, os.PathLike)) or not is_stream(path):
         yield path
         return
     from bioplug.interrupts import cleaning_up
@@ -141,22 +130,11 @@ def readable_again(path, prefix: str = "bioplug-queries-"):
         fd, copy = tempfile.mkstemp(prefix=prefix, suffix=".fa")
         try:
             with os.fdopen(fd, "wb") as out:
-                _copy_pipe(path, out)
+                out.write(stream_bytes(path))
             yield PipeCopy(copy, str(path))
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(copy)
-
-
-def _copy_pipe(path, out) -> None:
-    """Everything ``path`` gives, written to ``out``: the one read a pipe allows."""
-    try:
-        with open(path, "rb") as pipe:
-            shutil.copyfileobj(pipe, out, 1 << 20)
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror or err})") from None
 
 
 # -- a block of records at once --------------------------------------------------------------

@@ -112,13 +112,14 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from bioplug.io import STDIO, spooled_stdin
     from bioplug.pairwise.database import check_database_file
-    from bioplug.pairwise.fasta import is_pipe, readable_again
+    from bioplug.pairwise.fasta import readable_again
+    from bioplug.streams import is_stream
 
     if args.database == STDIO:
         raise InputError("the database must be a file (it is indexed beside itself on first "
                          "use); the queries may come from standard input (-)")
     check_database_file(args.database)   # before a pipe of queries is read to its end
-    piped = args.queries == STDIO or is_pipe(args.queries)
+    piped = args.queries == STDIO or is_stream(args.queries)
     if not piped:
         return _run(args)
     if getattr(args, "cluster", None) is not None:
