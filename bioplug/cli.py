@@ -413,6 +413,17 @@ def _narrow_drivers(argv: list[str]) -> None:
         driver_start.narrow(spec)
 
 
+def _say_narrowed() -> None:
+    """With ``-v``: which GPUs :func:`_narrow_drivers` hid from NVIDIA's driver (it ran
+    before logging was set up)."""
+    driver_start = sys.modules.get("bioplug.runtime.driver_start")
+    if driver_start is not None and "CUDA_VISIBLE_DEVICES" in driver_start.narrowed:
+        shown = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+        log.info("NVIDIA's driver is shown %s (CUDA_VISIBLE_DEVICES=%r: this call uses one "
+                 "device; set the variable to choose)", f"GPU {shown}" if shown else "no GPU",
+                 shown)
+
+
 def _run(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     warm, spec = _device_hint(words)
@@ -442,6 +453,7 @@ def _run(argv: list[str] | None) -> int:
     logging.basicConfig(
         level=logging.WARNING - 10 * min(args.verbose, 2), format="%(levelname)s: %(message)s"
     )
+    _say_narrowed()
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_INPUT

@@ -403,3 +403,21 @@ def test_no_platform_names_the_variables_that_may_hide_the_drivers(monkeypatch):
     with pytest.raises(NoOpenCLError) as exc:
         devices.list_devices()
     assert str(exc.value) == devices.NO_PLATFORM_HELP
+
+
+def test_verbose_says_what_the_narrowing_hid(monkeypatch, caplog):
+    import logging
+
+    from bioplug import cli
+
+    monkeypatch.setattr(driver_start, "narrowed", {"CUDA_VISIBLE_DEVICES"})
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")
+    with caplog.at_level(logging.INFO, logger="bioplug"):
+        cli._say_narrowed()
+    assert "shown GPU 0 (CUDA_VISIBLE_DEVICES='0'" in caplog.text
+    caplog.clear()
+    monkeypatch.setattr(driver_start, "narrowed", set())   # the user's own setting: silent
+    with caplog.at_level(logging.INFO, logger="bioplug"):
+        cli._say_narrowed()
+    assert caplog.text == ""
+
