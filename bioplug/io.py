@@ -39,14 +39,14 @@ from bioplug.alignio import (
 )
 from bioplug.errors import InputError, OutputWriteError
 from bioplug.interrupts import cleaning_up
-from bioplug.streams import STDIO, is_stream, stream_bytes
+from bioplug.streams import STDIO, empty_message, is_stream, spooled, stream_bytes
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "EXTENSION_FORMATS", "AlignedRows", "OutputWriteError", "alignment_from_rows",
     "alignment_rows", "as_record", "atomic_output", "check_ascii", "check_unique_ids",
-    "guess_format", "input_format", "is_stream", "parse_records", "read_records",
+    "guess_format", "input_format", "is_stream", "spooled", "parse_records", "read_records",
     "sequence_name", "sequence_text", "sniff_format", "write_alignment", "write_rows",
 ]
 
@@ -344,7 +344,7 @@ def _records_of_bytes(raw: bytes | str, fmt: str | None, source: str) -> list[Se
     else:   # a text stream without bytes beneath (a test's StringIO)
         text = raw.removeprefix("\ufeff")
     if not text.strip():
-        raise InputError(_empty_message(source))
+        raise InputError(empty_message(source))
     fmt = fmt or sniff_format(text)
     try:
         records = parse_records(io.StringIO(text), fmt)
@@ -355,14 +355,6 @@ def _records_of_bytes(raw: bytes | str, fmt: str | None, source: str) -> list[Se
         raise InputError(f"{name}: no {fmt} records found (is it {what}?)")
     check_ascii(records, name)
     return records
-
-
-def _empty_message(source) -> str:
-    """What an input with nothing in it is told as: a pipe's size is 0 whatever it
-    carries, so its emptiness is that of its content."""
-    if str(source) == STDIO:
-        return "standard input is empty"
-    return f"{source}: the input is empty (nothing was read from it)"
 
 
 def _gunzipped(raw: bytes, name: str) -> bytes:
@@ -397,37 +389,8 @@ def spooled_stdin(prefix: str, suffix: str = ""):
     InputError
         When standard input is empty.
     """
-    with spooled_input(STDIO, prefix, suffix) as spooled:
-        yield spooled
-
-
-@contextlib.contextmanager
-def spooled_input(source, prefix: str, suffix: str = ""):
-    """Standard input (``-``) or a stream (:func:`is_stream`: a named pipe, ``<(...)``)
-    copied to a private temporary file (its path), removed afterwards: for commands that
-    read their input more than once or by path (sniffing, indexes); a pipe gives its data
-    to its first reader only.
-
-    Raises
-    ------
-    InputError
-        When there is nothing in it, or it cannot be read (naming it).
-    """
-    if str(source) == STDIO:
-        data = sys.stdin.buffer.read()
-    else:
-        data = stream_bytes(Path(source))
-    if not data.strip():
-        raise InputError(_empty_message(source))
-    with cleaning_up():   # Ctrl-C removes the copy too
-        fd, spooled = tempfile.mkstemp(prefix=prefix, suffix=suffix)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            yield spooled
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(spooled)
+    with spooled(STDIO, prefix, suffix) as copy:
+        yield copy
 
 
 def _one_line(exc: BaseException) -> str:
@@ -754,7 +717,7 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
     target = _rename_target(Path(path))
     if target is None:   # a device, pipe or terminal: written in place, as `cat > path` does
         try:
-            handle = open(path, mode)
+            handle = open(path, mode, **_text_encoding(mode))
         except OSError as exc:
             raise _opening_error(path, exc) from exc
         with _naming_write_errors(path), handle:
@@ -765,12 +728,26 @@ def atomic_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] =
 
 
 def _standard_output(mode: str):
-    """:func:`atomic_output`'s standard output, flushed (not closed) after the block."""
-    stream = sys.stdout.buffer if "b" in mode else sys.stdout
+    """:func:`atomic_output`'s standard output, flushed (not closed) after the block; text
+    in UTF-8 (:func:`_utf8_stdout`)."""
+    stream = sys.stdout.buffer if "b" in mode else _utf8_stdout()
     # a reader that left (`| head`) stays a BrokenPipeError: the command line ends quietly
     with _naming_write_errors("standard output", BrokenPipeError):
         yield stream
         stream.flush()
+    if stream is not sys.stdout and "b" not in mode:
+        stream.detach()   # standard output stays open
+
+
+def _utf8_stdout():
+    """Standard output as UTF-8 text, as every output file is written: ids and titles are
+    read as UTF-8, and an ASCII locale (``LC_ALL=C`` with ``PYTHONUTF8=0``) cannot write the
+    first one that is not ASCII."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
+    if encoding == "utf8" or not hasattr(sys.stdout, "buffer"):
+        return sys.stdout
+    sys.stdout.flush()
+    return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8")
 
 
 def _atomic_file(target: Path, mode: str, shown):
@@ -786,7 +763,8 @@ def _atomic_file(target: Path, mode: str, shown):
     gzipped = target.name.lower().endswith(".gz")   # as inputs so named are read
     try:
         with _naming_write_errors(shown):
-            with os.fdopen(fd, "wb" if gzipped else mode) as raw, \
+            raw_mode = "wb" if gzipped else mode
+            with os.fdopen(fd, raw_mode, **_text_encoding(raw_mode)) as raw, \
                     _compressed(raw, mode) if gzipped else contextlib.nullcontext(raw) as handle:
                 yield handle
         try:
@@ -801,6 +779,11 @@ def _atomic_file(target: Path, mode: str, shown):
             os.unlink(tmp)
         _remove_folders(made)
         raise
+
+
+def _text_encoding(mode: str) -> dict:
+    """UTF-8 for a text output whatever the locale (see :func:`_utf8_stdout`)."""
+    return {} if "b" in mode else {"encoding": "utf-8"}
 
 
 #: Bytes of an output's name kept in its temporary file's name: ``.NAME.XXXXXXXX`` of a

@@ -66,6 +66,23 @@ def test_an_ascii_locale_reads_the_kernel_sources(tmp_path):
     assert out.read_text().count(">") == 4
 
 
+def test_an_ascii_locale_writes_titles_that_are_not_ascii(tmp_path):
+    # every output is UTF-8 (atomic_output), as search's alone was: a file and standard output
+    family = tmp_path / "in.fa"
+    family.write_text(EXAMPLE.read_text().replace(">", ">é ", 1), encoding="utf-8")
+    out = tmp_path / "out.fa"
+    ascii_env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    to_file = shell(f"{BIOPLUG} msa {shlex.quote(str(family))} -o {shlex.quote(str(out))} "
+                    "--device cpu", **ascii_env)
+    assert to_file.returncode == 0, to_file.stderr
+    assert out.read_text(encoding="utf-8").startswith(">é ")
+    to_stdout = subprocess.run(
+        ["sh", "-c", f"{BIOPLUG} msa {shlex.quote(str(family))} -o - --device cpu"],
+        capture_output=True, timeout=300, env={**os.environ, **ascii_env})
+    assert to_stdout.returncode == 0, to_stdout.stderr
+    assert to_stdout.stdout.decode("utf-8") == out.read_text(encoding="utf-8")
+
+
 def test_the_progress_bar_without_a_standard_error(monkeypatch):
     monkeypatch.setattr(sys, "stderr", None)
     bar = TerminalBar()

@@ -17,7 +17,6 @@ import functools
 import io
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,7 +24,7 @@ import numpy as np
 
 from bioplug.alphabet import Scoring
 from bioplug.errors import InputError
-from bioplug.streams import is_stream, stream_bytes
+from bioplug.streams import is_stream, spooled
 
 #: Bytes of FASTA read and encoded at a time by :func:`encode_fasta`.
 BLOCK = 1 << 26
@@ -124,17 +123,8 @@ def readable_again(path, prefix: str = "bioplug-queries-"):
     if not isinstance(path, (str, os.PathLike)) or not is_stream(path):
         yield path
         return
-    from bioplug.interrupts import cleaning_up
-
-    with cleaning_up():   # Ctrl-C removes the copy too
-        fd, copy = tempfile.mkstemp(prefix=prefix, suffix=".fa")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(stream_bytes(path))
-            yield PipeCopy(copy, str(path))
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(copy)
+    with spooled(path, prefix, ".fa") as copy:
+        yield PipeCopy(copy, str(path))
 
 
 # -- a block of records at once --------------------------------------------------------------

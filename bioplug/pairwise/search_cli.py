@@ -36,8 +36,6 @@ others are secondary (FLAG 256, SEQ ``*``); a query without hits has one unmappe
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import logging
 
 from bioplug.errors import InputError
@@ -136,7 +134,7 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from bioplug.io import check_output
+    from bioplug.io import atomic_output, check_output
     from bioplug.pairwise.blast_tab import parse_outfmt
     from bioplug.pairwise.search import search
 
@@ -166,7 +164,7 @@ def _run(args) -> int:
                          strand=args.strand, old_fsc=args.old_fsc)
     finally:
         bar.close()
-    with utf8_output(args.output, [args.queries, args.database]) as out:
+    with atomic_output(args.output, inputs=[args.queries, args.database]) as out:
         if fmt == "tsv":
             # the database as results name it: a path's bytes that are not UTF-8 escaped
             out.write(results.tabular(columns, comments=style == 7))
@@ -177,23 +175,6 @@ def _run(args) -> int:
     hits = sum(len(h) for h in results.hits)
     log.info("%d hits for %d queries", hits, len(results.hits))
     return 0
-
-
-@contextlib.contextmanager
-def utf8_output(path, inputs):
-    """:func:`bioplug.io.atomic_output`'s file (or standard output) as UTF-8 text, whatever
-    the locale: ids and titles come from the FASTA files as UTF-8, and an ASCII locale
-    (``LC_ALL=C`` with ``PYTHONUTF8=0``) cannot write the first one that is not ASCII."""
-    from bioplug.io import atomic_output
-
-    with atomic_output(path, inputs=inputs, mode="wb") as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8")
-        try:
-            yield text
-            text.flush()
-        finally:
-            with contextlib.suppress(OSError, ValueError):
-                text.detach()   # atomic_output closes (or, for standard output, keeps) it
 
 
 def check_outside_index(output: str, database: str) -> None:

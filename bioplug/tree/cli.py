@@ -308,7 +308,7 @@ def _check_values(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read (``-``: standard input), compute distances, build the tree, write Newick
     atomically."""
-    from bioplug.io import check_output, input_name, is_stream, spooled_input
+    from bioplug.io import check_output, input_name, is_stream, spooled
 
     _check_values(args)
     args.source = args.input
@@ -323,12 +323,12 @@ def run(args: argparse.Namespace) -> int:
     for output in (args.output, args.distances_out):   # before the input is read to its end
         if output:
             check_output(output, inputs)
-    with spooled_input(given, "bioplug-tree-", _spool_suffix(given, args.format)) as spooled:
-        args.input = spooled
+    with spooled(given, "bioplug-tree-", _spool_suffix(given, args.format)) as copy:
+        args.input = copy
         try:
             return _run(args, inputs=inputs)
         except InputError as exc:  # name the input the user gave, not the spooled copy
-            raise type(exc)(str(exc).replace(spooled, args.source)) from exc
+            raise type(exc)(str(exc).replace(copy, args.source)) from exc
 
 
 def _spool_suffix(given: str, fmt: str | None) -> str:
