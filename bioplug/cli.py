@@ -128,9 +128,11 @@ class _Parser(argparse.ArgumentParser):
             file.write(message)
         except BrokenPipeError:
             pass
-        except (AttributeError, OSError):
+        except OSError:
             if file is sys.stdout:   # standard error's failures have nowhere to be told
                 raise
+        except AttributeError:   # no stream at all (a library caller's None): as argparse
+            pass
 
 
 class _Intermixed(_Parser):
@@ -277,13 +279,19 @@ def _flushed(code: int) -> int:
     except (BrokenPipeError, ValueError):
         pass
     except OSError as exc:
-        print(f"bioplug: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
-        code = code or EXIT_FAILURE
+        code = _stdout_failed(exc, code)
     try:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
     return code
+
+
+def _stdout_failed(exc: OSError, code: int) -> int:
+    """Tell that standard output could not be written; the exit code, 1 unless it was
+    already a failure."""
+    print(f"bioplug: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+    return code or EXIT_FAILURE
 
 
 class _ClosedStream(io.TextIOBase):
@@ -405,9 +413,10 @@ def _narrow_drivers(argv: list[str]) -> None:
     (:func:`bioplug.runtime.driver_start.narrow`): the executable's own process, after a
     server declined the call (the variable would make its driver environment differ), and
     not for ``--cluster``, whose workers inherit the environment and use every GPU."""
+    from bioplug.server.client import is_cluster_option
+
     uses_device, spec = _device_hint(argv)
-    if uses_device and "--cluster" not in argv and not any(
-            w.startswith("--cluster=") for w in argv):
+    if uses_device and not any(is_cluster_option(w) for w in argv):
         from bioplug.runtime import driver_start
 
         driver_start.narrow(spec)
@@ -436,12 +445,10 @@ def _run(argv: list[str] | None) -> int:
     parser = build_parser(None if full else _command_word(words))
     try:
         args = parser.parse_args(argv)
-    except (AttributeError, OSError) as exc:   # --help or --version could not be written
+    except OSError as exc:   # --help or --version could not be written
         if argv is not None:
             raise
-        print(f"bioplug: cannot write standard output: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
-        return EXIT_FAILURE
+        return _stdout_failed(exc, EXIT_OK)
     except SystemExit as exc:
         if argv is not None:   # tests, scripts and the server's jobs see argparse's exit
             raise

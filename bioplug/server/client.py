@@ -35,7 +35,7 @@ def wanted(argv: list[str]) -> bool:
     words = [w for w in argv if not w.startswith("-")]
     if not words or words[0] in LOCAL_COMMANDS:
         return False
-    return not any(w == "--no-server" or _is_cluster_option(w) or _own_descriptor(w)
+    return not any(w == "--no-server" or is_cluster_option(w) or _own_descriptor(w)
                    for w in argv)
 
 
@@ -49,7 +49,7 @@ def _own_descriptor(word: str) -> bool:
     return value.startswith(OWN_DESCRIPTORS)
 
 
-def _is_cluster_option(word: str) -> bool:
+def is_cluster_option(word: str) -> bool:
     """``--cluster``, ``--cluster=ADDRESS``, or an abbreviation argparse takes (``--clus``)."""
     name = word.split("=", 1)[0]
     return len(name) >= 4 and "--cluster".startswith(name)
