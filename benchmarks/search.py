@@ -21,6 +21,15 @@ Scoring: BLOSUM62, BLAST gap costs 11 / 1 (a gap of length k costs 11 + k; Biopy
   on a random subset of ``--parasail-seqs`` database sequences, every query; its GCUPS on the
   subset are extrapolated *by cells* to the whole database (the table says so). Every
   query's scores against 5,000 of those sequences are checked against bioplug's scan first.
+* **CUDASW++ 4.0** (``--cudasw DIR``: a folder holding its ``makedb`` and ``align``, built
+  from https://github.com/asbschmidt/CUDASW4 for the device; skipped without it): ``makedb`` on
+  the same database FASTA (timed apart, as bioplug's index), then ``align --top 10 --gop -12
+  --gex -1`` (its gap of length k costs -gop + (k - 1) gex: the same scheme; its release's
+  ``align`` parses these two options but never passes them on, scoring -11 / -1 whatever is
+  given, so the build must add the two setter calls to ``src/main.cu``) with its DPX
+  16-bit kernels (``--dpx``) and with its default half2 kernels. Its own GCUPS (the scans) and
+  the wall of the process (database loading and transfer included) are both reported, and each
+  query's ten best scores must equal bioplug's.
 * **SSEARCH** (``ssearch36`` of the FASTA package, Debian ``fasta3``; skipped when not on the
   PATH): ``-T --processes`` threads, ``-s BL62 -f -11 -g -1`` (the same scheme: a gap of
   length k costs 11 + k), 10 hits a query, no alignments shown, on the same subset as
@@ -96,9 +105,9 @@ def write_database(path: Path, n: int, seed: int) -> np.ndarray:
     return lens
 
 
-def make_queries(count: int, seed: int) -> list[str]:
+def make_queries(count: int, seed: int, shortest: int = 100, longest: int = 5000) -> list[str]:
     rng = np.random.default_rng(seed + 1)
-    lens = np.rint(np.geomspace(100, 5000, count)).astype(np.int64)
+    lens = np.rint(np.geomspace(shortest, longest, count)).astype(np.int64)
     text, starts = proteins(lens, rng)
     return [text[starts[k]:starts[k + 1]].decode() for k in range(count)]
 
@@ -163,13 +172,18 @@ def main() -> None:
     parser.add_argument("--device", default=None)
     parser.add_argument("--n", type=int, default=500_000, help="database proteins")
     parser.add_argument("--queries", type=int, default=20)
-    parser.add_argument("--parasail-seqs", type=int, default=20_000)
+    parser.add_argument("--query-lengths", default="100,5000", metavar="MIN,MAX",
+                        help="the queries' lengths, spaced logarithmically (default 100,5000)")
+    parser.add_argument("--parasail-seqs", type=int, default=20_000,
+                        help="the CPU peers' database subset (0: no CPU peers)")
     parser.add_argument("--processes", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--json", default=None)
     parser.add_argument("--precision", choices=["auto", "8", "16"], default=None,
                         help="the scan's first pass (default: the library's, 16 for now)")
+    parser.add_argument("--cudasw", default=None, metavar="DIR",
+                        help="a folder with CUDASW++ 4.0's makedb and align: run it too")
     parser.add_argument("--sweep", action="store_true",
                         help="also time the scan for other strip heights / groups / cell "
                              "forms and 8 vs 16 bits")
@@ -182,7 +196,8 @@ def main() -> None:
     spec = args.device
     devices = get_runtimes(spec.split(",") if spec and "," in spec else spec)
     rt = devices[0]
-    queries = make_queries(args.queries, args.seed)
+    queries = make_queries(args.queries, args.seed,
+                           *map(int, args.query_lengths.split(",")))
     tmp = Path(tempfile.mkdtemp(prefix="bioplug-search-"))
     fasta = tmp / "db.fa"
     t0 = time.perf_counter()
@@ -219,8 +234,11 @@ def main() -> None:
     result.update(run_cli(args.device, queries, tmp, first.tabular(), cells, args.repeats))
     if args.sweep:
         result["sweep"] = sweep(rt, queries, fasta, cells)
-    result.update(run_parasail(args, queries, rt))
-    result.update(run_ssearch(args, queries, rt, tmp))
+    if args.cudasw:
+        result.update(run_cudasw(Path(args.cudasw), queries, tmp, first, cells, args.repeats))
+    if args.parasail_seqs:
+        result.update(run_parasail(args, queries, rt))
+        result.update(run_ssearch(args, queries, rt, tmp))
     if "ssearch_gcups" in result:
         log.info("SSEARCH (%d threads, %d-sequence subset): %.1f GCUPS -> whole database %.0f s "
                  "(extrapolated by cells); bioplug x%.0f", args.processes, args.parasail_seqs,
@@ -308,6 +326,48 @@ def sweep(rt, queries, fasta, cells) -> list[dict]:
                  {k: round(v, 3) for k, v in scanner.timings.items()}, scanner.counts)
         out.append(row)
     return out
+
+
+def run_cudasw(where: Path, queries, tmp: Path, first, cells: float, repeats: int) -> dict:
+    """CUDASW++ 4.0 on the same database and queries: its database build, then its DPX and
+    half2 kernels (wall of the process and its own scan GCUPS, medians of ``repeats``)."""
+    qfile, db, out = tmp / "cudasw_q.fa", tmp / "cudaswdb" / "db", tmp / "cudasw.tsv"
+    qfile.write_text("".join(f">q{i}\n{q}\n" for i, q in enumerate(queries)))
+    db.parent.mkdir(exist_ok=True)
+    t0 = time.perf_counter()
+    subprocess.run([str(where / "makedb"), str(tmp / "db.fa"), str(db)], check=True,
+                   capture_output=True)
+    result = {"cudasw_makedb_s": time.perf_counter() - t0}
+    ours = [sorted((h.score for h in hits), reverse=True) for hits in first.hits]
+    for kernel, flags in (("dpx", ["--dpx"]), ("half2", [])):
+        cmd = [str(where / "align"), "--query", str(qfile), "--db", str(db), "--top", "10",
+               "--gop", "-12", "--gex", "-1", "--tsv", "--of", str(out), "--verbose", *flags]
+        walls, rates = [], []
+        for _ in range(max(repeats, 1) + 1):      # the first call warms the driver
+            t0 = time.perf_counter()
+            text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            walls.append(time.perf_counter() - t0)
+            total = re.search(r"Total time: ([\d.e+-]+) s, ([\d.e+-]+) GCUPS", text)
+            rates.append((float(total.group(1)), float(total.group(2))) if total else
+                         (float("nan"), float("nan")))
+        theirs = [[] for _ in queries]
+        for line in out.read_text().splitlines():
+            fields = line.split("\t")
+            if fields[0].isdigit():
+                theirs[int(fields[0])].append(int(fields[4]))
+        theirs = [sorted(s, reverse=True) for s in theirs]
+        if theirs != ours:
+            raise SystemExit(f"CUDASW++ ({kernel}) and bioplug disagree on the top scores")
+        wall = float(np.median(walls[1:]))
+        scan_s, gcups = np.median(np.array(rates[1:]), axis=0)
+        log.info("CUDASW++ 4.0 %s: process %.2f s (%.0f GCUPS), its scans %.2f s = %.0f GCUPS "
+                 "(its own count); the same top scores", kernel, wall, cells / wall / 1e9,
+                 scan_s, gcups)
+        result.update({f"cudasw_{kernel}_wall_s": wall, f"cudasw_{kernel}_scan_s": float(scan_s),
+                       f"cudasw_{kernel}_gcups_own": float(gcups),
+                       f"cudasw_{kernel}_gcups_wall": cells / wall / 1e9})
+    log.info("CUDASW++ 4.0 makedb %.1f s", result["cudasw_makedb_s"])
+    return result
 
 
 def subset(args) -> tuple[list[str], np.ndarray]:
