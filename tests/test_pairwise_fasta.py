@@ -23,14 +23,18 @@ def line_by_line(path):
     return names, codes
 
 
-def blocks(path, block, titles=None):
+def blocks(path, block, titles=None, workers=None):
     names, codes, lengths = [], [], []
-    for n, c, sizes, heads in encode_fasta(path, SCORING, block):
-        names += n
-        codes.append(c)
-        lengths.append(sizes)
+    for got in encode_fasta(path, SCORING, block, workers):
+        names += got.names
+        codes.append(got.codes)
+        lengths.append(got.lengths)
+        # what the index writes: an id and a title a line, the titles' sizes beside them
+        assert got.ids.decode("utf-8").split("\n")[:-1] == got.names
+        lines = got.title_lines()
+        assert got.title_sizes.tolist() == [len(t) + 1 for t in lines]
         if titles is not None:
-            titles += heads
+            titles += lines
     flat = np.concatenate(codes) if codes else np.zeros(0, np.uint8)
     sizes = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
     return names, np.split(flat, np.cumsum(sizes)[:-1]) if len(names) else []
@@ -79,12 +83,13 @@ def fasta_text(draw):
 
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=fasta_text(), block=st.sampled_from([1, 2, 7, 64, 1 << 20]))
-def test_blocks_give_the_line_readers_records_and_errors(tmp_path, text, block):
+@given(text=fasta_text(), block=st.sampled_from([1, 2, 7, 64, 1 << 20]),
+       workers=st.sampled_from([1, 3]))
+def test_blocks_give_the_line_readers_records_and_errors(tmp_path, text, block, workers):
     path = tmp_path / "db.fa"
     path.write_bytes(text)
     titles = []
-    got = outcome(blocks, path, block, titles)
+    got = outcome(blocks, path, block, titles, workers)
     assert got == outcome(line_by_line, path)
     if got[0] != "error":   # the titles the index keeps (BLAST's stitle)
         assert titles == header_lines(text)
@@ -114,3 +119,26 @@ def test_a_record_longer_than_the_block_and_crlf(tmp_path):
     assert names == ["s0", "s1", "s2"]
     assert all(c.size == len(seq) for c in codes)
     assert outcome(blocks, path, 100) == outcome(line_by_line, path)
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_many_blocks_on_threads_give_the_line_readers_records(tmp_path, end):
+    """The numpy path for headers (ids and titles without Python per record) over many
+    blocks encoded on threads: ids with UniProt's bars, descriptions with tabs, ids that
+    are not UTF-8, wrapped sequences."""
+    rng = np.random.default_rng(7)
+    letters = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+    parts = []
+    for i in range(3000):
+        name = f"sp|P{i:05d}|X_HUMAN".encode() if i % 7 else b"id\xff\xc3\xa9%d" % i
+        desc = [b"", b" Protein kinase\tOS=Homo sapiens", b"\tx  y"][i % 3]
+        seq = letters[rng.integers(0, 20, int(rng.integers(1, 200)))].tobytes()
+        lines = [seq[j:j + 60] for j in range(0, len(seq), 60)]
+        parts.append(end.join([b">" + name + desc, *lines]) + end)
+    text = b"".join(parts)
+    path = tmp_path / "db.fa"
+    path.write_bytes(text)
+    titles = []
+    got = outcome(blocks, path, 4096, titles, 4)
+    assert got == outcome(line_by_line, path)
+    assert len(got[0]) == 3000 and titles == header_lines(text)

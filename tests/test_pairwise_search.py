@@ -27,7 +27,7 @@ from bioplug.pairwise.aligner import PairwiseAligner
 from bioplug.pairwise.database import index_dir, open_database
 from bioplug.pairwise.scan import Scanner
 from bioplug.pairwise.search import search
-from bioplug.progress import Progress
+from bioplug.progress import Cancelled, Progress
 from bioplug.runtime import get_runtime
 
 DEVICE = os.environ.get("BIOPLUG_TEST_DEVICE", "cpu")
@@ -1047,3 +1047,23 @@ def test_sam_writes_queries_without_hits_as_unmapped(tmp_path):
     assert header[0][0] == "@HD" and header[-1][0] == "@PG"
     parsed = list(Align.parse(str(out), "sam"))
     assert len(parsed) == len(rows) and parsed[2].flag == 4
+
+
+def test_the_index_build_reports_its_progress_and_can_be_cancelled(tmp_path, monkeypatch):
+    """A large database's first search shows its index being built (stage "index", in bytes
+    of the FASTA, up to its size), and a cancel there leaves no index and no temporary
+    folder beside the database."""
+    monkeypatch.setattr("bioplug.pairwise.fasta.BLOCK", 512)   # many blocks of a small file
+    queries, db = random_set(4, nq=2, nd=60)
+    fasta = write_fasta(tmp_path / "db.fa", db)
+    seen = []
+    search(queries, fasta, top=2, device=DEVICE,
+           progress=lambda stage, done, total: seen.append((stage, done, total)))
+    index = [(done, total) for stage, done, total in seen if stage == "index"]
+    assert len(index) > 2 and index[-1] == (fasta.stat().st_size,) * 2
+    assert [d for d, _ in index] == sorted(d for d, _ in index)
+    shutil.rmtree(index_dir(fasta))
+    with pytest.raises(Cancelled):
+        search(queries, fasta, top=2, device=DEVICE,
+               progress=lambda stage, done, total: stage != "index" or done < total // 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db.fa"]

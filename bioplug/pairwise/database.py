@@ -32,12 +32,15 @@ import errno
 import hashlib
 import json
 import logging
+import operator
 import os
 import secrets
 import shutil
 import stat
 import tempfile
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +49,7 @@ from bioplug.alphabet import Scoring
 from bioplug.errors import InputError
 from bioplug.interrupts import cleaning_up
 from bioplug.pairwise.fasta import encode_fasta
+from bioplug.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +63,9 @@ class Database:
 
     Attributes
     ----------
-    ids : list of str
-        Identifiers in input (FASTA) order; hits are numbered in this order.
+    ids : sequence of str
+        Identifiers in input (FASTA) order; hits are numbered in this order (an
+        :class:`IndexLines` for an index).
     codes : numpy.ndarray
         uint8 residue codes of every sequence, sorted by length (a memmap for files).
     offsets : numpy.ndarray
@@ -72,7 +77,7 @@ class Database:
         :meth:`title`).
     """
 
-    def __init__(self, ids: list[str], codes: np.ndarray, offsets: np.ndarray,
+    def __init__(self, ids: Sequence[str], codes: np.ndarray, offsets: np.ndarray,
                  order: np.ndarray, source: str = "<sequences>", titles=None):
         self.ids = ids
         self.titles = titles
@@ -124,9 +129,40 @@ class Database:
         return cls(list(ids), codes, offsets, order.astype(np.int64))
 
 
+class IndexLines(Sequence[str]):
+    """The lines of an index's text file (``ids.txt``) as a read-only list of str, each
+    read from a memory map when asked for: a database of hundreds of millions of ids is not
+    held again in Python strings at every search (hits ask for a few).
+
+    Lines are decoded as UTF-8 whatever the locale (ids are decoded from the FASTA as
+    UTF-8)."""
+
+    def __init__(self, path: Path):
+        size = path.stat().st_size
+        self._text = (np.memmap(path, dtype=np.uint8, mode="r", shape=(size,)) if size
+                      else np.zeros(0, dtype=np.uint8))
+        self._ends = np.flatnonzero(self._text == 10)
+
+    def __len__(self) -> int:
+        return int(self._ends.size)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        k = operator.index(k)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError("line number out of range")
+        start = int(self._ends[k - 1]) + 1 if k else 0
+        return bytes(self._text[start:int(self._ends[k])]).decode("utf-8", "replace")
+
+
 # -- the index -------------------------------------------------------------------------------
-def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
-    """The database of a FASTA file, from its index (built or rebuilt when needed)."""
+def open_database(path: str | os.PathLike, scoring: Scoring,
+                  progress: Progress | None = None) -> Database:
+    """The database of a FASTA file, from its index (built or rebuilt when needed; the
+    build reports stage "index" to ``progress``, in bytes of the file)."""
     path = Path(path)
     check_database_file(path)
     letters = "".join(map(str, scoring.letters))
@@ -137,7 +173,7 @@ def open_database(path: str | os.PathLike, scoring: Scoring) -> Database:
             return db
     for where in index_dirs(path):
         try:
-            return _build(where, path, scoring)
+            return _build(where, path, scoring, progress or Progress())
         except OSError as err:
             log.info("cannot write the index at %s (%s)", where, err)
     raise InputError(f"{path}: cannot write a database index anywhere (beside it, "
@@ -186,15 +222,23 @@ def index_dirs(path: Path) -> list[Path]:
     return [index_dir(path), cache]
 
 
+def _gzipped(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
 def _fingerprint(path: Path) -> dict:
     st = path.stat()
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Path, stop: threading.Event | None = None) -> str:
+    """The file's SHA-256 ("" once ``stop`` is set: the build it was for gave up)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 22), b""):
+            if stop is not None and stop.is_set():
+                return ""
             digest.update(block)
     return digest.hexdigest()
 
@@ -259,8 +303,7 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
     if n and (order.min() < 0 or order.max() >= n
               or (np.bincount(order, minlength=n) != 1).any()):
         raise ValueError("order.i64 is not an order of the sequences")
-    # UTF-8 whatever the locale: ids are decoded from the FASTA as UTF-8
-    ids = (where / "ids.txt").read_text(encoding="utf-8").split("\n")[:-1] if n else []
+    ids = IndexLines(where / "ids.txt")
     if len(ids) != n:
         raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
@@ -284,7 +327,7 @@ def _write_json(target: Path, data: dict) -> None:
             tmp.unlink()
 
 
-def _build(where: Path, fasta: Path, scoring: Scoring) -> Database:
+def _build(where: Path, fasta: Path, scoring: Scoring, progress: Progress) -> Database:
     """Encode ``fasta`` a block of records at a time into a new index directory, then sort
     by length; the database it holds (or the index another search published first).
 
@@ -299,38 +342,47 @@ def _build(where: Path, fasta: Path, scoring: Scoring) -> Database:
     where.parent.mkdir(parents=True, exist_ok=True)
     before = _fingerprint(fasta)
     with cleaning_up():   # Ctrl-C while building: the temporary folder removed
-        return _build_in(where, fasta, scoring, before)
+        return _build_in(where, fasta, scoring, before, progress)
 
 
-def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> Database:
+def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
+              progress: Progress) -> Database:
     """The index built in a private folder beside ``where``, opened, then published there
     (:func:`_publish`)."""
     tmp = Path(tempfile.mkdtemp(prefix=where.name + ".tmp-", dir=where.parent))
+    stop = threading.Event()
     try:
         # mkdtemp's folder is 0700: an index beside a shared database serves every user
         from bioplug.io import new_dir_mode
 
         os.chmod(tmp, new_dir_mode())
-        sizes, ids, title_sizes = [], [], []
+        digest = ThreadPoolExecutor(1)   # the file's hash read beside the encoding
+        sha256 = digest.submit(_sha256, fasta, stop)
+        digest.shutdown(wait=False)
+        sizes, ids, title_sizes, done = [], [], [], 0
+        # a gzip file's bytes read are not its size: the bar then shows time alone
+        total = 0 if _gzipped(fasta) else before["size"]
         with open(tmp / "unsorted.u8", "wb") as raw_out, \
-                open(tmp / "titles.txt", "wb") as titles_out:
-            for names, codes, lengths, titles in encode_fasta(fasta, scoring):
-                raw_out.write(codes.data)
-                sizes.append(lengths)
-                ids.extend(names)
-                lines = [t.replace(b"\n", b" ") + b"\n" for t in titles]
-                titles_out.write(b"".join(lines))
-                title_sizes.extend(map(len, lines))
+                open(tmp / "titles.txt", "wb") as titles_out, \
+                open(tmp / "ids.txt", "wb") as ids_out:
+            for block in encode_fasta(fasta, scoring):
+                raw_out.write(block.codes.data)
+                sizes.append(block.lengths)
+                ids.extend(block.names)
+                titles_out.write(block.titles)
+                ids_out.write(block.ids)
+                title_sizes.append(block.title_sizes)
+                done += block.size
+                progress.report("index", min(done, total), total)
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
         check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search
         lengths = np.concatenate(sizes)
         _sort_codes(tmp, lengths)
-        (tmp / "ids.txt").write_text("".join(i.replace("\n", " ") + "\n" for i in ids),
-                                     encoding="utf-8")
-        np.concatenate([[0], np.cumsum(title_sizes, dtype=np.int64)]).tofile(tmp / "titles.i64")
+        np.concatenate([[0], np.cumsum(np.concatenate(title_sizes), dtype=np.int64)]
+                       ).tofile(tmp / "titles.i64")
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
-                  "fasta": before, "sha256": _sha256(fasta), "sequences": len(ids),
+                  "fasta": before, "sha256": sha256.result(), "sequences": len(ids),
                   "residues": int(lengths.sum())}
         _write_json(tmp / "header.json", header)
         if _fingerprint(fasta) != before:
@@ -340,6 +392,7 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before) -> Database:
         theirs = _publish(tmp, where, fasta, header["letters"])
         return db if theirs is None else theirs
     finally:
+        stop.set()
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -385,31 +438,41 @@ def _remove_aside(where: Path) -> None:
         aside.unlink(missing_ok=True)
 
 
-def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 24) -> None:
-    """``unsorted.u8`` (input order) -> ``codes.u8`` (shortest first), a block at a time."""
+def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23) -> None:
+    """``unsorted.u8`` (input order) -> ``codes.u8`` (shortest first)."""
     order = np.argsort(lengths, kind="stable")
     starts = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
     offsets = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths[order], out=offsets[1:])
-    total = int(offsets[-1])
-    src = np.memmap(tmp / "unsorted.u8", dtype=np.uint8, mode="r", shape=(total,))
-    dst = np.memmap(tmp / "codes.u8", dtype=np.uint8, mode="w+", shape=(total,))
-    first = 0
-    while first < order.size:  # sorted sequences first..last fill about `block` residues
-        last = int(np.searchsorted(offsets, offsets[first] + block, side="right")) - 1
-        last = max(last, first + 1)
-        k = order[first:last]
-        n = lengths[k]
-        gather = np.repeat(starts[k] - offsets[first:last], n) + np.arange(
-            offsets[first], offsets[last])
-        dst[offsets[first]:offsets[last]] = src[gather]
-        first = last
-    dst.flush()
-    del src, dst
+    _write_sorted(tmp / "unsorted.u8", tmp / "codes.u8", order, starts, lengths, offsets,
+                  block)
     os.remove(tmp / "unsorted.u8")
     offsets.tofile(tmp / "offsets.i64")
     order.astype(np.int64).tofile(tmp / "order.i64")
+
+
+def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndarray,
+                  lengths: np.ndarray, offsets: np.ndarray, block: int) -> None:
+    """The sequences of ``source`` (``starts``, ``lengths``: input order) written to
+    ``target`` in ``order``, blocks of about ``block`` residues gathered on threads (numpy's
+    gathers run outside Python's lock) and written in turn: only the source is mapped."""
+    total = int(offsets[-1])
+    src = np.memmap(source, dtype=np.uint8, mode="r", shape=(total,))
+    cuts = np.unique(np.searchsorted(offsets, np.arange(0, total, block), side="right") - 1)
+    cuts = np.append(cuts[cuts < order.size], order.size)
+
+    def gather(part: int) -> np.ndarray:
+        first, last = int(cuts[part]), int(cuts[part + 1])
+        k = order[first:last]
+        return src[np.repeat(starts[k] - offsets[first:last], lengths[k])
+                   + np.arange(offsets[first], offsets[last])]
+
+    workers = min(4, os.cpu_count() or 1)
+    with open(target, "wb") as out, ThreadPoolExecutor(workers) as pool:
+        for part in range(0, cuts.size - 1, workers):   # a few blocks in memory at a time
+            for data in pool.map(gather, range(part, min(part + workers, cuts.size - 1))):
+                out.write(data.data)
 
 
 def check_distinct_ids(ids: list[str], what: str, source: str) -> None:

@@ -5,9 +5,11 @@ what a record is (a ``>`` line, then its sequence lines stripped of white space 
 and every error message. Building a search index through them cost a Python step per line and
 a few numpy calls per record: 8 s for 500,000 proteins (180 MB) on a 2-core development
 machine, about 20 s on an H100 host. :func:`encode_fasta` reads whole records a block at a time
-and encodes a block with a handful of numpy passes. A block holding anything else than
-residues and line ends in its sequence lines (white space the line reader strips, or an error)
-goes through the line reader, so the results and the messages are the same.
+and encodes a block with a handful of numpy passes, ids and titles included (from the header
+positions, where no white space surrounds a title), several blocks at once on threads. A block
+holding anything else than residues and line ends in its sequence lines (white space the line
+reader strips, or an error) goes through the line reader, so the results and the messages are
+the same.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ import functools
 import io
 import os
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -128,24 +133,67 @@ def readable_again(path, prefix: str = "bioplug-queries-"):
 
 
 # -- a block of records at once --------------------------------------------------------------
-def encode_fasta(path: Path, scoring: Scoring, block: int = BLOCK
-                 ) -> Iterator[tuple[list[str], np.ndarray, np.ndarray, list[bytes]]]:
-    """(identifiers, concatenated codes, lengths, header lines after ``>``) of the file's
-    records, a block at a time.
+@dataclass
+class Block:
+    """The records of one block of a FASTA file, encoded.
+
+    ``titles`` holds each header line after ``>`` (white space around it removed) and
+    ``ids`` each identifier, both as bytes with a line end after each (an index writes them
+    as they are); ``title_sizes`` counts each title's bytes, its line end included."""
+
+    names: list[str]
+    codes: np.ndarray
+    lengths: np.ndarray
+    titles: bytes
+    title_sizes: np.ndarray
+    ids: bytes
+    #: Lines of the file the block covers.
+    lines: int
+    #: Bytes of the file the block covers (after decompression).
+    size: int = 0
+
+    def title_lines(self) -> list[bytes]:
+        """Each header line after ``>``, without its line end."""
+        return self.titles.split(b"\n")[:-1]
+
+
+def encode_fasta(path: Path, scoring: Scoring, block: int | None = None,
+                 workers: int | None = None) -> Iterator[Block]:
+    """The file's records a block at a time (:class:`Block`, about ``block`` bytes of the
+    file each; default :data:`BLOCK`), in order.
+
+    Up to ``workers`` blocks (default: the processor count, at most 8) are encoded at once
+    on threads: numpy's passes over a block's bytes run outside Python's lock.
 
     Raises
     ------
     InputError
         As :func:`fasta_records` and :func:`encode_bytes` would, for the first bad record.
     """
-    done, table = 0, code_table(scoring)
-    for piece, first_line in _pieces(path, block):
-        got = _encode_piece(piece, first_line, table)
-        if got[3]:
-            got = _encode_by_lines(piece, first_line, scoring, path, done)
-        names, codes, lengths = got[:3]
-        done += len(names)
-        yield names, codes, lengths, header_lines(piece)
+    done, line, table = 0, 1, code_table(scoring)
+    workers = workers or min(8, os.cpu_count() or 1)
+    with ThreadPoolExecutor(workers) as pool:
+        pending: deque = deque()
+        pieces = _pieces(path, block or BLOCK)
+        while True:
+            while len(pending) < workers + 1:   # keep every worker busy, a piece ahead
+                nxt = next(pieces, None)
+                if nxt is None:
+                    break
+                pending.append((pool.submit(_encode_piece, nxt[0], table), nxt))
+            if not pending:
+                return
+            future, (piece, skipped) = pending.popleft()
+            line += skipped
+            got = future.result()
+            if got is None:   # odd bytes: the line reader's records, errors and numbers
+                piece = bytes(piece)
+                got = _block_of_records(_encode_by_lines(piece, line, scoring, path, done),
+                                        header_lines(piece), piece.count(b"\n"))
+            done += len(got.names)
+            line += got.lines
+            got.size = len(piece)
+            yield got
 
 
 _HEADER = re.compile(rb"^>([^\n]*)", re.MULTILINE)
@@ -156,14 +204,15 @@ def header_lines(text: bytes) -> list[bytes]:
     return [m.group(1).strip() for m in _HEADER.finditer(text)]
 
 
-def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
+def _pieces(path: Path, size: int) -> Iterator[tuple[memoryview, int]]:
     """Whole records of the file (a piece starts at a ``>`` line and ends with a line end),
-    each with the number of its first line; lines before the first record are checked as
-    :func:`fasta_records` checks them (gzip files decompressed)."""
+    each with the count of lines skipped before it (lines before the first record, checked
+    as :func:`fasta_records` checks them; gzip files decompressed). The file is read
+    straight into each piece's buffer: a piece is a view of it, not a copy."""
     from bioplug.io import open_input
 
     with open_input(path, "rb") as handle:
-        first_line = 1
+        skipped = 0
         while True:   # the lines before the first header: usually none
             at = handle.tell()
             line = handle.readline()
@@ -172,53 +221,117 @@ def _pieces(path: Path, size: int) -> Iterator[tuple[bytes, int]]:
             if line.startswith(b">"):
                 handle.seek(at)
                 break
-            list(_records([line], path, first_line))   # raises for a sequence line here
-            first_line += 1
+            list(_records([line], path, skipped + 1))   # raises for a sequence line here
+            skipped += 1
         carry = b""
         while True:
-            data = handle.read(size)
-            if not data:
+            buf = bytearray(len(carry) + size)
+            buf[:len(carry)] = carry
+            got = handle.readinto(memoryview(buf)[len(carry):])
+            end = len(carry) + got
+            if not got:
                 if carry:
-                    yield (carry if carry.endswith(b"\n") else carry + b"\n"), first_line
+                    yield memoryview(carry if carry.endswith(b"\n") else carry + b"\n"), \
+                        skipped
                 return
-            buf = carry + data
-            cut = buf.rfind(b"\n>")
+            cut = buf.rfind(b"\n>", 0, end)
             if cut < 0:   # a record longer than the block: read on
-                carry = buf
+                carry = bytes(buf[:end])
                 continue
-            piece, carry = buf[:cut + 1], buf[cut + 1:]
-            yield piece, first_line
-            first_line += piece.count(b"\n")
+            carry = bytes(buf[cut + 1:end])
+            yield memoryview(buf)[:cut + 1], skipped
+            skipped = 0
 
 
-def _encode_piece(piece: bytes, first_line: int, table: np.ndarray):
-    """(names, codes, lengths, whether the line reader must read it): any byte outside the
-    alphabet, white space around or inside a sequence line included, or an empty record."""
+#: The bytes that ``bytes.split()`` and ``bytes.strip()`` take for white space.
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[[9, 10, 11, 12, 13, 32]] = True
+
+
+def _encode_piece(piece, table: np.ndarray) -> Block | None:
+    """The piece's records, or None where the line reader must read it: any byte outside
+    the alphabet (white space around or inside a sequence line included), an empty record,
+    or a header without a name (named after its line)."""
     buf = np.frombuffer(piece, dtype=np.uint8)
     ends = np.flatnonzero(buf == 10)                    # every line's end; the piece ends with one
     starts = np.concatenate(([0], ends[:-1] + 1))
     heads = starts[buf[starts] == ord(">")]
     head_ends = ends[np.searchsorted(ends, heads)]
-    mark = np.zeros(buf.size + 1, dtype=np.int8)        # +1 where a header line starts, -1 after
-    mark[heads] = 1
-    mark[head_ends + 1] -= 1
-    in_head = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
-    line_end = buf == 10
-    crs = np.flatnonzero((buf[:-1] == 13) & line_end[1:])    # CR of a CR LF
-    line_end[crs] = True
-    codes = table[buf[~(in_head | line_end)]]
+    keep = buf != 10
+    crs = np.flatnonzero(buf == 13)
+    crs = crs[buf[crs + 1] == 10]                       # CR of a CR LF (a piece ends with LF)
+    keep[crs] = False
+    keep[_spans(heads, head_ends)] = False              # the header lines: few bytes
+    codes = table[buf[keep]]
     # a record's residues: the bytes from its header's end to the next header, less line ends
     body, body_end = head_ends + 1, np.append(heads[1:], buf.size)
     lengths = (body_end - body
                - (np.searchsorted(ends, body_end) - np.searchsorted(ends, body))
                - (np.searchsorted(crs, body_end) - np.searchsorted(crs, body)))
-    names = [piece[s + 1:e].split(None, 1) for s, e in
-             zip(heads.tolist(), head_ends.tolist(), strict=True)]
-    if not all(names):   # a header without a name: "record<line number>"
-        lines = first_line + np.searchsorted(ends, heads)
-        names = [w or [f"record{lines[i]}".encode()] for i, w in enumerate(names)]
-    names = [w[0].decode("utf-8", "replace") for w in names]
-    return names, codes, lengths, bool((codes == 255).any() or (lengths == 0).any())
+    if (codes.size and codes.max() == 255) or (lengths == 0).any():
+        return None
+    got = _headers(buf, heads, head_ends)
+    if got is None:   # white space around a title, or no name: Python per record
+        text = bytes(piece)
+        names = [text[s + 1:e].split(None, 1) for s, e in
+                 zip(heads.tolist(), head_ends.tolist(), strict=True)]
+        if not all(names):
+            return None
+        return _block_of_records(([w[0].decode("utf-8", "replace") for w in names], codes,
+                                  lengths), header_lines(text), ends.size)
+    titles, title_sizes, ids = got
+    try:
+        text = ids.decode("utf-8")
+    except UnicodeDecodeError:   # the index keeps ids as they read, not bytes that do not
+        text = ids.decode("utf-8", "replace")
+        ids = text.encode("utf-8")
+    return Block(text.split("\n")[:-1], codes, lengths, titles, title_sizes, ids, ends.size)
+
+
+def _spans(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """The positions ``first[k] .. last[k] - 1`` of every k, concatenated."""
+    sizes = last - first
+    before = np.cumsum(sizes) - sizes
+    return np.repeat(first - before, sizes) + np.arange(int(sizes.sum()))
+
+
+def _headers(buf: np.ndarray, heads: np.ndarray, head_ends: np.ndarray):
+    """(titles, their sizes, ids) of headers with no white space around their titles and a
+    name each, from the bytes with numpy alone; None for others."""
+    t0 = heads + 1
+    t1 = head_ends - ((buf[head_ends - 1] == 13) & (head_ends - 1 >= t0))
+    sizes = t1 - t0
+    if (sizes == 0).any() or _SPACE[buf[t0]].any() or _SPACE[buf[t1 - 1]].any():
+        return None
+    text = buf[_spans(t0, t1)]                          # the titles, end to end
+    before = np.cumsum(sizes) - sizes
+    name_sizes = sizes.copy()
+    space = np.flatnonzero(_SPACE[text])
+    if space.size:                                      # a name ends at its first white space
+        owner = np.searchsorted(before + sizes, space, side="right")
+        first = np.concatenate(([True], owner[1:] != owner[:-1]))
+        name_sizes[owner[first]] = space[first] - before[owner[first]]
+    return (_lines(text, before, sizes), sizes + 1,
+            _lines(text, before, name_sizes))
+
+
+def _lines(text: np.ndarray, before: np.ndarray, sizes: np.ndarray) -> bytes:
+    """``text[before[k]:before[k] + sizes[k]]`` of every k, each followed by a line end."""
+    out = np.full(int(sizes.sum()) + sizes.size, 10, dtype=np.uint8)
+    into = np.cumsum(sizes + 1) - (sizes + 1)
+    picked = _spans(before, before + sizes)
+    out[np.repeat(into - before, sizes) + picked] = text[picked]
+    return out.tobytes()
+
+
+def _block_of_records(got: tuple, titles: list[bytes], lines: int) -> Block:
+    """A :class:`Block` of names, codes and lengths, the titles as a list, and the count of
+    the piece's lines."""
+    names, codes, lengths = got
+    text = [t.replace(b"\n", b" ") + b"\n" for t in titles]
+    return Block(names, codes, lengths, b"".join(text),
+                 np.fromiter(map(len, text), dtype=np.int64, count=len(text)),
+                 "".join(n.replace("\n", " ") + "\n" for n in names).encode(), lines)
 
 
 def _encode_by_lines(piece: bytes, first_line: int, scoring: Scoring, path, done: int):

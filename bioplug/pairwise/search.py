@@ -299,31 +299,19 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
     matrix = matrix or DEFAULT_MATRIX
     scoring, stats = _scheme(aligner, matrix, gap_open, gap_extend, karlin, old_fsc)
     runtimes = get_runtimes(device)
+    progress = progress if isinstance(progress, Progress) else Progress(progress)
     start = time.perf_counter()
-    clock = {}
-    with readable_again(queries) as readable:   # a pipe is copied: read twice here
-        qids, qcodes = _as_queries(readable, scoring)
-        query_titles = _query_titles(readable, qids)
-    # tabular and SAM lines name hits by id: a repeated id would make two records one
-    check_distinct_ids(qids, "query", _source(queries, "the queries"))
-    db = _as_database(database, scoring)
-    if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
-        check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
-    check_protein_scoring(scoring, qcodes, db, matrix if aligner is None else "the aligner's "
-                          "matrix", named)
-    clock["index"] = time.perf_counter() - start
+    qids, qcodes, query_titles, db = _read_inputs(
+        queries, database, scoring, matrix if aligner is None else "the aligner's matrix",
+        named, progress)
+    clock = {"index": time.perf_counter() - start}
     ids_s, codes_s, origin, which = strands.expand(qids, qcodes,
                                                    strands.chosen(strand, scoring), scoring)
     counts = _score_counts(statistics, stats, evalue, len(codes_s), db, scoring,
                            _no_table(aligner, matrix) if stats is None else "")
-    progress = progress if isinstance(progress, Progress) else Progress(progress)
     scanners = [Scanner(rt, scoring, precision=precision) for rt in runtimes]
-    best = scan_devices(scanners, codes_s, db, top, chunk_residues, progress, counts)
-    keys = None
-    if counts is not None:
-        stats = counts.fits()
-        best, keys = _by_evalue(counts, stats, len(db), top, best)
-    best = strands.best_of_strands(best, origin, which, top, keys)
+    best, stats = _scan_stage(scanners, codes_s, db, top, chunk_residues, progress, counts,
+                              stats, (origin, which))
     clock["scan"] = time.perf_counter() - start - clock["index"]
     for scanner in scanners:   # kernel seconds summed over the devices
         for name, value in scanner.timings.items():
@@ -332,6 +320,42 @@ def search(queries, database, *, aligner=None, matrix: str | None = None, gap_op
                                               stats), origin, which, len(qids)), stats, evalue)
     clock["traceback"] = time.perf_counter() - start - clock["index"] - clock["scan"]
     cells = float(sum(len(q) for q in codes_s)) * db.residues
+    return _results(qids, hits, cells, clock, stats, query_titles, database, db, scoring)
+
+
+def _read_inputs(queries, database, scoring: Scoring, matrix_name: str, named: bool,
+                 progress: Progress):
+    """(query ids, query codes, query titles, database) of a search, every id checked
+    unique and the letters checked against the scoring's kind (protein or nucleotide); a
+    database's index build reports to ``progress``."""
+    with readable_again(queries) as readable:   # a pipe is copied: read twice here
+        qids, qcodes = _as_queries(readable, scoring)
+        query_titles = _query_titles(readable, qids)
+    # tabular and SAM lines name hits by id: a repeated id would make two records one
+    check_distinct_ids(qids, "query", _source(queries, "the queries"))
+    db = _as_database(database, scoring, progress)
+    if not isinstance(database, (str, os.PathLike)):   # an index checked its FASTA once
+        check_distinct_ids(db.ids, "database", _source(database, "the database sequences"))
+    check_protein_scoring(scoring, qcodes, db, matrix_name, named)
+    return qids, qcodes, query_titles, db
+
+
+def _scan_stage(scanners, codes_s, db: Database, top: int, chunk_residues, progress,
+                counts, stats, strand_of):
+    """Each searched strand's best hits from the devices' scan, chosen by E-value where the
+    statistics are fitted to the scan's own scores (then the fits are the statistics), and
+    each query's best over its strands."""
+    best = scan_devices(scanners, codes_s, db, top, chunk_residues, progress, counts)
+    keys = None
+    if counts is not None:
+        stats = counts.fits()
+        best, keys = _by_evalue(counts, stats, len(db), top, best)
+    return strands.best_of_strands(best, *strand_of, top, keys), stats
+
+
+def _results(qids, hits, cells: float, clock: dict, stats, query_titles, database,
+             db: Database, scoring: Scoring) -> SearchResults:
+    """The :class:`SearchResults` of a search, saying where its E-values came from."""
     source = "none" if stats is None else "table" if isinstance(stats, tuple) else "fit"
     # one fit a query (its first strand's) in the results; each strand had its own
     stats = stats if source != "fit" else [stats[e] for e in range(len(qids))]
@@ -570,11 +594,11 @@ def _no_table(aligner, matrix: str) -> str:
             "(or pass karlin=(lambda, K) in Python)")
 
 
-def _as_database(database, scoring: Scoring) -> Database:
+def _as_database(database, scoring: Scoring, progress: Progress | None = None) -> Database:
     if isinstance(database, Database):
         return database
     if isinstance(database, (str, os.PathLike)):
-        return open_database(database, scoring)
+        return open_database(database, scoring, progress)
     ids, codes = _encode_items(database, scoring, "database sequence")
     return Database.from_sequences(codes, ids)
 
