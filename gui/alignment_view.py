@@ -754,6 +754,19 @@ class AlignmentView(QWidget):
         self.data: AlignmentData | None = None
         self._warned = ""
         self.scheme = colors.DEFAULT_SCHEME
+        self._make_panes()
+        bar = self._make_toolbar()
+        self.warning = _warning_label()
+        grid = self._make_grid()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.addLayout(bar)
+        outer.addWidget(self.warning)
+        outer.addLayout(grid, 1)
+        self._connect_panes()
+
+    def _make_panes(self) -> None:
+        """The canvas and the panes that follow it: names, ruler, consensus and tracks."""
         self.canvas = AlignmentCanvas(self)
         self.names = NamesColumn(self.canvas, self)
         self.ruler = Ruler(self.canvas, self)
@@ -761,6 +774,15 @@ class AlignmentView(QWidget):
         self.track = ConservationTrack(self.canvas, self)
         self.reliability = ReliabilityTrack(self.canvas, self)
 
+    def _make_toolbar(self) -> QHBoxLayout:
+        """The toolbar: colour scheme, find, go to column, zoom and the status text.
+
+        Returns
+        -------
+        QHBoxLayout
+            The toolbar's row, its controls connected (``self.scheme_box``,
+            ``self.find_edit``, ``self.column_box`` and ``self.status`` are set).
+        """
         self.scheme_box = QComboBox()
         self.scheme_box.addItems(list(colors.SCHEMES))
         self.scheme_box.setCurrentText(self.scheme)
@@ -779,7 +801,6 @@ class AlignmentView(QWidget):
         zin.clicked.connect(self.canvas.zoom_in)
         zout.clicked.connect(self.canvas.zoom_out)
         self.status = QLabel()
-        self.warning = _warning_label()
 
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Colours:"))
@@ -790,7 +811,17 @@ class AlignmentView(QWidget):
         bar.addWidget(zout)
         bar.addWidget(zin)
         bar.addWidget(self.status)
+        return bar
 
+    def _make_grid(self) -> QGridLayout:
+        """The ruler, side panels and names, canvas, and the consensus and track rows.
+
+        Returns
+        -------
+        QGridLayout
+            Labels in column 0, the panes in column 1 (``self.side`` and
+            ``self.reliability_label`` are set).
+        """
         grid = QGridLayout()
         grid.setSpacing(0)
         grid.addWidget(self.ruler, 0, 1)
@@ -804,25 +835,27 @@ class AlignmentView(QWidget):
         grid.addWidget(cons_label, 2, 0)
         grid.addWidget(self.consensus_row, 2, 1)
         grid.addWidget(QLabel(" Conservation"), 3, 0)
-        # The track spans the canvas's viewport only (not its vertical scroll bar).
-        track_box = QHBoxLayout()
-        track_box.setContentsMargins(0, 0, self.canvas.verticalScrollBar().sizeHint().width(), 0)
-        track_box.addWidget(self.track)
-        grid.addLayout(track_box, 3, 1)
+        grid.addLayout(self._viewport_wide(self.track), 3, 1)
         self.reliability_label = QLabel(" Reliability")
         self.reliability_label.setToolTip("Mean posterior probability of the residue pairs "
                                           "each column aligns (QuickProbs)")
         grid.addWidget(self.reliability_label, 4, 0)
-        reliability_box = QHBoxLayout()
-        reliability_box.setContentsMargins(0, 0,
-                                           self.canvas.verticalScrollBar().sizeHint().width(), 0)
-        reliability_box.addWidget(self.reliability)
-        grid.addLayout(reliability_box, 4, 1)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(2, 2, 2, 2)
-        outer.addLayout(bar)
-        outer.addWidget(self.warning)
-        outer.addLayout(grid, 1)
+        grid.addLayout(self._viewport_wide(self.reliability), 4, 1)
+        return grid
+
+    def _viewport_wide(self, widget: QWidget) -> QHBoxLayout:
+        """``widget`` in a row as wide as the canvas's viewport.
+
+        A track spans the canvas's viewport only (not its vertical scroll bar), so its
+        columns stay under the canvas's.
+        """
+        box = QHBoxLayout()
+        box.setContentsMargins(0, 0, self.canvas.verticalScrollBar().sizeHint().width(), 0)
+        box.addWidget(widget)
+        return box
+
+    def _connect_panes(self) -> None:
+        """Clicks, selections, edits, the context menu and scrolling, wired to the view."""
         self.names.rowClicked.connect(self._row_clicked)
         self.names.rowDoubleClicked.connect(self.ask_rename)
         self.ruler.columnsSelected.connect(self.select_columns)

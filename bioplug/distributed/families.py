@@ -15,6 +15,7 @@ import os
 import time
 import uuid
 from collections.abc import Sequence
+from pathlib import Path
 from types import SimpleNamespace
 
 from bioplug.distributed.cluster import Summary, connect, run_tasks, worker_device
@@ -68,17 +69,93 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
     InputError
         A bad family, named as the single-process batch names it (unless ``keep_going``).
     """
+    inputs, outputs = _family_paths(paths, outdir, method, format)
+    manifest = Manifest(outdir, MANIFEST)
+    settings = _settings(method, options, progressive_options, format, order)
+    tasks, names = _pending_tasks(inputs, outputs, manifest, settings,
+                                  (method, options or {}, progressive_options or {}, format,
+                                   order))
+    summary = Summary(out=os.fspath(outdir), total=len(inputs),
+                      skipped=len(inputs) - len(tasks))
+    if progress is not None:
+        progress("families", summary.skipped, summary.total)
+    if tasks:
+        _run_families(client, tasks, names, manifest, summary, keep_going, progress)
+    log.info("%s: %d families aligned, %d already complete, %d failed", outdir,
+             summary.computed, summary.skipped, len(summary.failed))
+    return summary
+
+
+def _family_paths(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike, method: str,
+                  format: str) -> tuple[list[Path], list[Path]]:
+    """Check ``method`` and pair every family's input file with its output file.
+
+    Parameters
+    ----------
+    paths, outdir, method, format
+        As :func:`align_families` takes them.
+
+    Returns
+    -------
+    inputs, outputs : list of Path
+        As the single-process batch expands and names them.
+
+    Raises
+    ------
+    InputError
+        An unknown method, a missing input or colliding outputs (before any work starts).
+    """
     from bioplug.msa import batch
 
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     inputs = batch.expand_inputs(paths)
-    outputs = batch.output_paths(inputs, outdir, format)
-    manifest = Manifest(outdir, MANIFEST)
+    return inputs, batch.output_paths(inputs, outdir, format)
+
+
+def _settings(method: str, options: dict | None, progressive_options: dict | None,
+              format: str, order: str) -> tuple:
+    """The run's settings, as they enter each family's fingerprint.
+
+    Parameters
+    ----------
+    method, options, progressive_options, format, order
+        As :func:`align_families` takes them.
+
+    Returns
+    -------
+    tuple
+        Hashable settings; ``order`` joins them only when it is not "input".
+    """
     settings = (method, sorted((options or {}).items()),
                 sorted((progressive_options or {}).items()), format)
     if order != "input":   # the fingerprints of runs before the option stay valid
         settings += (order,)
+    return settings
+
+
+def _pending_tasks(inputs: Sequence[Path], outputs: Sequence[Path], manifest: Manifest,
+                   settings: tuple, args: tuple) -> tuple[list[tuple], dict[str, tuple]]:
+    """The tasks of the families not yet complete, largest input file first.
+
+    Parameters
+    ----------
+    inputs, outputs : sequence of Path
+        Each family's input file and its output file, paired.
+    manifest : Manifest
+        The output folder's record of complete families.
+    settings : tuple
+        The run's settings (:func:`_settings`), fingerprinted with each input.
+    args : tuple
+        ``(method, options, progressive_options, format, order)`` for :func:`align_family`.
+
+    Returns
+    -------
+    tasks : list of tuple
+        ``(key, align_family, arguments, size)`` per family, as ``run_tasks`` takes them.
+    names : dict
+        Task key -> (output file name, fingerprint), for the manifest.
+    """
     run = uuid.uuid4().hex[:8]
     tasks, names = [], {}
     for src, dst in zip(inputs, outputs, strict=True):
@@ -88,16 +165,31 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
         key = f"family-{len(tasks)}-{run}"
         names[key] = (dst.name, fingerprint)
         # absolute: workers resolve paths in their own working directories
-        tasks.append((key, align_family, (os.path.abspath(src), os.path.abspath(dst), method,
-                                          options or {}, progressive_options or {}, format,
-                                          order),
+        tasks.append((key, align_family, (os.path.abspath(src), os.path.abspath(dst), *args),
                       float(src.stat().st_size)))
     tasks.sort(key=lambda task: -task[3])   # the largest family is submitted (and starts) first
-    summary = Summary(out=os.fspath(outdir), total=len(inputs),
-                      skipped=len(inputs) - len(tasks))
-    if progress is not None:
-        progress("families", summary.skipped, summary.total)
+    return tasks, names
 
+
+def _run_families(client, tasks: list[tuple], names: dict[str, tuple], manifest: Manifest,
+                  summary: Summary, keep_going: bool, progress) -> None:
+    """Run ``tasks`` on the cluster, recording each family in the manifest as it completes.
+
+    Parameters
+    ----------
+    client : distributed.Client, LocalCluster, str or None
+        Where to run (see :func:`bioplug.distributed.cluster.connect`).
+    tasks, names
+        From :func:`_pending_tasks`.
+    manifest : Manifest
+        Gets one line per completed family.
+    summary : Summary
+        Updated in place: ``computed``, ``dashboard`` and ``failed``.
+    keep_going : bool
+        Record a failed family and go on.
+    progress : callable or None
+        ``progress("families", done, total)``.
+    """
     def on_done(key: str, result: dict) -> None:
         name, fingerprint = names[key]
         manifest.add(name, fingerprint=fingerprint, **result)
@@ -105,13 +197,9 @@ def align_families(paths: Sequence[str | os.PathLike], outdir: str | os.PathLike
         if progress is not None:
             progress("families", summary.skipped + summary.computed, summary.total)
 
-    if tasks:
-        with connect(client) as c:
-            summary.dashboard = c.dashboard_link
-            _, summary.failed = run_tasks(c, tasks, on_done, keep_going)
-    log.info("%s: %d families aligned, %d already complete, %d failed", outdir,
-             summary.computed, summary.skipped, len(summary.failed))
-    return summary
+    with connect(client) as c:
+        summary.dashboard = c.dashboard_link
+        _, summary.failed = run_tasks(c, tasks, on_done, keep_going)
 
 
 _ALIGNERS: dict = {}
