@@ -1049,13 +1049,18 @@ def test_sam_writes_queries_without_hits_as_unmapped(tmp_path):
     assert len(parsed) == len(rows) and parsed[2].flag == 4
 
 
-def test_the_index_build_reports_its_progress_and_can_be_cancelled(tmp_path, monkeypatch):
+@pytest.mark.parametrize("gz", [False, True])
+def test_the_index_build_reports_its_progress_and_can_be_cancelled(tmp_path, monkeypatch, gz):
     """A large database's first search shows its index being built (stage "index", in bytes
-    of the FASTA, up to its size), and a cancel there leaves no index and no temporary
-    folder beside the database."""
+    of the FASTA file, compressed ones for gzip, up to its size), and a cancel there leaves
+    no index and no temporary folder beside the database."""
     monkeypatch.setattr("bioplug.pairwise.fasta.BLOCK", 512)   # many blocks of a small file
     queries, db = random_set(4, nq=2, nd=60)
     fasta = write_fasta(tmp_path / "db.fa", db)
+    if gz:   # random residues barely compress: still several blocks of the file
+        import gzip
+
+        fasta.write_bytes(gzip.compress(fasta.read_bytes()))
     seen = []
     search(queries, fasta, top=2, device=DEVICE,
            progress=lambda stage, done, total: seen.append((stage, done, total)))

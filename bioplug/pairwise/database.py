@@ -222,11 +222,6 @@ def index_dirs(path: Path) -> list[Path]:
     return [index_dir(path), cache]
 
 
-def _gzipped(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
-
-
 def _fingerprint(path: Path) -> dict:
     st = path.stat()
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
@@ -359,9 +354,7 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
         digest = ThreadPoolExecutor(1)   # the file's hash read beside the encoding
         sha256 = digest.submit(_sha256, fasta, stop)
         digest.shutdown(wait=False)
-        sizes, ids, title_sizes, done = [], [], [], 0
-        # a gzip file's bytes read are not its size: the bar then shows time alone
-        total = 0 if _gzipped(fasta) else before["size"]
+        sizes, ids, title_sizes = [], [], []
         with open(tmp / "unsorted.u8", "wb") as raw_out, \
                 open(tmp / "titles.txt", "wb") as titles_out, \
                 open(tmp / "ids.txt", "wb") as ids_out:
@@ -372,8 +365,7 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
                 titles_out.write(block.titles)
                 ids_out.write(block.ids)
                 title_sizes.append(block.title_sizes)
-                done += block.size
-                progress.report("index", min(done, total), total)
+                progress.report("index", min(block.read, before["size"]), before["size"])
         if not ids:
             raise InputError(f"{fasta}: no FASTA records")
         check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search

@@ -149,8 +149,9 @@ class Block:
     ids: bytes
     #: Lines of the file the block covers.
     lines: int
-    #: Bytes of the file the block covers (after decompression).
-    size: int = 0
+    #: Bytes of the file read by the time the block was cut (of the compressed file for
+    #: gzip): what a progress bar counts.
+    read: int = 0
 
     def title_lines(self) -> list[bytes]:
         """Each header line after ``>``, without its line end."""
@@ -183,7 +184,7 @@ def encode_fasta(path: Path, scoring: Scoring, block: int | None = None,
                 pending.append((pool.submit(_encode_piece, nxt[0], table), nxt))
             if not pending:
                 return
-            future, (piece, skipped) = pending.popleft()
+            future, (piece, skipped, read) = pending.popleft()
             line += skipped
             got = future.result()
             if got is None:   # odd bytes: the line reader's records, errors and numbers
@@ -192,7 +193,7 @@ def encode_fasta(path: Path, scoring: Scoring, block: int | None = None,
                                         header_lines(piece), piece.count(b"\n"))
             done += len(got.names)
             line += got.lines
-            got.size = len(piece)
+            got.read = read
             yield got
 
 
@@ -204,14 +205,16 @@ def header_lines(text: bytes) -> list[bytes]:
     return [m.group(1).strip() for m in _HEADER.finditer(text)]
 
 
-def _pieces(path: Path, size: int) -> Iterator[tuple[memoryview, int]]:
+def _pieces(path: Path, size: int) -> Iterator[tuple[memoryview, int, int]]:
     """Whole records of the file (a piece starts at a ``>`` line and ends with a line end),
     each with the count of lines skipped before it (lines before the first record, checked
-    as :func:`fasta_records` checks them; gzip files decompressed). The file is read
-    straight into each piece's buffer: a piece is a view of it, not a copy."""
+    as :func:`fasta_records` checks them; gzip files decompressed) and the bytes of the file
+    read so far (compressed bytes for gzip). The file is read straight into each piece's
+    buffer: a piece is a view of it, not a copy."""
     from bioplug.io import open_input
 
     with open_input(path, "rb") as handle:
+        raw = getattr(handle, "fileobj", handle)   # a gzip file's own file
         skipped = 0
         while True:   # the lines before the first header: usually none
             at = handle.tell()
@@ -232,14 +235,14 @@ def _pieces(path: Path, size: int) -> Iterator[tuple[memoryview, int]]:
             if not got:
                 if carry:
                     yield memoryview(carry if carry.endswith(b"\n") else carry + b"\n"), \
-                        skipped
+                        skipped, raw.tell()
                 return
             cut = buf.rfind(b"\n>", 0, end)
             if cut < 0:   # a record longer than the block: read on
                 carry = bytes(buf[:end])
                 continue
             carry = bytes(buf[cut + 1:end])
-            yield memoryview(buf)[:cut + 1], skipped
+            yield memoryview(buf)[:cut + 1], skipped, raw.tell()
             skipped = 0
 
 
