@@ -379,20 +379,6 @@ def _decoded(raw: bytes, name: str) -> str:
         return raw.decode("latin-1")
 
 
-@contextlib.contextmanager
-def spooled_stdin(prefix: str, suffix: str = ""):
-    """Standard input copied to a private temporary file (its path), removed afterwards:
-    for commands that read their input more than once or by path (sniffing, indexes).
-
-    Raises
-    ------
-    InputError
-        When standard input is empty.
-    """
-    with spooled(STDIO, prefix, suffix) as copy:
-        yield copy
-
-
 def _one_line(exc: BaseException) -> str:
     """A parser's message on one line (Biopython's FASTA comment warning has 13): the command
     line prints errors as one line."""

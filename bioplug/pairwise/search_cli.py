@@ -108,10 +108,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from bioplug.io import STDIO, spooled_stdin
+    from bioplug.io import STDIO
     from bioplug.pairwise.database import check_database_file
     from bioplug.pairwise.fasta import readable_again
-    from bioplug.streams import is_stream
+    from bioplug.streams import is_stream, spooled
 
     if args.database == STDIO:
         raise InputError("the database must be a file (it is indexed beside itself on first "
@@ -125,8 +125,8 @@ def run(args) -> int:
         raise InputError(f"--cluster reads the queries from a file its workers can read: "
                          f"give QUERIES.fa, not {given}")
     if args.queries == STDIO:
-        with spooled_stdin("bioplug-queries-", ".fa") as spooled:   # read twice for SAM
-            args.queries = spooled
+        with spooled(STDIO, "bioplug-queries-", ".fa") as copy:   # read twice for SAM
+            args.queries = copy
             return _run(args)
     with readable_again(args.queries) as copy:   # read twice for SAM, named as given
         args.queries = copy
