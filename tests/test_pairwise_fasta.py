@@ -8,11 +8,34 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bioplug.pairwise.fasta as fasta_module
 from bioplug.alphabet import make_scoring
 from bioplug.errors import InputError
-from bioplug.pairwise.fasta import encode_bytes, encode_fasta, fasta_records, record_label
+from bioplug.pairwise.fasta import (
+    encode_bytes,
+    encode_fasta,
+    fasta_records,
+    id_hashes,
+    record_label,
+)
 
 SCORING = make_scoring("BLOSUM62", local=True)
+MASK = (1 << 64) - 1
+
+
+def mix(z: int) -> int:
+    """splitmix64's finaliser."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def id_hash(name: bytes) -> int:
+    """id_hashes' definition for one id, a byte at a time."""
+    total = 0
+    for j, byte in enumerate(name + b"\n"):
+        total += (byte + 1) * (mix((j + 0x9E3779B97F4A7C15) & MASK) | 1)
+    return mix((total & MASK) ^ ((len(name) * 0xC2B2AE3D27D4EB4F) & MASK))
 
 
 def line_by_line(path):
@@ -26,11 +49,15 @@ def line_by_line(path):
 def blocks(path, block, titles=None, workers=None):
     names, codes, lengths = [], [], []
     for got in encode_fasta(path, SCORING, block, workers):
-        names += got.names
+        # what the index writes: an id and a title a line, the titles' sizes beside them,
+        # and each id's hash
+        ids = got.ids.split(b"\n")[:-1]
+        names += [i.decode("utf-8") for i in ids]
+        assert len(got) == len(ids) == got.lengths.size
+        assert got.id_hashes.dtype == np.uint64
+        assert got.id_hashes.tolist() == [id_hash(i) for i in ids]
         codes.append(got.codes)
         lengths.append(got.lengths)
-        # what the index writes: an id and a title a line, the titles' sizes beside them
-        assert got.ids.decode("utf-8").split("\n")[:-1] == got.names
         lines = got.title_lines()
         assert got.title_sizes.tolist() == [len(t) + 1 for t in lines]
         if titles is not None:
@@ -142,3 +169,49 @@ def test_many_blocks_on_threads_give_the_line_readers_records(tmp_path, end):
     got = outcome(blocks, path, 4096, titles, 4)
     assert got == outcome(line_by_line, path)
     assert len(got[0]) == 3000 and titles == header_lines(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ids=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=8)
+       | st.lists(st.text(max_size=12).map(lambda t: t.replace("\n", " ").encode()),
+                  max_size=8))
+def test_id_hashes_are_each_ids_own_hash(ids):
+    """The numpy passes over a block's ids give each id the hash of its bytes alone
+    (non-UTF-8, tabs, empty ids included), whatever ids surround it."""
+    got = id_hashes(b"".join(i + b"\n" for i in ids))
+    assert got.dtype == np.uint64 and got.tolist() == [id_hash(i) for i in ids]
+    for k, name in enumerate(ids):
+        assert id_hashes(name + b"\n").tolist() == [got[k]]
+
+
+def test_both_paths_hash_the_ids_they_write(tmp_path, monkeypatch):
+    """A block the numpy passes read and one read by Python per record (white space before
+    a title here) write the same ids, with the same hashes."""
+    names = [b"sp|P%05d|X_HUMAN" % i for i in range(50)] + [b"\xc3\xa9t\xc3\xa9", b"id\xff"]
+    per_record = []
+    real = fasta_module._block_of_records
+    monkeypatch.setattr(fasta_module, "_block_of_records",
+                        lambda *args: per_record.append(1) or real(*args))
+    got = {}
+    for space in (b"", b" "):
+        path = tmp_path / "db.fa"
+        path.write_bytes(b"".join(b">" + space + n + b" some\ttitle\nACDW\n" for n in names))
+        per_record.clear()
+        read = list(encode_fasta(path, SCORING))
+        assert len(per_record) == (len(read) if space else 0)
+        got[space] = (b"".join(b.ids for b in read),
+                      [h for b in read for h in b.id_hashes.tolist()])
+    assert got[b""] == got[b" "]
+    ids = got[b""][0].split(b"\n")[:-1]   # the byte that is not UTF-8 as U+FFFD
+    assert ids[-1] == "id\ufffd".encode() and got[b""][1] == [id_hash(i) for i in ids]
+
+
+def test_a_block_holds_no_string_per_record(tmp_path):
+    """An index of hundreds of millions of records keeps no Python string per id: the
+    numpy passes make none."""
+    path = tmp_path / "db.fa"
+    path.write_bytes(b"".join(b">s%d d\nACDW\n" % i for i in range(100)))
+    read = list(encode_fasta(path, SCORING))
+    assert sum(map(len, read)) == 100
+    for block in read:
+        assert not [k for k, v in vars(block).items() if isinstance(v, (list, tuple))]

@@ -29,6 +29,7 @@ maps, which outlive their removal.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import logging
@@ -141,7 +142,12 @@ class IndexLines(Sequence[str]):
         size = path.stat().st_size
         self._text = (np.memmap(path, dtype=np.uint8, mode="r", shape=(size,)) if size
                       else np.zeros(0, dtype=np.uint8))
-        self._ends = np.flatnonzero(self._text == 10)
+
+    @functools.cached_property
+    def _ends(self) -> np.ndarray:
+        # found at first use: an index build reads a few lines, and only when ids' hashes
+        # repeat
+        return np.flatnonzero(self._text == 10)
 
     def __len__(self) -> int:
         return int(self._ends.size)
@@ -354,27 +360,15 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
         digest = ThreadPoolExecutor(1)   # the file's hash read beside the encoding
         sha256 = digest.submit(_sha256, fasta, stop)
         digest.shutdown(wait=False)
-        sizes, ids, title_sizes = [], [], []
-        with open(tmp / "unsorted.u8", "wb") as raw_out, \
-                open(tmp / "titles.txt", "wb") as titles_out, \
-                open(tmp / "ids.txt", "wb") as ids_out:
-            for block in encode_fasta(fasta, scoring):
-                raw_out.write(block.codes.data)
-                sizes.append(block.lengths)
-                ids.extend(block.names)
-                titles_out.write(block.titles)
-                ids_out.write(block.ids)
-                title_sizes.append(block.title_sizes)
-                progress.report("index", min(block.read, before["size"]), before["size"])
-        if not ids:
+        lengths, hashes = _write_records(tmp, fasta, scoring, before["size"], progress)
+        if not lengths.size:
             raise InputError(f"{fasta}: no FASTA records")
-        check_distinct_ids(ids, "database", str(fasta))   # once per index, not per search
-        lengths = np.concatenate(sizes)
+        # once per index, not per search; ids.txt is read only where hashes repeat
+        check_distinct_ids(IndexLines(tmp / "ids.txt"), "database", str(fasta), hashes)
+        del hashes
         _sort_codes(tmp, lengths)
-        np.concatenate([[0], np.cumsum(np.concatenate(title_sizes), dtype=np.int64)]
-                       ).tofile(tmp / "titles.i64")
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
-                  "fasta": before, "sha256": sha256.result(), "sequences": len(ids),
+                  "fasta": before, "sha256": sha256.result(), "sequences": int(lengths.size),
                   "residues": int(lengths.sum())}
         _write_json(tmp / "header.json", header)
         if _fingerprint(fasta) != before:
@@ -387,6 +381,37 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
         stop.set()
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_records(tmp: Path, fasta: Path, scoring: Scoring, size: int,
+                   progress: Progress) -> tuple[np.ndarray, np.ndarray]:
+    """Encode ``fasta`` into ``tmp``'s ``unsorted.u8``, ``ids.txt``, ``titles.txt`` and
+    ``titles.i64``; the records' lengths and id hashes (file order).
+
+    Two arrays of 8 bytes a record stay in memory, never a Python string per id (about 60
+    bytes each: 15 GB for UniProt's 250 million records). ``size`` is the file's size in
+    bytes, which the progress reports count up to.
+    """
+    sizes, hashes, titles_end = [], [], 0
+    with open(tmp / "unsorted.u8", "wb") as raw_out, \
+            open(tmp / "titles.txt", "wb") as titles_out, \
+            open(tmp / "titles.i64", "wb") as starts_out, \
+            open(tmp / "ids.txt", "wb") as ids_out:
+        np.zeros(1, dtype=np.int64).tofile(starts_out)
+        for block in encode_fasta(fasta, scoring):
+            raw_out.write(block.codes.data)
+            sizes.append(block.lengths)
+            hashes.append(block.id_hashes)
+            titles_out.write(block.titles)
+            # each title's end, written as it comes: no array of them all is kept
+            ends = np.cumsum(block.title_sizes, dtype=np.int64) + titles_end
+            ends.tofile(starts_out)
+            titles_end = int(ends[-1]) if ends.size else titles_end
+            ids_out.write(block.ids)
+            progress.report("index", min(block.read, size), size)
+    lengths = np.concatenate(sizes) if sizes else np.zeros(0, dtype=np.int64)
+    sizes.clear()   # freed before the next array is joined
+    return lengths, (np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64))
 
 
 def _publish(tmp: Path, where: Path, fasta: Path, letters: str,
@@ -467,7 +492,8 @@ def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndar
                 out.write(data.data)
 
 
-def check_distinct_ids(ids: list[str], what: str, source: str) -> None:
+def check_distinct_ids(ids: Sequence[str], what: str, source: str,
+                       hashes: np.ndarray | None = None) -> None:
     """Refuse ids used by more than one record, naming their record numbers.
 
     :func:`bioplug.io.check_unique_ids` does this for the records of a family; a search
@@ -476,19 +502,23 @@ def check_distinct_ids(ids: list[str], what: str, source: str) -> None:
 
     Parameters
     ----------
-    ids : list of str
-        Identifiers in record order.
+    ids : sequence of str
+        Identifiers in record order (an :class:`IndexLines` when ``hashes`` are given: only
+        the ids whose hashes repeat are read).
     what : str
         ``"query"`` or ``"database"``, for the message.
     source : str
         The file (or a description of the sequences), for the message.
+    hashes : numpy.ndarray, optional
+        A 64-bit hash of each id, equal for equal ids (an index build's
+        :func:`bioplug.pairwise.fasta.id_hashes`); Python's ``hash`` of each by default.
 
     Raises
     ------
     InputError
         Naming the first repeated ids and the numbers (1-based) of their first two records.
     """
-    repeats = repeated_ids(ids)
+    repeats = repeated_ids(ids, hashes)
     if repeats:
         shown = "; ".join(f"{name!r} (records {a + 1} and {b + 1})"
                           for name, (a, b) in list(repeats.items())[:3])
@@ -498,19 +528,24 @@ def check_distinct_ids(ids: list[str], what: str, source: str) -> None:
                          "unique")
 
 
-def repeated_ids(ids: list[str]) -> dict[str, tuple[int, int]]:
+def repeated_ids(ids: Sequence[str], hashes: np.ndarray | None = None
+                 ) -> dict[str, tuple[int, int]]:
     """Each repeated id with the 0-based numbers of its first two records, in the order of
     their second records.
 
     A database may hold hundreds of millions of ids: a set or dict of them all would cost
-    as much again as the list. Their 64-bit hashes are sorted instead (16 bytes per id for
-    a moment); only ids whose hash repeats are compared as strings.
+    as much again as the list. Their 64-bit hashes (``hashes``, or Python's ``hash`` of
+    each) are sorted instead (16 bytes per id for a moment); only ids whose hash repeats
+    are read from ``ids`` and compared as strings, so two ids of one hash are not taken for
+    one id.
     """
-    if len(ids) < 2:
+    if hashes is None:
+        hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+    if hashes.size < 2:
         return {}
-    hashes = np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
     ordered = np.sort(hashes)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    del ordered
     if not repeated.size:
         return {}
     first: dict[str, int] = {}

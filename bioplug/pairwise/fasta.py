@@ -139,19 +139,25 @@ class Block:
 
     ``titles`` holds each header line after ``>`` (white space around it removed) and
     ``ids`` each identifier, both as bytes with a line end after each (an index writes them
-    as they are); ``title_sizes`` counts each title's bytes, its line end included."""
+    as they are); ``title_sizes`` counts each title's bytes, its line end included, and
+    ``id_hashes`` holds :func:`id_hashes` of ``ids``. No Python string per record: an index
+    of hundreds of millions of records checks its ids from the hashes."""
 
-    names: list[str]
     codes: np.ndarray
     lengths: np.ndarray
     titles: bytes
     title_sizes: np.ndarray
     ids: bytes
+    id_hashes: np.ndarray
     #: Lines of the file the block covers.
     lines: int
     #: Bytes of the file read by the time the block was cut (of the compressed file for
     #: gzip): what a progress bar counts.
     read: int = 0
+
+    def __len__(self) -> int:
+        """The count of records."""
+        return int(self.lengths.size)
 
     def title_lines(self) -> list[bytes]:
         """Each header line after ``>``, without its line end."""
@@ -191,7 +197,7 @@ def encode_fasta(path: Path, scoring: Scoring, block: int | None = None,
                 piece = bytes(piece)
                 got = _block_of_records(_encode_by_lines(piece, line, scoring, path, done),
                                         header_lines(piece), piece.count(b"\n"))
-            done += len(got.names)
+            done += len(got)
             line += got.lines
             got.read = read
             yield got
@@ -284,11 +290,10 @@ def _encode_piece(piece, table: np.ndarray) -> Block | None:
                                   lengths), header_lines(text), ends.size)
     titles, title_sizes, ids = got
     try:
-        text = ids.decode("utf-8")
+        ids.decode("utf-8")
     except UnicodeDecodeError:   # the index keeps ids as they read, not bytes that do not
-        text = ids.decode("utf-8", "replace")
-        ids = text.encode("utf-8")
-    return Block(text.split("\n")[:-1], codes, lengths, titles, title_sizes, ids, ends.size)
+        ids = ids.decode("utf-8", "replace").encode("utf-8")
+    return Block(codes, lengths, titles, title_sizes, ids, id_hashes(ids), ends.size)
 
 
 def _spans(first: np.ndarray, last: np.ndarray) -> np.ndarray:
@@ -328,13 +333,52 @@ def _lines(text: np.ndarray, before: np.ndarray, sizes: np.ndarray) -> bytes:
 
 
 def _block_of_records(got: tuple, titles: list[bytes], lines: int) -> Block:
-    """A :class:`Block` of names, codes and lengths, the titles as a list, and the count of
-    the piece's lines."""
+    """A :class:`Block` of names (written as ids, and hashed), codes and lengths, the
+    titles as a list, and the count of the piece's lines."""
     names, codes, lengths = got
     text = [t.replace(b"\n", b" ") + b"\n" for t in titles]
-    return Block(names, codes, lengths, b"".join(text),
+    ids = "".join(n.replace("\n", " ") + "\n" for n in names).encode()
+    return Block(codes, lengths, b"".join(text),
                  np.fromiter(map(len, text), dtype=np.int64, count=len(text)),
-                 "".join(n.replace("\n", " ") + "\n" for n in names).encode(), lines)
+                 ids, id_hashes(ids), lines)
+
+
+# -- ids' hashes -----------------------------------------------------------------------------
+#: Added to a position before it is mixed into that position's weight.
+_WEIGHT_SEED = 0x9E3779B97F4A7C15
+#: Multiplies an id's size before it is mixed into the hash.
+_SIZE_FACTOR = 0xC2B2AE3D27D4EB4F
+
+
+def id_hashes(ids: bytes) -> np.ndarray:
+    """A 64-bit hash (uint64) of each id of ``ids``, the ids each followed by a line end.
+
+    The hash of an id ``b`` of ``n`` bytes is ``mix(s ^ (n * SIZE_FACTOR))``, where ``s`` is
+    the sum of ``(b[j] + 1) * weight(j)`` over its bytes and the line end after them
+    (``b[n]`` = 10) and ``weight(j) = mix(j + WEIGHT_SEED) | 1``, all modulo 2**64, ``mix``
+    being splitmix64's finaliser. It depends on the id's bytes alone, not on the other ids
+    of the block; equal hashes do not prove equal ids.
+    """
+    buf = np.frombuffer(ids, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    if not ends.size:
+        return np.zeros(0, dtype=np.uint64)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    sizes = ends - starts
+    # each byte's position within its id (the line end's is the id's size): every id sums
+    # at least one term, so reduceat never meets an empty span
+    at = np.arange(buf.size) - np.repeat(starts, sizes + 1)
+    weights = _mix(np.arange(int(sizes.max()) + 1, dtype=np.uint64) + np.uint64(_WEIGHT_SEED))
+    terms = (buf.astype(np.uint64) + np.uint64(1)) * (weights | np.uint64(1))[at]
+    sums = np.add.reduceat(terms, starts)
+    return _mix(sums ^ (sizes.astype(np.uint64) * np.uint64(_SIZE_FACTOR)))
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser of uint64 values (numpy's uint64 products wrap modulo 2**64)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def _encode_by_lines(piece: bytes, first_line: int, scoring: Scoring, path, done: int):
