@@ -216,6 +216,39 @@ def test_ties_ordered_by_database_number():
     assert [h.subject for h in results.hits[0]] == [0, 2, 4]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 4), max_size=40), st.integers(1, 6),
+       st.lists(st.tuples(st.integers(1, 4), st.integers(0, 99)), max_size=6))
+def test_merge_top_keeps_the_best_positive_scores_ties_by_number(row, top, current):
+    """A chunk's top hits merged into the current ones: positive scores only, score
+    descending, then database number ascending, at most ``top`` (ties at the cut included
+    in the choice, not beyond ``top``)."""
+    rng = np.random.default_rng(len(row))
+    numbers = rng.permutation(len(row)) + 100   # a chunk's numbers, not the current ones
+    cur = sorted(current, key=lambda h: (-h[0], h[1]))[:top]
+    cur_s = np.array([s for s, _ in cur], dtype=np.int64)
+    cur_k = np.array([k for _, k in cur], dtype=np.int64)
+    got = scan_module._merge_top((cur_s, cur_k), np.array(row, dtype=np.int32), numbers, top)
+    pool = cur + [(s, int(k)) for s, k in zip(row, numbers, strict=True) if s > 0]
+    want = sorted(pool, key=lambda h: (-h[0], h[1]))[:top]
+    assert list(zip(got[0].tolist(), got[1].tolist(), strict=True)) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 300), max_size=50), st.booleans())
+def test_launch_order_is_longest_first_ties_in_database_order(ls, huge):
+    """Either sort (16-bit keys, or beyond 65,535 residues 64-bit ones) gives one order."""
+    if huge and ls:
+        ls[0] = 70_000
+    lengths = np.array(ls, dtype=np.int64)
+    scanner = object.__new__(Scanner)
+    scanner.long_cells = 1000
+    launch, subj, _ = scanner._launch_order(np.arange(lengths.size) * 7, lengths,
+                                            np.array([10]))
+    assert launch.tolist() == sorted(range(len(ls)), key=lambda i: (-ls[i], i))
+    assert subj[:, 1].tolist() == lengths[launch].tolist()
+
+
 def test_chunked_equals_unchunked(tmp_path):
     queries, db = random_set(3, nq=3, nd=80)
     fasta = write_fasta(tmp_path / "db.fa", db)

@@ -12,9 +12,11 @@ chunks between several devices. :func:`bioplug.pairwise.search.search` is the fr
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyopencl as cl
@@ -225,7 +227,10 @@ class Scanner:
             counts.add(scores, lengths[launch], numbers)
         began = time.perf_counter()
         empty = (np.zeros(0, np.int64), np.zeros(0, np.int64))
-        found = [_merge_top(empty, scores[q], numbers, top) for q in range(len(qcodes))]
+        with ThreadPoolExecutor(max(1, min(8, os.cpu_count() or 1, len(qcodes)))) as pool:
+            # numpy's partition and compress run outside Python's lock
+            found = list(pool.map(lambda q: _merge_top(empty, scores[q], numbers, top),
+                                  range(len(qcodes))))
         self._record("top hits (host wall)", time.perf_counter() - began)
         return found
 
@@ -403,7 +408,11 @@ class Scanner:
     def _launch_order(self, starts: np.ndarray, lengths: np.ndarray, qlen: np.ndarray):
         """Subjects longest first: (launch permutation, (offset, length) rows, and per query
         the number of leading subjects whose pairs are long)."""
-        launch = np.argsort(-lengths, kind="stable")
+        if lengths.size and lengths.max() <= 0xFFFF:
+            # 16-bit keys take numpy's radix sort: a sixth of the time of 64-bit ones
+            launch = np.argsort((0xFFFF - lengths).astype(np.uint16), kind="stable")
+        else:
+            launch = np.argsort(-lengths, kind="stable")
         ls = lengths[launch].astype(np.int64)
         subj = np.stack([starts[launch], ls], axis=1).astype(np.int32)
         limit = self.long_cells // np.maximum(qlen.astype(np.int64), 1)
@@ -704,10 +713,10 @@ def _chunks(offsets: np.ndarray, chunk: int) -> list[tuple[int, int]]:
 def _merge_top(current: tuple, scores: np.ndarray, numbers: np.ndarray, top: int) -> tuple:
     """The ``top`` best of the current hits and a chunk's (positive scores only), ordered by
     score descending, then database number ascending."""
-    keep = scores > 0
-    if np.count_nonzero(keep) > top:  # every score tied with the top-th stays a candidate
-        cut = np.partition(scores[keep], -top)[-top]
-        keep &= scores >= cut
+    cut = 1
+    if scores.size > top:  # every score tied with the top-th stays a candidate
+        cut = max(cut, int(np.partition(scores, -top)[-top]))
+    keep = np.flatnonzero(scores >= cut)   # indices: a boolean mask of the row cost 4x more
     s = np.concatenate([current[0], scores[keep]])
     k = np.concatenate([current[1], numbers[keep]])
     order = np.lexsort((k, -s))[:top]
