@@ -10,6 +10,8 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bioplug.pairwise.database as database_module
 import bioplug.pairwise.fasta as fasta_module
@@ -105,3 +107,24 @@ def test_the_build_keeps_no_string_per_id(tmp_path, monkeypatch):
     ((memory, kind),) = held
     assert kind is database_module.IndexLines
     assert memory < 40 * n, f"{memory / n:.0f} bytes a record"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=60), st.integers(1, 40))
+def test_sorted_codes_equal_each_sequence_in_length_order(tmp_path_factory, sizes, block):
+    """The index's residues shortest first (ties in file order), whatever the block size:
+    every block holds runs of several lengths, gathered as rows of sliding windows (an index
+    holds one record or more, none empty)."""
+    lengths = np.array(sizes, dtype=np.int64)
+    rng = np.random.default_rng(len(sizes) * 41 + block)
+    codes = rng.integers(0, 24, int(lengths.sum()), dtype=np.uint8)
+    tmp = tmp_path_factory.mktemp("sorted")
+    codes.tofile(tmp / "unsorted.u8")
+    database_module._sort_codes(tmp, lengths, block=block)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    order = sorted(range(len(sizes)), key=lambda k: (sizes[k], k))
+    want = b"".join(codes[starts[k]:starts[k + 1]].tobytes() for k in order)
+    assert (tmp / "codes.u8").read_bytes() == want
+    assert np.fromfile(tmp / "order.i64", dtype=np.int64).tolist() == order
+    offsets = np.fromfile(tmp / "offsets.i64", dtype=np.int64)
+    assert offsets.tolist() == [0, *np.cumsum([sizes[k] for k in order]).tolist()]
