@@ -8,7 +8,8 @@ beside it (or, when that directory cannot be written, under the user cache direc
   first), read back as a ``numpy.memmap`` so the database is never held twice in host
   memory (the operating system pages it in as chunks are uploaded);
 * ``offsets.i64`` (start of each sorted sequence in ``codes.u8``, plus the end),
-  ``order.i64`` (its number in the FASTA file) and ``ids.txt`` (identifiers, file order);
+  ``order.i64`` (its number in the FASTA file), ``ids.txt`` (identifiers, file order) and
+  ``ids.i64`` (where each id's line ends; indices built before it find them in ``ids.txt``);
 * ``titles.txt`` (each record's header line after ``>``, file order) and ``titles.i64`` (where
   each starts, plus the end), read only for the hits that BLAST's ``stitle`` column names;
 * ``header.json``: the FASTA file's size, modification time and SHA-256, the alphabet the
@@ -88,8 +89,14 @@ class Database:
         self.order = order
         self.source = source
         self.lengths = np.diff(offsets)  # sorted order
-        self.rank = np.empty_like(order)  # input number -> sorted position
-        self.rank[order] = np.arange(order.size)
+
+    @functools.cached_property
+    def rank(self) -> np.ndarray:
+        """Input number -> sorted position: made when a hit first asks (8 bytes a sequence,
+        which a search of UniProt would otherwise build at every start)."""
+        rank = np.empty_like(self.order)
+        rank[self.order] = np.arange(self.order.size)
+        return rank
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -139,15 +146,20 @@ class IndexLines(Sequence[str]):
     Lines are decoded as UTF-8 whatever the locale (ids are decoded from the FASTA as
     UTF-8)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, ends: Path | None = None):
         size = path.stat().st_size
         self._text = (np.memmap(path, dtype=np.uint8, mode="r", shape=(size,)) if size
                       else np.zeros(0, dtype=np.uint8))
+        # each line end's position when stored beside the text (``ids.i64``), mapped now:
+        # the folder may be renamed aside and removed once the index is stale
+        self._stored_ends = None if ends is None else _mapped_i64(ends)
 
     @functools.cached_property
     def _ends(self) -> np.ndarray:
-        # found at first use: an index build reads a few lines, and only when ids' hashes
-        # repeat
+        # else found at first use: an index build reads a few lines, and only when ids'
+        # hashes repeat; an index from before ids.i64 finds them at every search
+        if self._stored_ends is not None:
+            return self._stored_ends
         return np.flatnonzero(self._text == 10)
 
     def __len__(self) -> int:
@@ -298,22 +310,53 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
     order = np.fromfile(where / "order.i64", dtype=np.int64)
     starts = np.fromfile(where / "titles.i64", dtype=np.int64)
     titles_size = (where / "titles.txt").stat().st_size
+    # these checks run at every search: a byte a sequence of scratch, not 8 (UniProt's
+    # 250 million sequences made every start allocate and pass over gigabytes)
     for name, ends, last in (("offsets.i64", offsets, total),
                              ("titles.i64", starts, titles_size)):
-        if ends[0] != 0 or ends[-1] != last or (np.diff(ends) < 0).any():
+        if ends[0] != 0 or ends[-1] != last or (ends[1:] < ends[:-1]).any():
             raise ValueError(f"{name} does not rise from 0 to {last}")
-    if n and (order.min() < 0 or order.max() >= n
-              or (np.bincount(order, minlength=n) != 1).any()):
+    if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
         raise ValueError("order.i64 is not an order of the sequences")
-    ids = IndexLines(where / "ids.txt")
-    if len(ids) != n:
-        raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
+    ids = _index_ids(where, n)
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
              if total else np.zeros(0, dtype=np.uint8))
     # mapped, not read by path later: the folder may be renamed aside once it is stale
     text = (np.memmap(where / "titles.txt", dtype=np.uint8, mode="r", shape=(titles_size,))
             if titles_size else np.zeros(0, dtype=np.uint8))
     return Database(ids, codes, offsets, order, source=str(fasta), titles=(text, starts))
+
+
+def _is_permutation(order: np.ndarray) -> bool:
+    """Whether ``order`` (n values in ``0 .. n - 1``) holds each of them once."""
+    seen = np.zeros(order.size, dtype=bool)
+    seen[order] = True
+    return bool(seen.all())
+
+
+def _index_ids(where: Path, n: int) -> IndexLines:
+    """The index's ids, checked to be ``n``: their line ends from ``ids.i64`` (mapped) when
+    the index has it, else found in ``ids.txt`` (indices built before it)."""
+    text, ends = where / "ids.txt", where / "ids.i64"
+    if not ends.exists():
+        ids = IndexLines(text)
+        if len(ids) != n:
+            raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
+        return ids
+    have = ends.stat().st_size
+    if have != 8 * n:
+        raise ValueError(f"ids.i64 has {have} bytes, the header says {8 * n}")
+    ids = IndexLines(text, ends)
+    if n and int(ids._ends[-1]) != text.stat().st_size - 1:
+        raise ValueError("ids.i64 does not end where ids.txt does")
+    return ids
+
+
+def _mapped_i64(path: Path) -> np.ndarray:
+    """A file of int64 values, mapped (an empty array for an empty file)."""
+    size = path.stat().st_size // 8
+    return (np.memmap(path, dtype=np.int64, mode="r", shape=(size,)) if size
+            else np.zeros(0, dtype=np.int64))
 
 
 def _write_json(target: Path, data: dict) -> None:
@@ -386,18 +429,19 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
 
 def _write_records(tmp: Path, fasta: Path, scoring: Scoring, size: int,
                    progress: Progress) -> tuple[np.ndarray, np.ndarray]:
-    """Encode ``fasta`` into ``tmp``'s ``unsorted.u8``, ``ids.txt``, ``titles.txt`` and
-    ``titles.i64``; the records' lengths and id hashes (file order).
+    """Encode ``fasta`` into ``tmp``'s ``unsorted.u8``, ``ids.txt``, ``ids.i64``,
+    ``titles.txt`` and ``titles.i64``; the records' lengths and id hashes (file order).
 
     Two arrays of 8 bytes a record stay in memory, never a Python string per id (about 60
     bytes each: 15 GB for UniProt's 250 million records). ``size`` is the file's size in
     bytes, which the progress reports count up to.
     """
-    sizes, hashes, titles_end = [], [], 0
+    sizes, hashes, titles_end, ids_end = [], [], 0, 0
     with open(tmp / "unsorted.u8", "wb") as raw_out, \
             open(tmp / "titles.txt", "wb") as titles_out, \
             open(tmp / "titles.i64", "wb") as starts_out, \
-            open(tmp / "ids.txt", "wb") as ids_out:
+            open(tmp / "ids.txt", "wb") as ids_out, \
+            open(tmp / "ids.i64", "wb") as id_ends_out:
         np.zeros(1, dtype=np.int64).tofile(starts_out)
         for block in encode_fasta(fasta, scoring):
             raw_out.write(block.codes.data)
@@ -409,6 +453,10 @@ def _write_records(tmp: Path, fasta: Path, scoring: Scoring, size: int,
             ends.tofile(starts_out)
             titles_end = int(ends[-1]) if ends.size else titles_end
             ids_out.write(block.ids)
+            # where each id's line ends: a search maps them instead of finding them again
+            (np.flatnonzero(np.frombuffer(block.ids, dtype=np.uint8) == 10) + ids_end
+             ).astype(np.int64).tofile(id_ends_out)
+            ids_end += len(block.ids)
             progress.report("index", min(block.read, size), size)
     lengths = np.concatenate(sizes) if sizes else np.zeros(0, dtype=np.int64)
     sizes.clear()   # freed before the next array is joined
