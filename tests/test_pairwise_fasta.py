@@ -56,9 +56,10 @@ def blocks(path, block, titles=None, workers=None):
         assert len(got) == len(ids) == got.lengths.size
         assert got.id_hashes.dtype == np.uint64
         assert got.id_hashes.tolist() == [id_hash(i) for i in ids]
+        assert got.id_sizes.tolist() == [len(i) + 1 for i in ids]
         codes.append(got.codes)
         lengths.append(got.lengths)
-        lines = got.title_lines()
+        lines = got.titles.split(b"\n")[:-1]
         assert got.title_sizes.tolist() == [len(t) + 1 for t in lines]
         if titles is not None:
             titles += lines

@@ -1029,18 +1029,18 @@ def _break(folder, damage):
             folder / "order.i64")
     elif damage == "no titles":
         (folder / "titles.txt").unlink()
-    elif damage == "id ends cut short":
+    elif damage == "id starts cut short":
         with open(folder / "ids.i64", "r+b") as handle:
             handle.truncate(handle.seek(0, 2) - 8)
-    elif damage == "id ends written over":
+    elif damage == "id starts written over":
         np.zeros(len(np.fromfile(folder / "ids.i64", np.int64)), np.int64).tofile(
             folder / "ids.i64")
 
 
 @pytest.mark.parametrize("damage", ["truncated codes", "no order", "ids written over",
                                     "offsets written over", "order written over",
-                                    "no titles", "id ends cut short",
-                                    "id ends written over"])
+                                    "no titles", "id starts cut short",
+                                    "id starts written over"])
 def test_a_damaged_index_is_rebuilt_with_a_warning(tmp_path, capsys, caplog, damage):
     """Every file of the index is checked against its header when it is opened: a damaged
     one is rebuilt (a raw ValueError, FileNotFoundError or IndexError used to fail every
@@ -1061,16 +1061,16 @@ def test_a_damaged_index_is_rebuilt_with_a_warning(tmp_path, capsys, caplog, dam
     assert "damaged" not in capsys.readouterr().err   # the rebuilt index is whole
 
 
-def test_an_index_without_id_ends_opens_as_before(tmp_path, caplog):
-    """Indices built before ``ids.i64`` find their ids' line ends in ``ids.txt``: the same
-    ids and hits, no rebuild; a new index maps the stored ends (equal to the found ones)."""
+def test_an_index_without_id_starts_opens_as_before(tmp_path, caplog):
+    """Indices built before ``ids.i64`` find their ids' line starts in ``ids.txt``: the same
+    ids and hits, no rebuild; a new index reads the stored starts (equal to the found ones)."""
     queries, db = random_set(14, nq=2, nd=30)
     dbf = write_fasta(tmp_path / "db.fa", db)
     scoring = search_module._scheme(None, "BLOSUM62", 11, 1, None)[0]
     built = open_database(dbf, scoring)
-    stored = np.asarray(built.ids._ends).tolist()
-    assert stored == np.flatnonzero(np.fromfile(index_dir(dbf) / "ids.txt", np.uint8) == 10
-                                    ).tolist()
+    stored = np.asarray(built.ids._starts).tolist()
+    ends = np.flatnonzero(np.fromfile(index_dir(dbf) / "ids.txt", np.uint8) == 10)
+    assert stored == [0, *(ends + 1).tolist()]
     first = search(queries, str(dbf), top=5, device=DEVICE)
     (index_dir(dbf) / "ids.i64").unlink()
     with caplog.at_level("INFO"):

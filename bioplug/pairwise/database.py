@@ -9,7 +9,8 @@ beside it (or, when that directory cannot be written, under the user cache direc
   memory (the operating system pages it in as chunks are uploaded);
 * ``offsets.i64`` (start of each sorted sequence in ``codes.u8``, plus the end),
   ``order.i64`` (its number in the FASTA file), ``ids.txt`` (identifiers, file order) and
-  ``ids.i64`` (where each id's line ends; indices built before it find them in ``ids.txt``);
+  ``ids.i64`` (where each id's line starts, plus the end, as ``titles.i64``; indices built
+  before it find them in ``ids.txt``);
 * ``titles.txt`` (each record's header line after ``>``, file order) and ``titles.i64`` (where
   each starts, plus the end), read only for the hits that BLAST's ``stitle`` column names;
 * ``header.json``: the FASTA file's size, modification time and SHA-256, the alphabet the
@@ -146,24 +147,21 @@ class IndexLines(Sequence[str]):
     Lines are decoded as UTF-8 whatever the locale (ids are decoded from the FASTA as
     UTF-8)."""
 
-    def __init__(self, path: Path, ends: Path | None = None):
+    def __init__(self, path: Path, starts: np.ndarray | None = None):
         size = path.stat().st_size
         self._text = (np.memmap(path, dtype=np.uint8, mode="r", shape=(size,)) if size
                       else np.zeros(0, dtype=np.uint8))
-        # each line end's position when stored beside the text (``ids.i64``), mapped now:
-        # the folder may be renamed aside and removed once the index is stale
-        self._stored_ends = None if ends is None else _mapped_i64(ends)
+        if starts is not None:   # where each line starts, plus the end (``ids.i64``)
+            self._starts = starts
 
     @functools.cached_property
-    def _ends(self) -> np.ndarray:
+    def _starts(self) -> np.ndarray:
         # else found at first use: an index build reads a few lines, and only when ids'
         # hashes repeat; an index from before ids.i64 finds them at every search
-        if self._stored_ends is not None:
-            return self._stored_ends
-        return np.flatnonzero(self._text == 10)
+        return np.concatenate(([0], np.flatnonzero(self._text == 10) + 1))
 
     def __len__(self) -> int:
-        return int(self._ends.size)
+        return int(self._starts.size) - 1
 
     def __getitem__(self, k):
         if isinstance(k, slice):
@@ -173,8 +171,8 @@ class IndexLines(Sequence[str]):
             k += len(self)
         if not 0 <= k < len(self):
             raise IndexError("line number out of range")
-        start = int(self._ends[k - 1]) + 1 if k else 0
-        return bytes(self._text[start:int(self._ends[k])]).decode("utf-8", "replace")
+        line = self._text[int(self._starts[k]):int(self._starts[k + 1]) - 1]
+        return bytes(line).decode("utf-8", "replace")
 
 
 # -- the index -------------------------------------------------------------------------------
@@ -302,6 +300,10 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
     n, total = int(header["sequences"]), int(header["residues"])
     sizes = {"offsets.i64": 8 * (n + 1), "order.i64": 8 * n, "codes.u8": total,
              "titles.i64": 8 * (n + 1)}
+    # an index from before ids.i64 finds its ids' line starts in ids.txt (IndexLines)
+    has_id_starts = (where / "ids.i64").exists()
+    if has_id_starts:
+        sizes["ids.i64"] = 8 * (n + 1)
     for name, size in sizes.items():
         have = (where / name).stat().st_size
         if have != size:
@@ -309,16 +311,22 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
     offsets = np.fromfile(where / "offsets.i64", dtype=np.int64)
     order = np.fromfile(where / "order.i64", dtype=np.int64)
     starts = np.fromfile(where / "titles.i64", dtype=np.int64)
+    id_starts = np.fromfile(where / "ids.i64", dtype=np.int64) if has_id_starts else None
     titles_size = (where / "titles.txt").stat().st_size
+    ids_size = (where / "ids.txt").stat().st_size
     # these checks run at every search: a byte a sequence of scratch, not 8 (UniProt's
     # 250 million sequences made every start allocate and pass over gigabytes)
     for name, ends, last in (("offsets.i64", offsets, total),
-                             ("titles.i64", starts, titles_size)):
-        if ends[0] != 0 or ends[-1] != last or (ends[1:] < ends[:-1]).any():
+                             ("titles.i64", starts, titles_size),
+                             ("ids.i64", id_starts, ids_size)):
+        if ends is not None and (ends[0] != 0 or ends[-1] != last
+                                 or (ends[1:] < ends[:-1]).any()):
             raise ValueError(f"{name} does not rise from 0 to {last}")
     if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
         raise ValueError("order.i64 is not an order of the sequences")
-    ids = _index_ids(where, n)
+    ids = IndexLines(where / "ids.txt", id_starts)
+    if len(ids) != n:
+        raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
     codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
              if total else np.zeros(0, dtype=np.uint8))
     # mapped, not read by path later: the folder may be renamed aside once it is stale
@@ -332,31 +340,6 @@ def _is_permutation(order: np.ndarray) -> bool:
     seen = np.zeros(order.size, dtype=bool)
     seen[order] = True
     return bool(seen.all())
-
-
-def _index_ids(where: Path, n: int) -> IndexLines:
-    """The index's ids, checked to be ``n``: their line ends from ``ids.i64`` (mapped) when
-    the index has it, else found in ``ids.txt`` (indices built before it)."""
-    text, ends = where / "ids.txt", where / "ids.i64"
-    if not ends.exists():
-        ids = IndexLines(text)
-        if len(ids) != n:
-            raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
-        return ids
-    have = ends.stat().st_size
-    if have != 8 * n:
-        raise ValueError(f"ids.i64 has {have} bytes, the header says {8 * n}")
-    ids = IndexLines(text, ends)
-    if n and int(ids._ends[-1]) != text.stat().st_size - 1:
-        raise ValueError("ids.i64 does not end where ids.txt does")
-    return ids
-
-
-def _mapped_i64(path: Path) -> np.ndarray:
-    """A file of int64 values, mapped (an empty array for an empty file)."""
-    size = path.stat().st_size // 8
-    return (np.memmap(path, dtype=np.int64, mode="r", shape=(size,)) if size
-            else np.zeros(0, dtype=np.int64))
 
 
 def _write_json(target: Path, data: dict) -> None:
@@ -439,28 +422,32 @@ def _write_records(tmp: Path, fasta: Path, scoring: Scoring, size: int,
     sizes, hashes, titles_end, ids_end = [], [], 0, 0
     with open(tmp / "unsorted.u8", "wb") as raw_out, \
             open(tmp / "titles.txt", "wb") as titles_out, \
-            open(tmp / "titles.i64", "wb") as starts_out, \
+            open(tmp / "titles.i64", "wb") as title_starts, \
             open(tmp / "ids.txt", "wb") as ids_out, \
-            open(tmp / "ids.i64", "wb") as id_ends_out:
-        np.zeros(1, dtype=np.int64).tofile(starts_out)
+            open(tmp / "ids.i64", "wb") as id_starts:
+        np.zeros(1, dtype=np.int64).tofile(title_starts)
+        np.zeros(1, dtype=np.int64).tofile(id_starts)
         for block in encode_fasta(fasta, scoring):
             raw_out.write(block.codes.data)
             sizes.append(block.lengths)
             hashes.append(block.id_hashes)
             titles_out.write(block.titles)
-            # each title's end, written as it comes: no array of them all is kept
-            ends = np.cumsum(block.title_sizes, dtype=np.int64) + titles_end
-            ends.tofile(starts_out)
-            titles_end = int(ends[-1]) if ends.size else titles_end
+            titles_end = _write_ends(title_starts, block.title_sizes, titles_end)
             ids_out.write(block.ids)
-            # where each id's line ends: a search maps them instead of finding them again
-            (np.flatnonzero(np.frombuffer(block.ids, dtype=np.uint8) == 10) + ids_end
-             ).astype(np.int64).tofile(id_ends_out)
-            ids_end += len(block.ids)
+            ids_end = _write_ends(id_starts, block.id_sizes, ids_end)
             progress.report("index", min(block.read, size), size)
     lengths = np.concatenate(sizes) if sizes else np.zeros(0, dtype=np.int64)
     sizes.clear()   # freed before the next array is joined
     return lengths, (np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64))
+
+
+def _write_ends(out, line_sizes: np.ndarray, end: int) -> int:
+    """Append where each line of a block ends (the next one's start) to ``out``, a file of
+    line starts that began with 0, the lines following ``end``; the new end. Written as the
+    blocks come: no array of them all is kept."""
+    ends = np.cumsum(line_sizes, dtype=np.int64) + end
+    ends.tofile(out)
+    return int(ends[-1]) if ends.size else end
 
 
 def _publish(tmp: Path, where: Path, fasta: Path, letters: str,

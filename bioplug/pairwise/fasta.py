@@ -139,15 +139,16 @@ class Block:
 
     ``titles`` holds each header line after ``>`` (white space around it removed) and
     ``ids`` each identifier, both as bytes with a line end after each (an index writes them
-    as they are); ``title_sizes`` counts each title's bytes, its line end included, and
-    ``id_hashes`` holds :func:`id_hashes` of ``ids``. No Python string per record: an index
-    of hundreds of millions of records checks its ids from the hashes."""
+    as they are); ``title_sizes`` and ``id_sizes`` count each one's bytes, its line end
+    included, and ``id_hashes`` holds :func:`id_hashes` of ``ids``. No Python string per
+    record: an index of hundreds of millions of records checks its ids from the hashes."""
 
     codes: np.ndarray
     lengths: np.ndarray
     titles: bytes
     title_sizes: np.ndarray
     ids: bytes
+    id_sizes: np.ndarray
     id_hashes: np.ndarray
     #: Lines of the file the block covers.
     lines: int
@@ -158,10 +159,6 @@ class Block:
     def __len__(self) -> int:
         """The count of records."""
         return int(self.lengths.size)
-
-    def title_lines(self) -> list[bytes]:
-        """Each header line after ``>``, without its line end."""
-        return self.titles.split(b"\n")[:-1]
 
 
 def encode_fasta(path: Path, scoring: Scoring, block: int | None = None,
@@ -293,7 +290,7 @@ def _encode_piece(piece, table: np.ndarray) -> Block | None:
         ids.decode("utf-8")
     except UnicodeDecodeError:   # the index keeps ids as they read, not bytes that do not
         ids = ids.decode("utf-8", "replace").encode("utf-8")
-    return Block(codes, lengths, titles, title_sizes, ids, id_hashes(ids), ends.size)
+    return Block(codes, lengths, titles, title_sizes, *_ids_of(ids), ends.size)
 
 
 def _spans(first: np.ndarray, last: np.ndarray) -> np.ndarray:
@@ -340,7 +337,15 @@ def _block_of_records(got: tuple, titles: list[bytes], lines: int) -> Block:
     ids = "".join(n.replace("\n", " ") + "\n" for n in names).encode()
     return Block(codes, lengths, b"".join(text),
                  np.fromiter(map(len, text), dtype=np.int64, count=len(text)),
-                 ids, id_hashes(ids), lines)
+                 *_ids_of(ids), lines)
+
+
+def _ids_of(ids: bytes) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """``(ids, their sizes with the line end, their hashes)``: one pass for the line ends,
+    on the block's encoding thread."""
+    ends = np.flatnonzero(np.frombuffer(ids, dtype=np.uint8) == 10)
+    sizes = np.diff(ends, prepend=-1)
+    return ids, sizes, id_hashes(ids, sizes)
 
 
 # -- ids' hashes -----------------------------------------------------------------------------
@@ -350,8 +355,9 @@ _WEIGHT_SEED = 0x9E3779B97F4A7C15
 _SIZE_FACTOR = 0xC2B2AE3D27D4EB4F
 
 
-def id_hashes(ids: bytes) -> np.ndarray:
-    """A 64-bit hash (uint64) of each id of ``ids``, the ids each followed by a line end.
+def id_hashes(ids: bytes, sizes: np.ndarray | None = None) -> np.ndarray:
+    """A 64-bit hash (uint64) of each id of ``ids``, the ids each followed by a line end
+    (``sizes``: each one's bytes with its line end, when the caller has them).
 
     The hash of an id ``b`` of ``n`` bytes is ``mix(s ^ (n * SIZE_FACTOR))``, where ``s`` is
     the sum of ``(b[j] + 1) * weight(j)`` over its bytes and the line end after them
@@ -360,11 +366,12 @@ def id_hashes(ids: bytes) -> np.ndarray:
     of the block; equal hashes do not prove equal ids.
     """
     buf = np.frombuffer(ids, dtype=np.uint8)
-    ends = np.flatnonzero(buf == 10)
-    if not ends.size:
+    if sizes is None:
+        sizes = np.diff(np.flatnonzero(buf == 10), prepend=-1)
+    if not sizes.size:
         return np.zeros(0, dtype=np.uint64)
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    sizes = ends - starts
+    starts = np.cumsum(sizes) - sizes
+    sizes = sizes - 1   # without the line end
     # each byte's position within its id (the line end's is the id's size): every id sums
     # at least one term, so reduceat never meets an empty span
     at = np.arange(buf.size) - np.repeat(starts, sizes + 1)
