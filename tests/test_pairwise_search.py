@@ -5,6 +5,7 @@ scan kernel's 16-bit arithmetic is inline PTX).
 """
 
 import dataclasses
+import json
 import math
 import os
 import shutil
@@ -1080,6 +1081,62 @@ def test_an_index_without_id_starts_opens_as_before(tmp_path, caplog):
     assert not (index_dir(dbf) / "ids.i64").exists()
     assert list(old.ids) == list(built.ids) == [f"s{k}" for k in range(len(db))]
     assert again.tabular() == first.tabular()
+
+
+def _counting_checks(monkeypatch) -> list:
+    """Calls of the index's content checks, recorded (and still made)."""
+    calls, check = [], database_module._check_contents
+    monkeypatch.setattr(database_module, "_check_contents",
+                        lambda *args: calls.append(1) or check(*args))
+    return calls
+
+
+def test_a_stamped_index_opens_without_passing_over_its_files(tmp_path, monkeypatch):
+    """An index whose files are as its build stamped them is mapped, not read: no pass over
+    32 bytes a sequence at each search (seconds at UniProt's size). A file written since, or
+    an index from before the stamps, is checked once and stamped anew."""
+    queries, db = random_set(15, nq=2, nd=30)
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    scoring = search_module.search_scoring()
+    first = search(queries, str(dbf), top=5, device=DEVICE)
+    calls = _counting_checks(monkeypatch)
+    opened = open_database(dbf, scoring)
+    assert calls == [] and isinstance(opened.offsets, np.memmap)
+    assert isinstance(opened.order, np.memmap) and opened.lengths.tolist() == sorted(
+        map(len, db))
+    assert search(queries, str(dbf), top=5, device=DEVICE).tabular() == first.tabular()
+    assert calls == []
+    folder = index_dir(dbf)
+    offsets = folder / "offsets.i64"
+    offsets.write_bytes(offsets.read_bytes())   # same bytes, written after the stamps
+    header = json.loads((folder / "header.json").read_text())
+    del header["files"]                          # as an index built before them
+    (folder / "header.json").write_text(json.dumps(header))
+    open_database(dbf, scoring)
+    assert calls == [1]                          # checked once, then stamped again
+    open_database(dbf, scoring)
+    assert calls == [1] and "files" in json.loads((folder / "header.json").read_text())
+
+
+def test_a_file_replaced_with_its_time_kept_is_still_found(tmp_path, caplog):
+    """Stamps hold the inode too: offsets swapped for others of the same size, given the old
+    file's modification time, are checked and the index rebuilt."""
+    queries, db = random_set(16, nq=2, nd=30)
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    scoring = search_module.search_scoring()
+    expected = search(queries, str(dbf), top=5, device=DEVICE).tabular()
+    offsets = index_dir(dbf) / "offsets.i64"
+    before = offsets.stat()
+    values = np.fromfile(offsets, np.int64)
+    values[1:] = values[1:][::-1]
+    other = offsets.with_name("other.i64")
+    values.tofile(other)
+    os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(other, offsets)
+    with caplog.at_level("WARNING"):
+        assert open_database(dbf, scoring).residues == sum(map(len, db))
+    assert "is damaged" in caplog.text
+    assert search(queries, str(dbf), top=5, device=DEVICE).tabular() == expected
 
 
 def test_an_output_inside_the_index_folder_is_refused(tmp_path, capsys):

@@ -17,8 +17,12 @@ beside it (or, when that directory cannot be written, under the user cache direc
   codes stand for, the counts of sequences and residues and the index version. It is
   written last, so an index without it is incomplete. When the FASTA's size or time
   differs, its hash decides whether the index is rebuilt; a second search therefore starts
-  at once. Each search checks the other files against it (sizes, offsets, order, the count
-  of ids; not the residues themselves) and rebuilds a damaged index with a warning.
+  at once. The header also keeps each file's size, modification time and inode as the
+  build left them (as git's index keeps its files'). A search whose files all still match
+  maps them and reads only what it uses; one that finds a file changed (or an index
+  written before these stamps) checks the files' contents against the header (sizes,
+  offsets, order, the count of ids; not the residues themselves), rebuilds a damaged index
+  with a warning and stamps a whole one anew.
 
 Several searches may index one database at once (array jobs on a cluster): each builds in a
 private folder beside the index and publishes it by renaming the folder onto the index's
@@ -60,6 +64,9 @@ log = logging.getLogger(__name__)
 #: Bumped whenever the files of an index change meaning.
 INDEX_VERSION = 3   # 2: built only from FASTA files whose ids are unique; 3: titles
 SUFFIX = ".bioplug-idx"
+#: The index's data files (``header.json`` stamps each as it was built).
+INDEX_FILES = ("codes.u8", "offsets.i64", "order.i64", "ids.txt", "ids.i64", "titles.txt",
+               "titles.i64")
 
 
 class Database:
@@ -73,9 +80,10 @@ class Database:
     codes : numpy.ndarray
         uint8 residue codes of every sequence, sorted by length (a memmap for files).
     offsets : numpy.ndarray
-        int64, ``codes[offsets[k]:offsets[k + 1]]`` is the k-th shortest sequence.
+        int64, ``codes[offsets[k]:offsets[k + 1]]`` is the k-th shortest sequence (a memmap
+        for files).
     order : numpy.ndarray
-        int64, input number of the k-th shortest sequence.
+        int64, input number of the k-th shortest sequence (a memmap for files).
     titles : tuple of (numpy.ndarray, numpy.ndarray) or None
         An index's ``titles.txt`` (uint8, a memmap) and the offsets of its lines (see
         :meth:`title`).
@@ -89,13 +97,18 @@ class Database:
         self.offsets = offsets
         self.order = order
         self.source = source
-        self.lengths = np.diff(offsets)  # sorted order
+
+    @functools.cached_property
+    def lengths(self) -> np.ndarray:
+        """int64 length of each sequence in sorted order: made when asked (fitted E-values
+        ask for all of them; a scan takes its chunks' from :attr:`offsets`)."""
+        return np.diff(np.asarray(self.offsets))
 
     @functools.cached_property
     def rank(self) -> np.ndarray:
         """Input number -> sorted position: made when a hit first asks (8 bytes a sequence,
         which a search of UniProt would otherwise build at every start)."""
-        rank = np.empty_like(self.order)
+        rank = np.empty(self.order.size, dtype=np.int64)
         rank[self.order] = np.arange(self.order.size)
         return rank
 
@@ -113,7 +126,8 @@ class Database:
         return np.asarray(self.codes[self.offsets[r]:self.offsets[r + 1]])
 
     def length(self, k: int) -> int:
-        return int(self.lengths[self.rank[k]])
+        r = self.rank[k]
+        return int(self.offsets[r + 1] - self.offsets[r])
 
     def title(self, numbers) -> dict[int, str]:
         """The FASTA header lines (after ``>``) of input sequences ``numbers``: read from
@@ -278,19 +292,52 @@ def _load(where: Path, fasta: Path, letters: str) -> Database | None:
                 log.info("%s changed since its index was built: rebuilding", fasta)
                 return None
             header["fasta"] = now
-            try:
-                _write_json(where / "header.json", header)
-            except OSError:
-                pass
-        return _read_index(where, fasta, header)
+            _rewrite_header(where, header)
+        stamps = _stamps(where)
+        db = _read_index(where, fasta, header, check=stamps != header.get("files"))
+        if stamps != header.get("files"):   # checked whole: stamped as it is now
+            header["files"] = stamps
+            _rewrite_header(where, header)
+        return db
     except (OSError, ValueError, KeyError, TypeError) as err:
         log.warning("the database index %s is damaged (%s): rebuilding it", where, err)
         return None
 
 
-def _read_index(where: Path, fasta: Path, header: dict) -> Database:
-    """The index's files, checked against its header: every file's size, the offsets and
-    title offsets ascending to their totals, the order a permutation, one id per sequence.
+def _stamps(where: Path) -> dict:
+    """Each data file's [size, modification time, inode]: a file written over (in place or
+    replaced by another) after the build changes at least one of them."""
+    out = {}
+    for name in INDEX_FILES:
+        try:
+            st = (where / name).stat()
+        except FileNotFoundError:
+            continue
+        out[name] = [st.st_size, st.st_mtime_ns, st.st_ino]
+    return out
+
+
+def _rewrite_header(where: Path, header: dict) -> None:
+    """The header with new stamps, when the folder can be written (else the next search
+    checks again)."""
+    try:
+        _write_json(where / "header.json", header)
+    except OSError:
+        pass
+
+
+def _map(path: Path, dtype, count: int) -> np.ndarray:
+    """A read-only memory map of ``count`` values of the file (nothing read until used)."""
+    if not count:
+        return np.zeros(0, dtype=dtype)
+    return np.memmap(path, dtype=dtype, mode="r", shape=(count,))
+
+
+def _read_index(where: Path, fasta: Path, header: dict, check: bool = True) -> Database:
+    """The index's files, mapped; every file's size checked against the header, and with
+    ``check`` their contents too: the offsets and title offsets ascending to their totals,
+    the order a permutation, one id per sequence (a pass over 32 bytes a sequence, seconds
+    at UniProt's size, so made only when a file changed since the index was stamped).
 
     Raises
     ------
@@ -308,31 +355,35 @@ def _read_index(where: Path, fasta: Path, header: dict) -> Database:
         have = (where / name).stat().st_size
         if have != size:
             raise ValueError(f"{name} has {have} bytes, the header says {size}")
-    offsets = np.fromfile(where / "offsets.i64", dtype=np.int64)
-    order = np.fromfile(where / "order.i64", dtype=np.int64)
-    starts = np.fromfile(where / "titles.i64", dtype=np.int64)
-    id_starts = np.fromfile(where / "ids.i64", dtype=np.int64) if has_id_starts else None
+    # mapped, not read by path later: the folder may be renamed aside once it is stale
+    offsets = _map(where / "offsets.i64", np.int64, n + 1)
+    order = _map(where / "order.i64", np.int64, n)
+    starts = _map(where / "titles.i64", np.int64, n + 1)
+    id_starts = _map(where / "ids.i64", np.int64, n + 1) if has_id_starts else None
     titles_size = (where / "titles.txt").stat().st_size
     ids_size = (where / "ids.txt").stat().st_size
-    # these checks run at every search: a byte a sequence of scratch, not 8 (UniProt's
-    # 250 million sequences made every start allocate and pass over gigabytes)
-    for name, ends, last in (("offsets.i64", offsets, total),
-                             ("titles.i64", starts, titles_size),
-                             ("ids.i64", id_starts, ids_size)):
-        if ends is not None and (ends[0] != 0 or ends[-1] != last
-                                 or (ends[1:] < ends[:-1]).any()):
-            raise ValueError(f"{name} does not rise from 0 to {last}")
-    if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
-        raise ValueError("order.i64 is not an order of the sequences")
+    if check:
+        _check_contents(n, (("offsets.i64", offsets, total),
+                            ("titles.i64", starts, titles_size),
+                            ("ids.i64", id_starts, ids_size)), order)
     ids = IndexLines(where / "ids.txt", id_starts)
     if len(ids) != n:
         raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
-    codes = (np.memmap(where / "codes.u8", dtype=np.uint8, mode="r", shape=(total,))
-             if total else np.zeros(0, dtype=np.uint8))
-    # mapped, not read by path later: the folder may be renamed aside once it is stale
-    text = (np.memmap(where / "titles.txt", dtype=np.uint8, mode="r", shape=(titles_size,))
-            if titles_size else np.zeros(0, dtype=np.uint8))
+    codes = _map(where / "codes.u8", np.uint8, total)
+    text = _map(where / "titles.txt", np.uint8, titles_size)
     return Database(ids, codes, offsets, order, source=str(fasta), titles=(text, starts))
+
+
+def _check_contents(n: int, ends, order: np.ndarray) -> None:
+    """Raise ValueError unless every (name, line ends, total) rises from 0 to its total and
+    ``order`` holds each of 0 .. n - 1 once."""
+    # a byte a sequence of scratch, not 8 (UniProt's 250 million sequences)
+    for name, values, last in ends:
+        if values is not None and (values[0] != 0 or values[-1] != last
+                                   or (values[1:] < values[:-1]).any()):
+            raise ValueError(f"{name} does not rise from 0 to {last}")
+    if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
+        raise ValueError("order.i64 is not an order of the sequences")
 
 
 def _is_permutation(order: np.ndarray) -> bool:
@@ -396,7 +447,7 @@ def _build_in(where: Path, fasta: Path, scoring: Scoring, before,
         _sort_codes(tmp, lengths)
         header = {"version": INDEX_VERSION, "letters": "".join(map(str, scoring.letters)),
                   "fasta": before, "sha256": sha256.result(), "sequences": int(lengths.size),
-                  "residues": int(lengths.sum())}
+                  "residues": int(lengths.sum()), "files": _stamps(tmp)}
         _write_json(tmp / "header.json", header)
         if _fingerprint(fasta) != before:
             raise InputError(f"{fasta}: changed while its index was built; if the file was "

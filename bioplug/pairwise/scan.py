@@ -192,7 +192,7 @@ class Scanner:
         the scan, the 32-bit rescue); every score also goes to ``counts`` (a
         :class:`~bioplug.pairwise.statistics.ScoreCounts`) when given."""
         profile, qtable, first8 = prepared
-        lengths = db.lengths[a:b]
+        lengths = np.diff(np.asarray(db.offsets[a:b + 1]))   # not db.lengths: all of them
         if self.packed:
             # a view of the memmap: the upload reads the pages, no second host copy
             codes = np.asarray(db.codes[db.offsets[a]:db.offsets[b]])
