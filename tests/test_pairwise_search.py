@@ -1036,12 +1036,16 @@ def _break(folder, damage):
     elif damage == "id starts written over":
         np.zeros(len(np.fromfile(folder / "ids.i64", np.int64)), np.int64).tofile(
             folder / "ids.i64")
+    elif damage == "rank written over":
+        rank = np.fromfile(folder / "rank.i64", np.int64)
+        rank[[0, -1]] = rank[[-1, 0]]
+        rank.tofile(folder / "rank.i64")
 
 
 @pytest.mark.parametrize("damage", ["truncated codes", "no order", "ids written over",
                                     "offsets written over", "order written over",
                                     "no titles", "id starts cut short",
-                                    "id starts written over"])
+                                    "id starts written over", "rank written over"])
 def test_a_damaged_index_is_rebuilt_with_a_warning(tmp_path, capsys, caplog, damage):
     """Every file of the index is checked against its header when it is opened: a damaged
     one is rebuilt (a raw ValueError, FileNotFoundError or IndexError used to fail every
@@ -1116,6 +1120,27 @@ def test_a_stamped_index_opens_without_passing_over_its_files(tmp_path, monkeypa
     assert calls == [1]                          # checked once, then stamped again
     open_database(dbf, scoring)
     assert calls == [1] and "files" in json.loads((folder / "header.json").read_text())
+
+
+def test_hits_read_their_place_from_the_stored_rank(tmp_path, monkeypatch, caplog):
+    """Tracing hits reads where each sits in the sorted codes from ``rank.i64`` (a value a
+    hit), not an inverse of the whole order made at every search; an index without the file
+    makes it as before, with the same hits."""
+    queries, db = random_set(17, nq=3, nd=40)
+    dbf = write_fasta(tmp_path / "db.fa", db)
+    expected = search(queries, str(dbf), top=5, device=DEVICE).tabular()
+    opened = open_database(dbf, search_module.search_scoring())
+    assert isinstance(opened.rank, np.memmap)
+    assert np.array_equal(np.asarray(opened.rank)[np.asarray(opened.order)], np.arange(40))
+    made = []
+    inverse = database_module._inverse
+    monkeypatch.setattr(database_module, "_inverse", lambda o: made.append(1) or inverse(o))
+    assert search(queries, str(dbf), top=5, device=DEVICE).tabular() == expected
+    assert made == []
+    (index_dir(dbf) / "rank.i64").unlink()
+    with caplog.at_level("INFO"):
+        assert search(queries, str(dbf), top=5, device=DEVICE).tabular() == expected
+    assert made == [1] and "damaged" not in caplog.text and "building" not in caplog.text
 
 
 def test_a_file_replaced_with_its_time_kept_is_still_found(tmp_path, caplog):

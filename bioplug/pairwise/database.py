@@ -8,7 +8,9 @@ beside it (or, when that directory cannot be written, under the user cache direc
   first), read back as a ``numpy.memmap`` so the database is never held twice in host
   memory (the operating system pages it in as chunks are uploaded);
 * ``offsets.i64`` (start of each sorted sequence in ``codes.u8``, plus the end),
-  ``order.i64`` (its number in the FASTA file), ``ids.txt`` (identifiers, file order) and
+  ``order.i64`` (its number in the FASTA file), ``rank.i64`` (the inverse: where the FASTA's
+  k-th sequence is in ``codes.u8``, so tracing a hit reads one value; indices built before it
+  make it at the first hit), ``ids.txt`` (identifiers, file order) and
   ``ids.i64`` (where each id's line starts, plus the end, as ``titles.i64``; indices built
   before it find them in ``ids.txt``);
 * ``titles.txt`` (each record's header line after ``>``, file order) and ``titles.i64`` (where
@@ -65,8 +67,8 @@ log = logging.getLogger(__name__)
 INDEX_VERSION = 3   # 2: built only from FASTA files whose ids are unique; 3: titles
 SUFFIX = ".bioplug-idx"
 #: The index's data files (``header.json`` stamps each as it was built).
-INDEX_FILES = ("codes.u8", "offsets.i64", "order.i64", "ids.txt", "ids.i64", "titles.txt",
-               "titles.i64")
+INDEX_FILES = ("codes.u8", "offsets.i64", "order.i64", "rank.i64", "ids.txt", "ids.i64",
+               "titles.txt", "titles.i64")
 
 
 class Database:
@@ -90,8 +92,10 @@ class Database:
     """
 
     def __init__(self, ids: Sequence[str], codes: np.ndarray, offsets: np.ndarray,
-                 order: np.ndarray, source: str = "<sequences>", titles=None):
+                 order: np.ndarray, source: str = "<sequences>", titles=None,
+                 rank: np.ndarray | None = None):
         self.ids = ids
+        self._rank = rank
         self.titles = titles
         self.codes = codes
         self.offsets = offsets
@@ -104,13 +108,13 @@ class Database:
         ask for all of them; a scan takes its chunks' from :attr:`offsets`)."""
         return np.diff(np.asarray(self.offsets))
 
-    @functools.cached_property
+    @property
     def rank(self) -> np.ndarray:
-        """Input number -> sorted position: made when a hit first asks (8 bytes a sequence,
-        which a search of UniProt would otherwise build at every start)."""
-        rank = np.empty(self.order.size, dtype=np.int64)
-        rank[self.order] = np.arange(self.order.size)
-        return rank
+        """Input number -> sorted position: an index's ``rank.i64``, else made when a hit
+        first asks (8 bytes a sequence, a pass that takes seconds at UniProt's size)."""
+        if self._rank is None:
+            self._rank = _inverse(self.order)
+        return self._rank
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -347,10 +351,13 @@ def _read_index(where: Path, fasta: Path, header: dict, check: bool = True) -> D
     n, total = int(header["sequences"]), int(header["residues"])
     sizes = {"offsets.i64": 8 * (n + 1), "order.i64": 8 * n, "codes.u8": total,
              "titles.i64": 8 * (n + 1)}
-    # an index from before ids.i64 finds its ids' line starts in ids.txt (IndexLines)
-    has_id_starts = (where / "ids.i64").exists()
+    # an index from before ids.i64 finds its ids' line starts in ids.txt (IndexLines), one
+    # from before rank.i64 makes the rank at its first hit
+    has_id_starts, has_rank = (where / "ids.i64").exists(), (where / "rank.i64").exists()
     if has_id_starts:
         sizes["ids.i64"] = 8 * (n + 1)
+    if has_rank:
+        sizes["rank.i64"] = 8 * n
     for name, size in sizes.items():
         have = (where / name).stat().st_size
         if have != size:
@@ -358,6 +365,7 @@ def _read_index(where: Path, fasta: Path, header: dict, check: bool = True) -> D
     # mapped, not read by path later: the folder may be renamed aside once it is stale
     offsets = _map(where / "offsets.i64", np.int64, n + 1)
     order = _map(where / "order.i64", np.int64, n)
+    rank = _map(where / "rank.i64", np.int64, n) if has_rank else None
     starts = _map(where / "titles.i64", np.int64, n + 1)
     id_starts = _map(where / "ids.i64", np.int64, n + 1) if has_id_starts else None
     titles_size = (where / "titles.txt").stat().st_size
@@ -365,18 +373,20 @@ def _read_index(where: Path, fasta: Path, header: dict, check: bool = True) -> D
     if check:
         _check_contents(n, (("offsets.i64", offsets, total),
                             ("titles.i64", starts, titles_size),
-                            ("ids.i64", id_starts, ids_size)), order)
+                            ("ids.i64", id_starts, ids_size)), order, rank)
     ids = IndexLines(where / "ids.txt", id_starts)
     if len(ids) != n:
         raise ValueError(f"ids.txt has {len(ids)} ids, the header says {n} sequences")
     codes = _map(where / "codes.u8", np.uint8, total)
     text = _map(where / "titles.txt", np.uint8, titles_size)
-    return Database(ids, codes, offsets, order, source=str(fasta), titles=(text, starts))
+    return Database(ids, codes, offsets, order, source=str(fasta), titles=(text, starts),
+                    rank=rank)
 
 
-def _check_contents(n: int, ends, order: np.ndarray) -> None:
-    """Raise ValueError unless every (name, line ends, total) rises from 0 to its total and
-    ``order`` holds each of 0 .. n - 1 once."""
+def _check_contents(n: int, ends, order: np.ndarray, rank: np.ndarray | None,
+                    block: int = 1 << 22) -> None:
+    """Raise ValueError unless every (name, line ends, total) rises from 0 to its total,
+    ``order`` holds each of 0 .. n - 1 once and ``rank`` (when given) is its inverse."""
     # a byte a sequence of scratch, not 8 (UniProt's 250 million sequences)
     for name, values, last in ends:
         if values is not None and (values[0] != 0 or values[-1] != last
@@ -384,6 +394,17 @@ def _check_contents(n: int, ends, order: np.ndarray) -> None:
             raise ValueError(f"{name} does not rise from 0 to {last}")
     if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
         raise ValueError("order.i64 is not an order of the sequences")
+    for a in range(0, n if rank is not None else 0, block):   # a block of scratch at a time
+        b = min(n, a + block)
+        if not np.array_equal(rank[np.asarray(order[a:b])], np.arange(a, b)):
+            raise ValueError("rank.i64 is not the inverse of order.i64")
+
+
+def _inverse(order: np.ndarray) -> np.ndarray:
+    """The permutation ``rank`` with ``rank[order[p]] = p``."""
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank
 
 
 def _is_permutation(order: np.ndarray) -> bool:
@@ -553,7 +574,9 @@ def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23) -> None:
                   block)
     os.remove(tmp / "unsorted.u8")
     offsets.tofile(tmp / "offsets.i64")
-    order.astype(np.int64).tofile(tmp / "order.i64")
+    order = order.astype(np.int64)
+    order.tofile(tmp / "order.i64")
+    _inverse(order).tofile(tmp / "rank.i64")
 
 
 def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndarray,
