@@ -7,6 +7,7 @@ No device: building an index is host work."""
 from __future__ import annotations
 
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -128,3 +129,41 @@ def test_sorted_codes_equal_each_sequence_in_length_order(tmp_path_factory, size
     assert np.fromfile(tmp / "order.i64", dtype=np.int64).tolist() == order
     offsets = np.fromfile(tmp / "offsets.i64", dtype=np.int64)
     assert offsets.tolist() == [0, *np.cumsum([sizes[k] for k in order]).tolist()]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=60), st.integers(1, 80),
+       st.integers(1, 40))
+def test_sorted_codes_in_bands_equal_the_sort_in_memory(tmp_path_factory, sizes, budget,
+                                                        chunk):
+    """Residues beyond the memory budget are sorted in bands, each from one pass over the
+    unsorted file read in pieces: the same files as the sort from the page cache, whatever
+    the band and piece sizes."""
+    lengths = np.array(sizes, dtype=np.int64)
+    rng = np.random.default_rng(len(sizes) * 43 + budget + 7 * chunk)
+    codes = rng.integers(0, 24, int(lengths.sum()), dtype=np.uint8)
+    files, banded, real = {}, [], database_module._write_sorted_banded
+    database_module._write_sorted_banded = lambda *args: banded.append(1) or real(*args)
+    try:
+        for way, kwargs in (("memory", {"budget": 1 << 40}),
+                            ("bands", {"budget": budget, "chunk": chunk})):
+            tmp = tmp_path_factory.mktemp(way)
+            codes.tofile(tmp / "unsorted.u8")
+            database_module._sort_codes(tmp, lengths, **kwargs)
+            files[way] = {name: (tmp / name).read_bytes()
+                          for name in ("codes.u8", "order.i64", "rank.i64", "offsets.i64")}
+    finally:
+        database_module._write_sorted_banded = real
+    assert files["bands"] == files["memory"]
+    assert banded == ([1] if budget < lengths.sum() else [])
+
+
+def test_memory_budget_reads_this_machines_limits():
+    """A positive budget, at most half of what /proc/meminfo calls available (where it is)."""
+    budget = database_module._memory_budget()
+    assert budget > 0
+    meminfo = Path("/proc/meminfo")
+    if meminfo.exists():
+        available = next(int(line.split()[1]) * 1024 for line in
+                         meminfo.read_text().splitlines() if line.startswith("MemAvailable"))
+        assert budget <= available // 2 * 1.05

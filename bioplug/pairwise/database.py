@@ -563,20 +563,81 @@ def _remove_aside(where: Path) -> None:
         aside.unlink(missing_ok=True)
 
 
-def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23) -> None:
-    """``unsorted.u8`` (input order) -> ``codes.u8`` (shortest first)."""
-    order = np.argsort(lengths, kind="stable")
+def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23,
+                budget: int | None = None, chunk: int = 1 << 28) -> None:
+    """``unsorted.u8`` (input order) -> ``codes.u8`` (shortest first), with ``order.i64``,
+    ``rank.i64`` and ``offsets.i64``.
+
+    The sorted file gathers each sequence from wherever it lies in the unsorted one. That is
+    fast while the unsorted file stays in the page cache; beyond ``budget`` bytes (default:
+    half the memory this process may still use, :func:`_memory_budget`) every gather would
+    read the disk (a 1.8 GB file in 1.2 GB of memory read 290 GB in 10 minutes), so the
+    file is read in order instead, once per band of the sorted file that fits the budget
+    (:func:`_write_sorted_banded`)."""
+    order = np.argsort(lengths, kind="stable").astype(np.int64)
     starts = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
     offsets = np.zeros(lengths.size + 1, dtype=np.int64)
     np.cumsum(lengths[order], out=offsets[1:])
-    _write_sorted(tmp / "unsorted.u8", tmp / "codes.u8", order, starts, lengths, offsets,
-                  block)
+    rank = _inverse(order)
+    budget = _memory_budget() if budget is None else budget
+    if int(offsets[-1]) <= budget:
+        _write_sorted(tmp / "unsorted.u8", tmp / "codes.u8", order, starts, lengths, offsets,
+                      block)
+    else:
+        log.info("the database's residues exceed the memory at hand: sorted in bands of %d "
+                 "MB", max(1, budget // 2) >> 20)
+        _write_sorted_banded(tmp / "unsorted.u8", tmp / "codes.u8", (order, rank, starts,
+                             lengths, offsets), max(1, budget // 2), min(chunk, budget))
     os.remove(tmp / "unsorted.u8")
     offsets.tofile(tmp / "offsets.i64")
-    order = order.astype(np.int64)
     order.tofile(tmp / "order.i64")
-    _inverse(order).tofile(tmp / "rank.i64")
+    rank.tofile(tmp / "rank.i64")
+
+
+def _memory_budget() -> int:
+    """Half the memory this process may still fill (the page cache included): the least of
+    the system's available memory and what its cgroup's limit leaves (a cluster job's), or
+    no bound where neither can be read."""
+    room = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            info = dict(line.split(":", 1) for line in handle)
+        room.append(int(info["MemAvailable"].split()[0]) * 1024)
+    except (OSError, KeyError, ValueError):
+        pass
+    room.extend(_cgroup_room())
+    return min(room) // 2 if room else 1 << 62
+
+
+def _cgroup_room() -> list[int]:
+    """Bytes left under this process's cgroup memory limit (v2, else v1), not counting the
+    page cache it holds (the kernel reclaims it); [] without a limit."""
+    try:
+        groups = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
+    except OSError:
+        return []
+    for line in groups:
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":
+            base, limit, used, cache = Path("/sys/fs/cgroup") / path.lstrip("/"), \
+                "memory.max", "memory.current", "file"
+        elif "memory" in controllers.split(","):
+            base, limit, used, cache = Path("/sys/fs/cgroup/memory") / path.lstrip("/"), \
+                "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache"
+        else:
+            continue
+        try:
+            cap = (base / limit).read_text(encoding="ascii").strip()
+            if cap == "max" or int(cap) >= 1 << 60:
+                continue
+            stats = dict(row.split() for row in
+                         (base / "memory.stat").read_text(encoding="ascii").splitlines())
+            held = int((base / used).read_text(encoding="ascii")) - int(stats.get(cache, 0))
+            return [max(0, int(cap) - held)]
+        except (OSError, ValueError):
+            continue
+    return []
 
 
 def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndarray,
@@ -609,6 +670,48 @@ def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndar
         for part in range(0, cuts.size - 1, workers):   # a few blocks in memory at a time
             for data in pool.map(gather, range(part, min(part + workers, cuts.size - 1))):
                 out.write(data.data)
+
+
+def _write_sorted_banded(source: Path, target: Path, plan: tuple, band: int,
+                         chunk: int) -> None:
+    """:func:`_write_sorted` for an unsorted file larger than the memory at hand: the sorted
+    file is made a band of about ``band`` residues at a time, each band from one pass over
+    ``source`` in order, about ``chunk`` residues read at a time (:func:`_cuts`). ``plan``
+    is (order, rank, starts, lengths, offsets).
+
+    In one read piece of the file, the sequences of length L that belong to the band are
+    neighbours in the sorted order (ties keep file order), so each is one row gather of
+    sliding windows into its place in the band."""
+    _, rank, starts, lengths, offsets = plan
+    bands = _cuts(offsets, band)
+    pieces = _cuts(starts, chunk)
+    with open(source, "rb") as src, open(target, "wb") as out:
+        for first, last in zip(bands[:-1].tolist(), bands[1:].tolist(), strict=True):
+            base = int(offsets[first])
+            held = np.empty(int(offsets[last]) - base, dtype=np.uint8)
+            for a, b in zip(pieces[:-1].tolist(), pieces[1:].tolist(), strict=True):
+                mine = np.flatnonzero((rank[a:b] >= first) & (rank[a:b] < last))
+                if not mine.size:
+                    continue
+                src.seek(int(starts[a]))
+                text = np.frombuffer(src.read(int(starts[b] - starts[a])), dtype=np.uint8)
+                mine = mine[np.argsort(lengths[a + mine], kind="stable")]
+                size = lengths[a + mine]
+                runs = np.flatnonzero(np.diff(size, prepend=-1))
+                for u, v in zip(runs.tolist(), [*runs[1:].tolist(), mine.size], strict=True):
+                    rows = sliding_window_view(text, int(size[u]))
+                    at = int(offsets[rank[a + mine[u]]]) - base
+                    held[at:at + (v - u) * int(size[u])] = \
+                        rows[starts[a + mine[u:v]] - starts[a]].reshape(-1)
+            out.write(held.data)
+
+
+def _cuts(ends: np.ndarray, size: int) -> np.ndarray:
+    """Record boundaries (indices into ``ends``, a cumulative size with a leading 0) that cut
+    the records into runs of about ``size`` (at most one record more), from 0 to the last."""
+    n, total = ends.size - 1, int(ends[-1])
+    cuts = np.unique(np.searchsorted(ends, np.arange(0, total, max(1, size)), side="right") - 1)
+    return np.append(cuts[cuts < n], n)
 
 
 def check_distinct_ids(ids: Sequence[str], what: str, source: str,
