@@ -167,3 +167,24 @@ def test_memory_budget_reads_this_machines_limits():
         available = next(int(line.split()[1]) * 1024 for line in
                          meminfo.read_text().splitlines() if line.startswith("MemAvailable"))
         assert budget <= available // 2 * 1.05
+
+
+def test_cgroup_room_reads_v1_and_v2_limits(tmp_path):
+    """What a cgroup's limit leaves, its page cache not counted: v2's memory.max (none when
+    "max"), v1's hierarchical limit from memory.stat (a parent's counts too)."""
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    (v2 / "memory.stat").write_text("anon 400\nfile 100\n")
+    (v2 / "memory.current").write_text("600\n")
+    (v2 / "memory.max").write_text("1000\n")
+    assert database_module._room(v2, "memory.max", "memory.current", "file") == [500]
+    (v2 / "memory.max").write_text("max\n")
+    assert database_module._room(v2, "memory.max", "memory.current", "file") == []
+    v1 = tmp_path / "v1"
+    v1.mkdir()
+    (v1 / "memory.stat").write_text("total_cache 300\nhierarchical_memory_limit 2000\n")
+    (v1 / "memory.usage_in_bytes").write_text("800\n")
+    assert database_module._room(v1, "hierarchical_memory_limit", "memory.usage_in_bytes",
+                                 "total_cache") == [1500]
+    assert database_module._room(tmp_path / "none", "memory.max", "memory.current",
+                                 "file") == []

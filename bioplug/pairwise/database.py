@@ -298,8 +298,9 @@ def _load(where: Path, fasta: Path, letters: str) -> Database | None:
             header["fasta"] = now
             _rewrite_header(where, header)
         stamps = _stamps(where)
-        db = _read_index(where, fasta, header, check=stamps != header.get("files"))
-        if stamps != header.get("files"):   # checked whole: stamped as it is now
+        as_built = stamps == header.get("files")
+        db = _read_index(where, fasta, header, check=not as_built)
+        if not as_built:   # checked whole: stamped as it is now
             header["files"] = stamps
             _rewrite_header(where, header)
         return db
@@ -587,8 +588,8 @@ def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23,
     else:
         log.info("the database's residues exceed the memory at hand: sorted in bands of %d "
                  "MB", max(1, budget // 2) >> 20)
-        _write_sorted_banded(tmp / "unsorted.u8", tmp / "codes.u8", (order, rank, starts,
-                             lengths, offsets), max(1, budget // 2), min(chunk, budget))
+        _write_sorted_banded(tmp / "unsorted.u8", tmp / "codes.u8", (rank, starts, lengths,
+                             offsets), max(1, budget // 2), min(chunk, budget))
     os.remove(tmp / "unsorted.u8")
     offsets.tofile(tmp / "offsets.i64")
     order.tofile(tmp / "order.i64")
@@ -611,33 +612,43 @@ def _memory_budget() -> int:
 
 
 def _cgroup_room() -> list[int]:
-    """Bytes left under this process's cgroup memory limit (v2, else v1), not counting the
-    page cache it holds (the kernel reclaims it); [] without a limit."""
+    """Bytes left under the memory limits of this process's cgroup and its parents (a
+    cluster job's limit often sits on the job, not on its step), the page cache they hold
+    not counted (the kernel reclaims it); [] without a limit."""
     try:
         groups = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
     except OSError:
         return []
+    room = []
     for line in groups:
         _, controllers, path = line.split(":", 2)
-        if controllers == "":
-            base, limit, used, cache = Path("/sys/fs/cgroup") / path.lstrip("/"), \
-                "memory.max", "memory.current", "file"
-        elif "memory" in controllers.split(","):
-            base, limit, used, cache = Path("/sys/fs/cgroup/memory") / path.lstrip("/"), \
-                "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache"
-        else:
-            continue
-        try:
-            cap = (base / limit).read_text(encoding="ascii").strip()
-            if cap == "max" or int(cap) >= 1 << 60:
-                continue
-            stats = dict(row.split() for row in
-                         (base / "memory.stat").read_text(encoding="ascii").splitlines())
-            held = int((base / used).read_text(encoding="ascii")) - int(stats.get(cache, 0))
-            return [max(0, int(cap) - held)]
-        except (OSError, ValueError):
-            continue
-    return []
+        if controllers == "":   # v2: each level's own limit
+            top = Path("/sys/fs/cgroup")
+            here = top / path.lstrip("/")
+            for level in [here, *here.parents]:
+                room.extend(_room(level, "memory.max", "memory.current", "file"))
+                if level == top:
+                    break
+        elif "memory" in controllers.split(","):   # v1: the limit counts the parents'
+            room.extend(_room(Path("/sys/fs/cgroup/memory") / path.lstrip("/"),
+                              "hierarchical_memory_limit", "memory.usage_in_bytes",
+                              "total_cache"))
+    return room
+
+
+def _room(base: Path, limit: str, used: str, cache: str) -> list[int]:
+    """[bytes left] under the cgroup folder ``base``'s limit (a file, or a memory.stat
+    entry), or [] where it has none or cannot be read."""
+    try:
+        stats = dict(row.split() for row in
+                     (base / "memory.stat").read_text(encoding="ascii").splitlines())
+        cap = stats[limit] if limit in stats else (base / limit).read_text("ascii").strip()
+        if cap == "max" or int(cap) >= 1 << 60:
+            return []
+        held = int((base / used).read_text(encoding="ascii")) - int(stats.get(cache, 0))
+        return [max(0, int(cap) - held)]
+    except (OSError, ValueError, KeyError):
+        return []
 
 
 def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndarray,
@@ -649,10 +660,8 @@ def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndar
     ``order`` sorts by length, so a block is runs of sequences of one length L, and a run is
     gathered as rows of the source's sliding windows of L residues: a copy of each row,
     where an index per residue cost 3x the time."""
-    total = int(offsets[-1])
-    src = np.memmap(source, dtype=np.uint8, mode="r", shape=(total,))
-    cuts = np.unique(np.searchsorted(offsets, np.arange(0, total, block), side="right") - 1)
-    cuts = np.append(cuts[cuts < order.size], order.size)
+    src = np.memmap(source, dtype=np.uint8, mode="r", shape=(int(offsets[-1]),))
+    cuts = _cuts(offsets, block)
     sizes = lengths[order]
 
     def gather(part: int) -> np.ndarray:
@@ -677,12 +686,12 @@ def _write_sorted_banded(source: Path, target: Path, plan: tuple, band: int,
     """:func:`_write_sorted` for an unsorted file larger than the memory at hand: the sorted
     file is made a band of about ``band`` residues at a time, each band from one pass over
     ``source`` in order, about ``chunk`` residues read at a time (:func:`_cuts`). ``plan``
-    is (order, rank, starts, lengths, offsets).
+    is (rank, starts, lengths, offsets).
 
     In one read piece of the file, the sequences of length L that belong to the band are
     neighbours in the sorted order (ties keep file order), so each is one row gather of
     sliding windows into its place in the band."""
-    _, rank, starts, lengths, offsets = plan
+    rank, starts, lengths, offsets = plan
     bands = _cuts(offsets, band)
     pieces = _cuts(starts, chunk)
     with open(source, "rb") as src, open(target, "wb") as out:
