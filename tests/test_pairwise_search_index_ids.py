@@ -19,6 +19,7 @@ import bioplug.pairwise.fasta as fasta_module
 from bioplug.alphabet import make_scoring
 from bioplug.errors import InputError
 from bioplug.pairwise.database import check_distinct_ids, open_database
+from bioplug.runtime import host_memory
 
 SCORING = make_scoring("BLOSUM62", local=True)
 #: Repeats: 'a' (records 1 and 3), 'b' (2, 5), 'c' (4, 7), 'd' (6, 8), 'e' (9, 10).
@@ -177,14 +178,14 @@ def test_cgroup_room_reads_v1_and_v2_limits(tmp_path):
     (v2 / "memory.stat").write_text("anon 400\nfile 100\n")
     (v2 / "memory.current").write_text("600\n")
     (v2 / "memory.max").write_text("1000\n")
-    assert database_module._room(v2, "memory.max", "memory.current", "file") == [500]
+    assert host_memory.room_under(v2, "memory.max", "memory.current", "file") == [500]
     (v2 / "memory.max").write_text("max\n")
-    assert database_module._room(v2, "memory.max", "memory.current", "file") == []
+    assert host_memory.room_under(v2, "memory.max", "memory.current", "file") == []
     v1 = tmp_path / "v1"
     v1.mkdir()
     (v1 / "memory.stat").write_text("total_cache 300\nhierarchical_memory_limit 2000\n")
     (v1 / "memory.usage_in_bytes").write_text("800\n")
-    assert database_module._room(v1, "hierarchical_memory_limit", "memory.usage_in_bytes",
+    assert host_memory.room_under(v1, "hierarchical_memory_limit", "memory.usage_in_bytes",
                                  "total_cache") == [1500]
-    assert database_module._room(tmp_path / "none", "memory.max", "memory.current",
+    assert host_memory.room_under(tmp_path / "none", "memory.max", "memory.current",
                                  "file") == []

@@ -274,3 +274,23 @@ def test_all_devices_are_the_gpus_else_the_default_device():
         assert [rt.info.index for rt in got] == [d.index for d in gpus]
     else:
         assert got == [get_runtime(None)]
+
+
+def test_cpu_device_batches_fit_the_host_memory_left(monkeypatch):
+    """A CPU device reports the machine's whole RAM as its global memory; its batches are
+    sized from what the host still has free (a cluster job's limit included), read once per
+    runtime so they keep one size through a run. A GPU's are not."""
+    from bioplug.runtime import host_memory
+
+    rt = get_runtime("cpu")
+    rt.__dict__.pop("_host_room", None)
+    monkeypatch.setattr(host_memory, "available", lambda: 1 << 30)
+    try:
+        assert rt.memory_budget(0.5) == min(rt.info.global_mem, 1 << 30) // 2
+        monkeypatch.setattr(host_memory, "available", lambda: 1 << 20)
+        assert rt.memory_budget(0.5) == min(rt.info.global_mem, 1 << 30) // 2   # read once
+    finally:
+        rt.__dict__.pop("_host_room", None)
+    monkeypatch.setattr(host_memory, "available", lambda: None)   # unknown: RAM as before
+    assert rt.memory_budget(0.5) == rt.info.global_mem // 2
+    rt.__dict__.pop("_host_room", None)

@@ -60,6 +60,7 @@ from bioplug.errors import InputError
 from bioplug.interrupts import cleaning_up
 from bioplug.pairwise.fasta import encode_fasta
 from bioplug.progress import Progress
+from bioplug.runtime import host_memory
 
 log = logging.getLogger(__name__)
 
@@ -597,58 +598,10 @@ def _sort_codes(tmp: Path, lengths: np.ndarray, block: int = 1 << 23,
 
 
 def _memory_budget() -> int:
-    """Half the memory this process may still fill (the page cache included): the least of
-    the system's available memory and what its cgroup's limit leaves (a cluster job's), or
-    no bound where neither can be read."""
-    room = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            info = dict(line.split(":", 1) for line in handle)
-        room.append(int(info["MemAvailable"].split()[0]) * 1024)
-    except (OSError, KeyError, ValueError):
-        pass
-    room.extend(_cgroup_room())
-    return min(room) // 2 if room else 1 << 62
-
-
-def _cgroup_room() -> list[int]:
-    """Bytes left under the memory limits of this process's cgroup and its parents (a
-    cluster job's limit often sits on the job, not on its step), the page cache they hold
-    not counted (the kernel reclaims it); [] without a limit."""
-    try:
-        groups = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
-    except OSError:
-        return []
-    room = []
-    for line in groups:
-        _, controllers, path = line.split(":", 2)
-        if controllers == "":   # v2: each level's own limit
-            top = Path("/sys/fs/cgroup")
-            here = top / path.lstrip("/")
-            for level in [here, *here.parents]:
-                room.extend(_room(level, "memory.max", "memory.current", "file"))
-                if level == top:
-                    break
-        elif "memory" in controllers.split(","):   # v1: the limit counts the parents'
-            room.extend(_room(Path("/sys/fs/cgroup/memory") / path.lstrip("/"),
-                              "hierarchical_memory_limit", "memory.usage_in_bytes",
-                              "total_cache"))
-    return room
-
-
-def _room(base: Path, limit: str, used: str, cache: str) -> list[int]:
-    """[bytes left] under the cgroup folder ``base``'s limit (a file, or a memory.stat
-    entry), or [] where it has none or cannot be read."""
-    try:
-        stats = dict(row.split() for row in
-                     (base / "memory.stat").read_text(encoding="ascii").splitlines())
-        cap = stats[limit] if limit in stats else (base / limit).read_text("ascii").strip()
-        if cap == "max" or int(cap) >= 1 << 60:
-            return []
-        held = int((base / used).read_text(encoding="ascii")) - int(stats.get(cache, 0))
-        return [max(0, int(cap) - held)]
-    except (OSError, ValueError, KeyError):
-        return []
+    """Half the memory this process may still fill (:func:`bioplug.runtime.host_memory.
+    available`), or no bound where it is not known."""
+    room = host_memory.available()
+    return room // 2 if room is not None else 1 << 62
 
 
 def _write_sorted(source: Path, target: Path, order: np.ndarray, starts: np.ndarray,

@@ -14,7 +14,7 @@ import re
 import threading
 import warnings
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 import numpy as np
@@ -29,7 +29,7 @@ import pyopencl.invoker  # noqa: F401
 
 from bioplug.errors import KernelBuildError
 from bioplug.faults import remember
-from bioplug.runtime import driver_start
+from bioplug.runtime import driver_start, host_memory
 from bioplug.runtime.devices import DeviceInfo, select_device
 
 log = logging.getLogger(__name__)
@@ -176,8 +176,17 @@ class Runtime:
             return False
 
     def memory_budget(self, fraction: float = 0.5) -> int:
-        """Bytes of device memory one batch may use (a fraction of global memory)."""
-        return int(self.info.global_mem * fraction)
+        """Bytes of device memory one batch may use (a fraction of global memory; on a CPU
+        device, whose global memory is the host's RAM, of what the host still has free when
+        first asked, a cluster job's limit included: :mod:`bioplug.runtime.host_memory`)."""
+        return int(min(self.info.global_mem, self._host_room) * fraction)
+
+    @cached_property
+    def _host_room(self) -> int:
+        """The host memory a CPU device may fill (read once: batches stay the same size
+        through a run); no bound for other devices."""
+        room = host_memory.available() if self.info.kind == "CPU" else None
+        return room if room is not None else self.info.global_mem
 
     def preferred_group(self, kernel: cl.Kernel, wanted: int = 256) -> int:
         """Largest work-group size not above ``wanted`` that the kernel and device allow."""
