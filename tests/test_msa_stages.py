@@ -618,7 +618,7 @@ def test_long_pairs_take_a_larger_share_only_to_fill_the_device(rt, monkeypatch)
     pairs = all_pairs(len(codes))
     keep = np.ones(len(pairs), bool)
     one = int(post.scratch_doubles(300, 300, single=True)) * 8
-    units, memory = rt.compute_units, rt.info.global_mem
+    units, memory = rt.compute_units, rt.memory_budget(1.0)   # on a CPU: the free memory
     groups = post.GROUPS_PER_UNIT * units
     for share, share_max, budget in [(one / memory, 1.0, groups * one),          # raised to fill
                                      (one / memory, units * one / memory, units * one),  # capped

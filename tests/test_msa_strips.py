@@ -126,7 +126,7 @@ def test_strips_go_to_batches_with_fewer_pairs_than_compute_units(rt, monkeypatc
     monkeypatch.setattr(post, "CUTOFF", 0.0)
     monkeypatch.setattr(post, "STRIP_ROWS", 4)
     monkeypatch.setattr(post, "LOCAL_COLS", 16)   # every pair wider than 16 columns may strip
-    share = 4 * 8 * float(post.scratch_doubles(700, 650, single=True)) / rt.info.global_mem
+    share = 4 * 8 * float(post.scratch_doubles(700, 650, single=True)) / rt.memory_budget(1.0)
     monkeypatch.setattr(post, "SCRATCH_SHARE", share)   # about a wide pair a buffer
     monkeypatch.setattr(post, "SCRATCH_SHARE_MAX", share)
 

@@ -694,7 +694,7 @@ def test_matrix_limit_follows_the_device(monkeypatch) -> None:
     budget = min(rt.max_alloc, rt.memory_budget(guide.MATRIX_SHARE))
     assert packed_bytes(limit) <= budget < packed_bytes(limit + 1)
     assert guide.matrix_limit(7, rt) == 7
-    monkeypatch.setattr(guide, "MATRIX_SHARE", 4 * 21 / rt.info.global_mem)   # 7 sequences
+    monkeypatch.setattr(guide, "MATRIX_SHARE", 4 * 21 / rt.memory_budget(1.0))   # 7 sequences
     assert guide.matrix_limit(None, rt) == 7
     seen = []
     real = guide.lcs_tree

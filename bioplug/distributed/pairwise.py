@@ -195,7 +195,8 @@ def _worker_memory(client) -> tuple[int, int]:
 def _device_memory() -> int:
     from bioplug.runtime import get_runtime
 
-    return int(get_runtime(worker_device()).info.global_mem)
+    # a CPU worker's share of its host's free memory, a GPU's memory otherwise
+    return get_runtime(worker_device()).memory_budget(1.0)
 
 
 def plan_tile_for(client, n: int) -> int:

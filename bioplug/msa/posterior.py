@@ -261,7 +261,7 @@ def compute_posteriors(
     model = model or load_model()
     several = devices is not None and len(devices) > 1
     # batches sized for the device with the least memory, which may take any of them
-    planner = min(devices, key=lambda d: d.info.global_mem) if several else rt
+    planner = min(devices, key=lambda d: d.memory_budget(1.0)) if several else rt
     plan = _plan(planner, codes, pairs, keep_ab, keep_ba, (hmm_only, model.ncodes, precision))
     if several and len(plan.batches) > 1:
         return _on_devices(rt if on_device else None, devices, plan, accurate, hmm_only,
