@@ -324,8 +324,8 @@ def _stamps(where: Path) -> dict:
 
 
 def _rewrite_header(where: Path, header: dict) -> None:
-    """The header with new stamps, when the folder can be written (else the next search
-    checks again)."""
+    """``header`` written back (the FASTA's new time, new stamps) when the folder can be
+    written; else the next search finds the same and does the same work again."""
     try:
         _write_json(where / "header.json", header)
     except OSError:
@@ -388,13 +388,15 @@ def _read_index(where: Path, fasta: Path, header: dict, check: bool = True) -> D
 def _check_contents(n: int, ends, order: np.ndarray, rank: np.ndarray | None,
                     block: int = 1 << 22) -> None:
     """Raise ValueError unless every (name, line ends, total) rises from 0 to its total,
-    ``order`` holds each of 0 .. n - 1 once and ``rank`` (when given) is its inverse."""
+    ``order`` holds each of 0 .. n - 1 once and ``rank`` (when given) is its inverse
+    (``rank[order[p]] = p`` for every p also proves ``order`` a permutation)."""
     # a byte a sequence of scratch, not 8 (UniProt's 250 million sequences)
     for name, values, last in ends:
         if values is not None and (values[0] != 0 or values[-1] != last
                                    or (values[1:] < values[:-1]).any()):
             raise ValueError(f"{name} does not rise from 0 to {last}")
-    if n and (order.min() < 0 or order.max() >= n or not _is_permutation(order)):
+    if n and (order.min() < 0 or order.max() >= n
+              or (rank is None and not _is_permutation(order))):
         raise ValueError("order.i64 is not an order of the sequences")
     for a in range(0, n if rank is not None else 0, block):   # a block of scratch at a time
         b = min(n, a + block)
